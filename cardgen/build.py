@@ -1,0 +1,142 @@
+"""The pipeline, stage by stage: games and options in, written PDFs and a report out.
+
+``check`` loads and validates games (stages 1 and 2) and stops once with every
+problem found. ``build`` then runs, for each game and language, resolve →
+faces → layout → render → write. Problems in one language do not stop the
+others from being written; they are all raised together at the end, so one run
+shows everything that needs fixing and keeps every output that is good.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .load import GameFiles, load_game
+from .problems import DeckError, Problem, Where
+from .project import Project
+from .units import Size
+from .validate import did_you_mean, validate_game
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    langs: tuple[str, ...] = ()
+    paper: str = "a4"
+    card_size: str | None = None
+    bleed: float = 3.0
+    backs: str = "long"
+    ink_saver: bool = False
+    out: Path = Path("output")
+    strict: bool = False
+
+
+@dataclass
+class Report:
+    files: list[Path] = field(default_factory=list)
+    pages: int = 0
+    cards: int = 0
+    seconds: float = 0.0
+    warnings: list[Problem] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (f"{len(self.files)} file{'s' if len(self.files) != 1 else ''}, {self.pages} pages, "
+                f"{self.cards} cards in {self.seconds:.1f} s")
+
+
+def card_sizes(project: Project) -> dict[str, Size]:
+    from .layout import named_size
+
+    table = project.template_data("card-sizes.yaml")
+    return {name: named_size(table, name, "card size") for name in table}
+
+
+def game_folder(project: Project, name: str) -> Path:
+    """A game named by id (under the project's decks/) or by a path to its folder or one of its files."""
+    path = Path(name)
+    if path.exists():
+        folder = path if path.is_dir() else path.parent
+        if not (folder / "game.yaml").is_file() and (folder.parent / "game.yaml").is_file():
+            folder = folder.parent
+        return folder.resolve()
+    games = project.games()
+    if name not in games:
+        raise DeckError([Problem(Where(project.display(project.decks)),
+                                 f"no game '{name}'{did_you_mean(name, games)}; games here: "
+                                 f"{', '.join(games) or 'none'}")])
+    return project.decks / name
+
+
+def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[GameFiles], list[Problem]]:
+    """Stages 1-2 for every game; raises DeckError once with all problems, returns the warnings."""
+    games, problems = [], []
+    folders = [game_folder(project, n) for n in names] if names else [project.decks / g for g in project.games()]
+    if not folders:
+        raise DeckError([Problem(Where(project.display(project.decks)), "no games found (no */game.yaml)")])
+    sizes = card_sizes(project)
+    for folder in folders:
+        files, found = load_game(folder, project.root)
+        found += validate_game(files, sizes)
+        problems += found
+        games.append(files)
+    # In reading order, file by file, so that a designer can work down the list.
+    problems.sort(key=lambda p: (p.where.file, p.where.line or 0) if p.where else ("", 0))
+    if any(p.severity == "error" or strict for p in problems):
+        raise DeckError(problems)
+    return games, problems
+
+
+def languages(files: GameFiles, wanted: tuple[str, ...]) -> list[str]:
+    have = list(files.game.data["languages"])
+    missing = [lang for lang in wanted if lang not in have]
+    if missing:
+        raise DeckError([Problem(files.game.where(("languages",)),
+                                 f"game '{files.id}' has no language '{missing[0]}'; it has {', '.join(have)}")])
+    return list(wanted) or have
+
+
+def build(project: Project, names: Iterable[str], options: BuildOptions,
+          progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> Report:
+    # ReportLab is imported here, not at the top, so that list and --help stay quick.
+    from . import face, fonts, layout, render, resolve
+    from .write import write_atomic
+
+    start = time.perf_counter()
+    games, warnings = check(project, names, options.strict)
+    report = Report(warnings=warnings)
+    book = fonts.FontBook.load(project.template("fonts.yaml"), project.fonts)
+    sizes = card_sizes(project)
+    if options.card_size and options.card_size not in sizes:
+        raise DeckError([Problem(None, f"unknown card size '{options.card_size}'"
+                                       f"{did_you_mean(options.card_size, sizes)}; known sizes: {', '.join(sizes)}")])
+    card_layout = project.template_data("card-layout.yaml")
+    sheet = project.template_data("sheet.yaml")
+    strings = project.template_data("strings.yaml")
+    jobs = [(files, lang) for files in games for lang in languages(files, options.langs)]
+    problems: list[Problem] = []
+    for files, lang in progress(jobs):
+        try:
+            deck = resolve.resolve_deck(files, lang, options.card_size, sizes, book)
+            faces = face.compose_faces(deck, card_layout, book, options.ink_saver)
+            spec = layout.SheetSpec.from_templates(project.template_data, options.paper, deck.card_size,
+                                                   options.bleed, options.backs)
+            pages = layout.impose(len(deck.copies), spec)
+        except DeckError as exc:
+            problems += exc.problems
+            continue
+        except ValueError as exc:
+            problems.append(Problem(None, f"{files.id} ({lang}): {exc}"))
+            continue
+        render_options = render.RenderOptions(options.ink_saver, sheet, strings.get(lang, strings["en"]))
+        pdf = render.render_pdf(deck, pages, faces, book, render_options)
+        target = options.out / files.id / f"{files.id}-cards-{lang}.pdf"
+        write_atomic(target, pdf)
+        report.files.append(target)
+        report.pages += len(pages)
+        report.cards += len(deck.copies)
+    report.seconds = time.perf_counter() - start
+    if problems:
+        raise DeckError(problems)
+    return report

@@ -1,0 +1,142 @@
+"""The command line: arguments in, pipeline calls out; user errors become ClickExceptions.
+
+Kept thin on purpose: every decision lives in the pipeline modules, and every
+problem a user can fix is printed as ``file:line: message`` without a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .build import BuildOptions, build, check
+from .problems import DeckError, Problem
+from .project import Project
+
+BACKS = ["long", "short", "fold", "none"]
+
+
+class DeckProblems(click.ClickException):
+    """Exit 1 with every problem on its own line."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("\n".join(str(p) for p in problems))
+
+    def format_message(self) -> str:
+        return self.message
+
+    def show(self, file=None) -> None:
+        click.echo(self.format_message(), err=True)
+        count = len(self.message.splitlines())
+        click.echo(f"{count} problem{'s' if count != 1 else ''}", err=True)
+
+
+def _project(decks: Path | None) -> Project:
+    return Project.at(decks)
+
+
+def _warn(problems: list[Problem]) -> None:
+    for problem in problems:
+        click.echo(str(problem), err=True)
+
+
+decks_option = click.option("--decks", type=click.Path(file_okay=False, path_type=Path),
+                            help="The project's decks folder (default: ./decks).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cardgen")
+def main() -> None:
+    """Print-and-cut card sheets for social-deduction party games, from YAML decks."""
+
+
+@main.command("build")
+@click.argument("games", nargs=-1)
+@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--card-size", help="poker, bridge, tarot, mini, ... (default: the game's).")
+@click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.")
+@click.option("--backs", type=click.Choice(BACKS), default="long", show_default=True,
+              help="long/short: duplex on that edge; fold: fronts and backs on one side; none.")
+@click.option("--ink-saver", is_flag=True, help="Outlines and light tints instead of large filled areas.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True)
+@click.option("--strict", is_flag=True, help="Warnings fail the build.")
+@decks_option
+def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, strict, decks) -> None:
+    """Build the card PDFs of GAMES (default: every game under decks/)."""
+    options = BuildOptions(tuple(langs), paper, card_size, bleed, backs, ink_saver, out, strict)
+
+    def progress(jobs):
+        if sys.stderr.isatty():
+            with click.progressbar(jobs, label="Building", file=sys.stderr,
+                                   item_show_func=lambda job: job and f"{job[0].id} {job[1]}") as bar:
+                yield from bar
+        else:
+            for files, lang in jobs:
+                click.echo(f"building {files.id} ({lang})", err=True)
+                yield files, lang
+
+    try:
+        report = build(_project(decks), games, options, progress)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    _warn(report.warnings)
+    for path in report.files:
+        click.echo(str(path))
+    click.echo(report.summary())
+
+
+@main.command("validate")
+@click.argument("games", nargs=-1)
+@click.option("--strict", is_flag=True, help="Warnings count as errors.")
+@decks_option
+def validate_command(games, strict, decks) -> None:
+    """Check GAMES (ids or paths; default: every game) and list every problem."""
+    project = _project(decks)
+    try:
+        checked, warnings = check(project, games, strict)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    _warn(warnings)
+    click.echo(f"{len(checked)} game{'s' if len(checked) != 1 else ''} valid"
+               + (f", {len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else ""))
+
+
+@main.command("list")
+@click.argument("game", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@decks_option
+def list_command(game, as_json, decks) -> None:
+    """The games, their languages and their components with counts."""
+    project = _project(decks)
+    try:
+        games, _ = check(project, [game] if game else [], strict=False)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    listing = {"games": [_describe(files) for files in games]}
+    if as_json:
+        click.echo(json.dumps(listing, ensure_ascii=False, indent=2))
+        return
+    for files, entry in zip(games, listing["games"]):
+        total = sum(c["count"] for c in entry["components"])
+        click.echo(f"{entry['id']}: {files.game.data['name']['en']} [{', '.join(entry['languages'])}], "
+                   f"{total} cards")
+        for component in entry["components"]:
+            click.echo(f"  {component['group']:<8} {component['id']:<16} x{component['count']}")
+
+
+def _describe(files) -> dict:
+    data = files.game.data
+    groups = list(data.get("groups", {}))
+    cards = sorted(files.cards.items(), key=lambda item: (groups.index(item[1].data.get("group", "role")), item[0]))
+    return {
+        "id": files.id,
+        "languages": list(data["languages"]),
+        "components": [{"id": card_id, "group": doc.data.get("group", "role"), "count": doc.data.get("count", 1)}
+                       for card_id, doc in cards],
+    }

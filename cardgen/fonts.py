@@ -1,0 +1,203 @@
+"""The font book: templates/fonts.yaml and font directories in, ReportLab font names out.
+
+A :class:`FontBook` knows the font families, which family draws a character
+first in each language (ReportLab has no per-glyph fallback), which characters
+no family has, and how text splits into runs of one registered font each.
+
+Fonts are parsed lazily and once per process: a CJK TrueType file is about
+10 MB and costs a noticeable fraction of a second to parse, and English text
+never needs it. Registered names are fixed ("NotoSans-Bold") so that the same
+input gives a byte-identical PDF.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import yaml
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+from cardgen.markup import Span
+
+FACES = ("regular", "bold", "italic", "bold-italic")
+_FACE_OF_STYLE = {
+    (False, False): "regular",
+    (True, False): "bold",
+    (False, True): "italic",
+    (True, True): "bold-italic",
+}
+# Which face stands in when a family lacks one; weight matters more than slant.
+_STAND_INS = {
+    "regular": ("regular",),
+    "bold": ("bold", "regular"),
+    "italic": ("italic", "regular"),
+    "bold-italic": ("bold-italic", "bold", "italic", "regular"),
+}
+_NAME_SUFFIX = {"regular": "Regular", "bold": "Bold", "italic": "Italic", "bold-italic": "BoldItalic"}
+
+# Shared by every FontBook: a file is parsed and registered once per process.
+_LOADED: dict[Path, TTFont] = {}
+
+
+def _face_key(bold: bool, italic: bool) -> str:
+    """The fonts.yaml face name for a style."""
+    return _FACE_OF_STYLE[bool(bold), bool(italic)]
+
+
+@dataclass(eq=False)
+class FontBook:
+    """Font families, per-language fallback orders and the CJK languages.
+
+    Compared and hashed by identity, so that layouts can be cached per book.
+    """
+
+    families: Mapping[str, Mapping[str, Path]]
+    fallback: Mapping[str, tuple[str, ...]]
+    cjk: frozenset[str] = frozenset()
+    _fonts: dict[tuple[str, str], TTFont] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def load(cls, spec_file: Path, font_dirs: Sequence[Path]) -> "FontBook":
+        """Reads fonts.yaml; font files are looked up in font_dirs, first match wins."""
+        spec = yaml.safe_load(Path(spec_file).read_text(encoding="utf-8"))
+        if not isinstance(spec, dict):
+            raise ValueError(f"{spec_file}: expected a mapping with families and fallback")
+        families = {
+            name: _face_files(spec_file, name, faces, font_dirs)
+            for name, faces in _mapping(spec_file, spec, "families").items()
+        }
+        fallback = {
+            lang: _order(spec_file, lang, order, families)
+            for lang, order in _mapping(spec_file, spec, "fallback").items()
+        }
+        if "default" not in fallback:
+            raise ValueError(f"{spec_file}: fallback needs a default order")
+        return cls(families, fallback, _languages(spec_file, spec.get("cjk") or []))
+
+    def is_cjk(self, lang: str) -> bool:
+        """Whether lines of this language break between characters."""
+        return lang in self.cjk or _primary(lang) in self.cjk
+
+    def order(self, lang: str) -> tuple[str, ...]:
+        """The families asked for a character, first to last."""
+        return self.fallback.get(lang) or self.fallback.get(_primary(lang)) or self.fallback["default"]
+
+    def face(self, family: str, bold: bool, italic: bool) -> str:
+        """The registered ReportLab font name of a family's face; registers it on first use."""
+        return self._font(family, _face_key(bold, italic)).fontName
+
+    def missing(self, text: str, lang: str, bold: bool = False, italic: bool = False) -> list[str]:
+        """Characters of text, in order and once each, that no family of lang's order has.
+
+        Coverage is that of the faces for bold/italic; line breaks are not characters to draw.
+        """
+        key = _face_key(bold, italic)
+        order = self.order(lang)
+        seen = dict.fromkeys(ch for ch in text if ch != "\n")
+        return [ch for ch in seen if self._family_for(ch, order, key) is None]
+
+    def runs(self, span: Span, lang: str) -> list[tuple[str, str]]:
+        """(font name, text) pieces of a span, each character in the first family that has it."""
+        key = _face_key(span.bold, span.italic)
+        order = self.order(lang)
+        pieces: list[tuple[str, str]] = []
+        for ch in span.text:
+            family = self._family_for(ch, order, key)
+            if family is not None:
+                font = self._font(family, key).fontName
+            else:
+                # "\n" and uncovered characters (missing() reports those) stay in the current run.
+                font = pieces[-1][0] if pieces else self._font(order[0], key).fontName
+            if pieces and pieces[-1][0] == font:
+                pieces[-1] = (font, pieces[-1][1] + ch)
+            else:
+                pieces.append((font, ch))
+        return pieces
+
+    def width(self, text: str, lang: str, size: float, bold: bool = False) -> float:
+        """Advance width in points of one line of text at size pt."""
+        return sum(pdfmetrics.stringWidth(piece, font, size) for font, piece in self.runs(Span(text, bold), lang))
+
+    def _family_for(self, ch: str, order: Sequence[str], key: str) -> str | None:
+        code = ord(ch)
+        for family in order:
+            if code in self._font(family, key).face.charToGlyph:
+                return family
+        return None
+
+    def _font(self, family: str, key: str) -> TTFont:
+        font = self._fonts.get((family, key))
+        if font is None:
+            if family not in self.families:
+                raise ValueError(f"unknown font family {family!r}; fonts.yaml has {', '.join(self.families)}")
+            faces = self.families[family]
+            stand_in = next(k for k in _STAND_INS[key] if k in faces)
+            font = self._fonts[family, key] = _register(f"{family}-{_NAME_SUFFIX[stand_in]}", faces[stand_in])
+        return font
+
+
+def _primary(lang: str) -> str:
+    """"zh-Hans" → "zh"."""
+    return lang.replace("_", "-").split("-")[0]
+
+
+def _mapping(spec_file: Path, spec: dict, key: str) -> dict:
+    value = spec.get(key)
+    if not isinstance(value, dict) or not value:
+        raise ValueError(f"{spec_file}: {key} must be a non-empty mapping")
+    return value
+
+
+def _languages(spec_file: Path, value: object) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(lang, str) for lang in value):
+        raise ValueError(f"{spec_file}: cjk must be a list of language codes")
+    return frozenset(value)
+
+
+def _face_files(spec_file: Path, family: str, faces: object, font_dirs: Sequence[Path]) -> dict[str, Path]:
+    if not isinstance(faces, dict) or "regular" not in faces:
+        raise ValueError(f"{spec_file}: family {family} needs at least a regular face")
+    unknown = set(faces) - set(FACES)
+    if unknown:
+        raise ValueError(f"{spec_file}: family {family} has unknown faces {sorted(unknown)}; faces are {FACES}")
+    return {key: _find_file(family, key, str(file), font_dirs) for key, file in faces.items()}
+
+
+def _find_file(family: str, key: str, file: str, font_dirs: Sequence[Path]) -> Path:
+    for directory in font_dirs:
+        path = Path(directory) / file
+        if path.is_file():
+            return path.resolve()
+    searched = ", ".join(str(d) for d in font_dirs) or "no font directories"
+    raise ValueError(f"font file {file} ({family} {key}) not found in {searched}")
+
+
+def _order(spec_file: Path, lang: str, order: object, families: Mapping[str, object]) -> tuple[str, ...]:
+    if not isinstance(order, list) or not order:
+        raise ValueError(f"{spec_file}: fallback {lang} must be a non-empty list of families")
+    unknown = [family for family in order if family not in families]
+    if unknown:
+        raise ValueError(f"{spec_file}: fallback {lang} names unknown font families {unknown}")
+    return tuple(order)
+
+
+def _register(name: str, path: Path) -> TTFont:
+    """Parses and registers a font file once per process."""
+    font = _LOADED.get(path)
+    if font is not None:
+        return font
+    if name in pdfmetrics.getRegisteredFontNames():
+        raise ValueError(f"font name {name} is already registered from another file than {path}")
+    try:
+        font = TTFont(name, str(path))
+    except TTFError as error:
+        raise ValueError(f"cannot use font file {path}: {error}") from error
+    pdfmetrics.registerFont(font)
+    # ReportLab keeps one font per PostScript name and silently reuses it.
+    if pdfmetrics.getFont(name) is not font:
+        raise ValueError(f"{path}: another file with the PostScript name {font.face.name!r} is already registered")
+    _LOADED[path] = font
+    return font

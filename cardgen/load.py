@@ -1,0 +1,147 @@
+"""Stage 1, load: YAML files in, plain data with source positions out.
+
+``load_file`` reads one file with PyYAML's safe loader and returns a
+:class:`Doc`: the data as plain dicts, lists and scalars, plus the line of every
+value, addressed by its key path (``("night", "order")``). Syntax errors,
+duplicate keys and tags the safe loader refuses come back as problems with the
+file and line, never as exceptions. ``load_game`` gathers a game folder's files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .problems import Problem, Where
+
+KeyPath = tuple[Any, ...]
+
+
+@dataclass
+class Doc:
+    """One YAML file's data and where each value in it stands."""
+
+    file: str
+    data: Any
+    lines: dict[KeyPath, int] = field(default_factory=dict)
+    block_scalars: frozenset[KeyPath] = frozenset()
+
+    def where(self, path: KeyPath = ()) -> Where:
+        """The position of the value at path, or of its nearest parent that has one."""
+        while path not in self.lines and path:
+            path = path[:-1]
+        return Where(self.file, self.lines.get(path, 1))
+
+    def text_line(self, path: KeyPath, offset: int) -> int:
+        """The line of character `offset` inside the string at `path`.
+
+        Block scalars (``|``) keep one source line per text line and start on the
+        line after their indicator, so the exact line can be told; for other
+        styles the value's first line is the best we know.
+        """
+        line = self.where(path).line or 1
+        if path in self.block_scalars:
+            value = self.get(path)
+            return line + 1 + value[:offset].count("\n")
+        return line
+
+    def get(self, path: KeyPath) -> Any:
+        value = self.data
+        for key in path:
+            value = value[key]
+        return value
+
+
+class _PositionLoader(yaml.SafeLoader):
+    """The safe loader, recording positions while it composes the node tree."""
+
+
+def _walk(node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: list, file: str) -> None:
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            key = key_node.value
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                # PyYAML silently keeps the last value; a designer would never notice.
+                problems.append(Problem(Where(file, line), f"duplicate key '{key}' (first at line {seen[key]})"))
+                continue
+            seen[key] = line
+            _walk(value_node, path + (key,), lines, blocks, problems, file)
+            # A nested mapping or list starts on a later line; its key's line is where to look.
+            if not isinstance(value_node, yaml.ScalarNode):
+                lines[path + (key,)] = line
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _walk(item, path + (index,), lines, blocks, problems, file)
+    elif isinstance(node, yaml.ScalarNode) and node.style == "|":
+        blocks.add(path)
+
+
+def load_file(path: Path, display: str) -> tuple[Doc | None, list[Problem]]:
+    """Reads one YAML file; `display` is the name errors use (relative to the project)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [Problem(Where(display), f"not UTF-8 text ({exc.reason} at byte {exc.start})")]
+    loader = _PositionLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return Doc(display, None), []
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        detail = " ".join(part for part in (exc.context, exc.problem) if part)
+        return None, [Problem(Where(display, line), f"YAML error: {detail}")]
+    finally:
+        loader.dispose()
+    lines: dict[KeyPath, int] = {}
+    blocks: set[KeyPath] = set()
+    problems: list[Problem] = []
+    _walk(node, (), lines, blocks, problems, display)
+    return Doc(display, data, lines, frozenset(blocks)), problems
+
+
+@dataclass
+class GameFiles:
+    """A game folder as loaded: its game file and its card files, by id."""
+
+    id: str
+    folder: Path
+    game: Doc | None
+    cards: dict[str, Doc]
+
+
+def load_game(folder: Path, root: Path) -> tuple[GameFiles, list[Problem]]:
+    """Loads ``game.yaml`` and ``roles/*.yaml`` of a game folder.
+
+    File names in problems are relative to `root`, the project folder.
+    """
+    problems: list[Problem] = []
+
+    def display(path: Path) -> str:
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    game_path = folder / "game.yaml"
+    game = None
+    if game_path.is_file():
+        game, found = load_file(game_path, display(game_path))
+        problems += found
+    else:
+        problems.append(Problem(Where(display(folder)), "no game.yaml in the game folder"))
+    cards: dict[str, Doc] = {}
+    for card_path in sorted((folder / "roles").glob("*.yaml")):
+        doc, found = load_file(card_path, display(card_path))
+        problems += found
+        if doc is not None:
+            cards[card_path.stem] = doc
+    return GameFiles(folder.name, folder, game, cards), problems

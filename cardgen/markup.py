@@ -1,0 +1,114 @@
+"""Card text markup: a deck's text string in, a tuple of styled spans out.
+
+The markup (docs/deck-format.md) has three marks and nothing else: ``**bold**``,
+``*italic*`` and a line break where the text has one. Every other character,
+``<``, ``&`` and ``>`` included, is text. Input is normalised to NFC because
+the PDF is drawn without shaping, where decomposed accents stack wrongly.
+
+Asterisks pair up like Markdown emphasis, simplified: a run of one, two or
+three asterisks is a mark; it can open when the next character is not
+whitespace and close when the previous one is not; a closer pairs with the
+nearest open mark of its kind. Marks left unpaired stay literal asterisks.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Span:
+    """A piece of text in one style; text may contain "\\n" (a line break)."""
+
+    text: str
+    bold: bool = False
+    italic: bool = False
+
+
+BOLD, ITALIC = "**", "*"
+# A run of three is bold and italic at once; longer runs are not marks.
+_KINDS_BY_RUN = {1: (ITALIC,), 2: (BOLD,), 3: (BOLD, ITALIC)}
+_TOKEN = re.compile(r"\*+|[^*]+")
+
+
+@dataclass
+class _Mark:
+    kind: str
+    paired: bool = False
+    opens: bool = False
+
+
+@dataclass
+class _Run:
+    """A run of asterisks; flanking whitespace decides whether it may open or close."""
+
+    marks: list[_Mark]
+    can_open: bool
+    can_close: bool
+
+
+def parse(text: str) -> tuple[Span, ...]:
+    """Card text with markup → spans, adjacent spans of one style merged."""
+    tokens = _tokenize(unicodedata.normalize("NFC", text).rstrip())
+    _pair(tokens)
+    return _merge(_spans(tokens))
+
+
+def _tokenize(text: str) -> list[str | _Run]:
+    tokens: list[str | _Run] = []
+    for match in _TOKEN.finditer(text):
+        piece = match.group()
+        kinds = _KINDS_BY_RUN.get(len(piece)) if piece[0] == "*" else None
+        if kinds is None:
+            tokens.append(piece)
+            continue
+        before = text[match.start() - 1] if match.start() > 0 else " "
+        after = text[match.end()] if match.end() < len(text) else " "
+        tokens.append(_Run([_Mark(k) for k in kinds], not after.isspace(), not before.isspace()))
+    return tokens
+
+
+def _pair(tokens: list[str | _Run]) -> None:
+    """Pairs each closing mark with the nearest open mark of its kind."""
+    open_marks: dict[str, list[_Mark]] = {BOLD: [], ITALIC: []}
+    for run in tokens:
+        if isinstance(run, str):
+            continue
+        for mark in run.marks:
+            stack = open_marks[mark.kind]
+            if stack and run.can_close:
+                opener = stack.pop()
+                opener.paired = mark.paired = True
+            elif run.can_open:
+                mark.opens = True
+                stack.append(mark)
+
+
+def _spans(tokens: list[str | _Run]) -> list[Span]:
+    spans: list[Span] = []
+    depth = {BOLD: 0, ITALIC: 0}
+    for token in tokens:
+        if isinstance(token, str):
+            spans.append(Span(token, depth[BOLD] > 0, depth[ITALIC] > 0))
+            continue
+        for mark in token.marks:
+            if mark.paired:
+                depth[mark.kind] += 1 if mark.opens else -1
+            else:
+                spans.append(Span(mark.kind, depth[BOLD] > 0, depth[ITALIC] > 0))
+    return spans
+
+
+def _merge(spans: list[Span]) -> tuple[Span, ...]:
+    merged: list[Span] = []
+    for span in spans:
+        if not span.text:
+            continue
+        last = merged[-1] if merged else None
+        if last and (last.bold, last.italic) == (span.bold, span.italic):
+            merged[-1] = Span(last.text + span.text, span.bold, span.italic)
+        else:
+            merged.append(span)
+    return tuple(merged)

@@ -1,0 +1,43 @@
+"""Problems found in a deck: where (file and line), what, and how bad.
+
+Every stage reports user mistakes as :class:`Problem` values so that validation
+can collect all of them and stop once, and the CLI can print them the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, order=True)
+class Where:
+    """A position in a source file; line is 1-based, None when unknown."""
+
+    file: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+@dataclass(frozen=True)
+class Problem:
+    where: Where | None
+    message: str
+    severity: Severity = "error"
+
+    def __str__(self) -> str:
+        prefix = f"{self.where}: " if self.where else ""
+        label = "warning: " if self.severity == "warning" else ""
+        return f"{prefix}{label}{self.message}"
+
+
+class DeckError(Exception):
+    """Raised once a stage has collected problems that stop the build."""
+
+    def __init__(self, problems: Iterable[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))

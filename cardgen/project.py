@@ -1,0 +1,59 @@
+"""The project folder: where decks, templates and fonts are looked up.
+
+A project is any folder with a ``decks/`` of its own (or one named with
+``--decks``). Its own ``templates/`` and ``fonts/``, when present, come before
+the built-in ones, so a project can override a sheet template or add a font
+without touching cardgen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+BUILTIN = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    decks: Path
+    templates: tuple[Path, ...]
+    fonts: tuple[Path, ...]
+
+    @classmethod
+    def at(cls, decks: Path | None = None) -> "Project":
+        """The project of a decks folder; by default ./decks."""
+        decks = (decks or Path("decks")).resolve()
+        root = decks.parent
+
+        def search(name: str) -> tuple[Path, ...]:
+            own = root / name
+            builtin = BUILTIN / name
+            return tuple(dict.fromkeys(p for p in (own, builtin) if p.is_dir()))
+
+        return cls(root, decks, search("templates"), search("fonts"))
+
+    def games(self) -> list[str]:
+        if not self.decks.is_dir():
+            return []
+        return sorted(p.name for p in self.decks.iterdir() if (p / "game.yaml").is_file())
+
+    def template(self, name: str) -> Path:
+        """The first templates folder's file of that name."""
+        for folder in self.templates:
+            if (folder / name).is_file():
+                return folder / name
+        raise FileNotFoundError(f"template '{name}' not found in {', '.join(map(str, self.templates))}")
+
+    def template_data(self, name: str):
+        return yaml.safe_load(self.template(name).read_text(encoding="utf-8"))
+
+    def display(self, path: Path) -> str:
+        """A path as errors show it: relative to the project folder."""
+        try:
+            return path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()

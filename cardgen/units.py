@@ -1,0 +1,81 @@
+"""Units and geometry: the one place that knows how millimetres become points.
+
+Everything upstream of rendering works in millimetres with the PDF's origin:
+bottom-left corner of the page, x to the right, y upwards. The renderer turns
+millimetres into points with :func:`pt` at the last moment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MM_PER_INCH = 25.4
+PT_PER_INCH = 72.0
+
+
+def pt(mm: float) -> float:
+    """Millimetres to PDF points."""
+    return mm * PT_PER_INCH / MM_PER_INCH
+
+
+def mm(points: float) -> float:
+    """PDF points to millimetres."""
+    return points * MM_PER_INCH / PT_PER_INCH
+
+
+def inches(value: float) -> float:
+    """Inches to millimetres."""
+    return value * MM_PER_INCH
+
+
+def px(mm_value: float, dpi: float) -> float:
+    """Millimetres to pixels at a resolution in dots per inch."""
+    return mm_value * dpi / MM_PER_INCH
+
+
+@dataclass(frozen=True)
+class Size:
+    """A width and height in millimetres."""
+
+    w: float
+    h: float
+
+    def rotated(self) -> "Size":
+        return Size(self.h, self.w)
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle in millimetres; (x, y) is its bottom-left corner."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def top(self) -> float:
+        return self.y + self.h
+
+    @property
+    def cx(self) -> float:
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> float:
+        return self.y + self.h / 2
+
+    def inset(self, d: float) -> "Rect":
+        """Shrinks (d > 0) or grows (d < 0) every side by d."""
+        return Rect(self.x + d, self.y + d, self.w - 2 * d, self.h - 2 * d)
+
+    def outset(self, d: float) -> "Rect":
+        return self.inset(-d)
+
+    def union(self, other: "Rect") -> "Rect":
+        x, y = min(self.x, other.x), min(self.y, other.y)
+        return Rect(x, y, max(self.right, other.right) - x, max(self.top, other.top) - y)

@@ -1,0 +1,26 @@
+"""Shared fixtures: the repository's own decks, a small throwaway project, the CLI."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture
+def mini(tmp_path) -> Path:
+    """A copy of the two-card test game as a project folder; returns the project root."""
+    shutil.copytree(FIXTURES / "mini", tmp_path / "project")
+    return tmp_path / "project"
+
+
+def run(*args: str):
+    """Runs cardgen in-process; returns click's Result (exit_code, stdout, stderr)."""
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
