@@ -12,13 +12,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from .load import GameFiles, load_game
 from .problems import DeckError, Problem, Where
 from .project import Project
 from .units import Size
 from .validate import did_you_mean, validate_game
+
+if TYPE_CHECKING:
+    from .face import Faces
+    from .model import Deck
 
 
 @dataclass(frozen=True)
@@ -97,46 +101,90 @@ def languages(files: GameFiles, wanted: tuple[str, ...]) -> list[str]:
     return list(wanted) or have
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """One game in one language, laid out and ready to render."""
+
+    deck: Deck
+    faces: Faces
+    pages: list
+
+
+class Pipeline:
+    """Stages 3-4 for any number of decks, with the templates and fonts read once."""
+
+    def __init__(self, project: Project, options: BuildOptions):
+        # ReportLab comes in here, not at import time, so that list and --help stay quick.
+        from . import fonts
+
+        self.project = project
+        self.options = options
+        self.book = fonts.FontBook.load(project.template("fonts.yaml"), project.fonts)
+        self.sizes = card_sizes(project)
+        if options.card_size and options.card_size not in self.sizes:
+            raise DeckError([Problem(None, f"unknown card size '{options.card_size}'"
+                                           f"{did_you_mean(options.card_size, self.sizes)}; "
+                                           f"known sizes: {', '.join(self.sizes)}")])
+        self.card_layout = project.template_data("card-layout.yaml")
+
+    def prepare(self, files: GameFiles, lang: str) -> tuple[Prepared | None, list[Problem]]:
+        """Resolve, faces and layout; every problem of this deck, or a deck ready to render."""
+        from . import face, layout, resolve
+
+        options = self.options
+        deck, problems = resolve.resolve_deck(files, lang, options.card_size, self.sizes, self.book)
+        faces, found = face.compose_faces(deck, self.card_layout, self.book, options.ink_saver)
+        problems += found
+        try:
+            spec = layout.SheetSpec.from_templates(self.project.template_data, options.paper, deck.card_size,
+                                                   options.bleed, options.backs)
+            pages = layout.impose(len(deck.copies), spec)
+        except ValueError as exc:
+            problems.append(Problem(None, f"{files.id} ({lang}): {exc}"))
+        if problems:
+            return None, problems
+        return Prepared(deck, faces, pages), []
+
+
+def jobs(games: list[GameFiles], options: BuildOptions) -> list[tuple[GameFiles, str]]:
+    return [(files, lang) for files in games for lang in languages(files, options.langs)]
+
+
+def validate(project: Project, names: Iterable[str], options: BuildOptions) -> tuple[list[GameFiles], list[Problem]]:
+    """Everything a build checks, without rendering: returns the games and their warnings."""
+    games, warnings = check(project, names, options.strict)
+    pipeline = Pipeline(project, options)
+    problems = [p for files, lang in jobs(games, options) for p in pipeline.prepare(files, lang)[1]]
+    if problems:
+        raise DeckError(warnings + problems)
+    return games, warnings
+
+
 def build(project: Project, names: Iterable[str], options: BuildOptions,
           progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> Report:
-    # ReportLab is imported here, not at the top, so that list and --help stay quick.
-    from . import face, fonts, layout, render, resolve
+    from . import render
     from .write import write_atomic
 
     start = time.perf_counter()
     games, warnings = check(project, names, options.strict)
     report = Report(warnings=warnings)
-    book = fonts.FontBook.load(project.template("fonts.yaml"), project.fonts)
-    sizes = card_sizes(project)
-    if options.card_size and options.card_size not in sizes:
-        raise DeckError([Problem(None, f"unknown card size '{options.card_size}'"
-                                       f"{did_you_mean(options.card_size, sizes)}; known sizes: {', '.join(sizes)}")])
-    card_layout = project.template_data("card-layout.yaml")
+    pipeline = Pipeline(project, options)
     sheet = project.template_data("sheet.yaml")
     strings = project.template_data("strings.yaml")
-    jobs = [(files, lang) for files in games for lang in languages(files, options.langs)]
     problems: list[Problem] = []
-    for files, lang in progress(jobs):
-        try:
-            deck = resolve.resolve_deck(files, lang, options.card_size, sizes, book)
-            faces = face.compose_faces(deck, card_layout, book, options.ink_saver)
-            spec = layout.SheetSpec.from_templates(project.template_data, options.paper, deck.card_size,
-                                                   options.bleed, options.backs)
-            pages = layout.impose(len(deck.copies), spec)
-        except DeckError as exc:
-            problems += exc.problems
-            continue
-        except ValueError as exc:
-            problems.append(Problem(None, f"{files.id} ({lang}): {exc}"))
+    for files, lang in progress(jobs(games, options)):
+        prepared, found = pipeline.prepare(files, lang)
+        problems += found
+        if prepared is None:
             continue
         render_options = render.RenderOptions(options.ink_saver, sheet, strings.get(lang, strings["en"]))
-        pdf = render.render_pdf(deck, pages, faces, book, render_options)
+        pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, pipeline.book, render_options)
         target = options.out / files.id / f"{files.id}-cards-{lang}.pdf"
         write_atomic(target, pdf)
         report.files.append(target)
-        report.pages += len(pages)
-        report.cards += len(deck.copies)
+        report.pages += len(prepared.pages)
+        report.cards += len(prepared.deck.copies)
     report.seconds = time.perf_counter() - start
     if problems:
-        raise DeckError(problems)
+        raise DeckError(warnings + problems)
     return report

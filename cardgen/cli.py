@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .build import BuildOptions, build, check
+from .build import BuildOptions, build, check, validate
 from .problems import DeckError, Problem
 from .project import Project
 
@@ -99,7 +99,7 @@ def validate_command(games, strict, decks) -> None:
     """Check GAMES (ids or paths; default: every game) and list every problem."""
     project = _project(decks)
     try:
-        checked, warnings = check(project, games, strict)
+        checked, warnings = validate(project, games, BuildOptions(strict=strict))
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     _warn(warnings)

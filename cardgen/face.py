@@ -4,7 +4,8 @@
 millimetres relative to the card's trim (origin at its bottom-left corner) and
 fits each text into its box, shrinking it down to the layout's minimum size.
 Text that still does not fit is a problem naming the card, the language and by
-how much it overflows, so the renderer only ever draws what fits.
+how much it overflows; the build stops before rendering, so the renderer only
+ever draws what fits.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Mapping
 from . import markup, textfit
 from .fonts import FontBook
 from .model import Card, Deck, Text
-from .problems import DeckError, Problem
+from .problems import Problem
 from .units import Rect
 
 
@@ -115,11 +116,11 @@ class _Composer:
         return BackFace(emblem, title, title_box)
 
 
-def compose_faces(deck: Deck, layout: Mapping, book: FontBook, ink_saver: bool = False) -> Faces:
+def compose_faces(deck: Deck, layout: Mapping, book: FontBook,
+                  ink_saver: bool = False) -> tuple[Faces, list[Problem]]:
+    """Every card face of the deck, and the texts that do not fit (nothing is drawn if there are any)."""
     composer = _Composer(deck, layout, book, ink_saver)
     fronts = {card.id: composer.front(card) for card in deck.cards}
     back = composer.back()
-    if composer.problems:
-        raise DeckError(composer.problems)
-    return Faces(layout, fronts, back)
+    return Faces(layout, fronts, back), composer.problems
 

@@ -4,7 +4,8 @@
 translation is missing; validation has already warned about it), the card size,
 and the printing order of the cards, and checks every character against the
 fonts, so that nothing downstream meets a missing translation, an unresolved
-option or a glyph that would print as an empty box.
+option or a glyph that would print as an empty box: such characters are
+reported as problems, with the exact line they stand on.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, Protocol
 
 from .load import Doc, GameFiles, KeyPath
 from .model import Back, Card, Deck, Team, Text
-from .problems import DeckError, Problem, Where
+from .problems import Problem, Where
 from .units import Size
 
 
@@ -47,8 +48,12 @@ class _Resolver:
 
 
 def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes: dict[str, Size],
-                 fonts: GlyphCoverage) -> Deck:
-    """One language of a game that validated without errors."""
+                 fonts: GlyphCoverage) -> tuple[Deck, list[Problem]]:
+    """One language of a game that validated without errors, and the characters no font has.
+
+    The deck comes back even with such problems, so that later stages can
+    report theirs too before the build stops.
+    """
     r = _Resolver(files, lang, fonts)
     game = files.game
     data = game.data
@@ -84,11 +89,9 @@ def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes:
         ))
     # Print by group, then team, as the game file lists them, so a sheet holds one kind of card.
     cards.sort(key=lambda c: (groups.index(c.group), team_order.index(c.team.id) if c.team else len(team_order), c.id))
-    if r.problems:
-        raise DeckError(r.problems)
     size_name = card_size or data.get("card-size", "poker")
     sources = tuple(sorted({files.folder / "game.yaml", *(files.folder / "roles" / f"{c}.yaml" for c in files.cards)}))
-    return Deck(
+    deck = Deck(
         game=files.id,
         lang=lang,
         languages=tuple(data["languages"]),
@@ -99,3 +102,4 @@ def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes:
         cards=tuple(cards),
         sources=sources,
     )
+    return deck, r.problems
