@@ -73,7 +73,8 @@ def _recolor(node, color: Color, hole: Color) -> None:
 
 
 class _Painter:
-    def __init__(self, canvas: Canvas, deck: Deck, faces: Faces, book: FontBook, options: RenderOptions):
+    def __init__(self, canvas: Canvas, deck: Deck, faces: Faces, book: FontBook, options: RenderOptions,
+                 body_font: str):
         self.c = canvas
         self.deck = deck
         self.faces = faces
@@ -81,6 +82,7 @@ class _Painter:
         self.options = options
         self.layout = faces.layout
         self.forms: dict[tuple[Path, str, str], str] = {}
+        self.body_font = body_font
 
     # -- symbols: each (file, colour) becomes one PDF form, drawn as often as needed
     def symbol(self, path: Path, color: Color, box: Rect, hole: Color = white) -> None:
@@ -92,6 +94,8 @@ class _Painter:
             # A fresh copy per colour: recolouring changes the cached drawing's shapes.
             copy = svg2rlg(str(path))
             _recolor(copy, color, hole)
+            # Otherwise the drawing starts from Helvetica, which would end up referenced but not embedded.
+            copy.initialFontName = self.body_font
             self.c.beginForm(name, 0, 0, copy.width, copy.height)
             renderPDF.draw(copy, self.c, 0, 0)
             self.c.endForm()
@@ -275,10 +279,13 @@ class _Painter:
 
 def render_pdf(deck: Deck, pages: list[Page], faces: Faces, book: FontBook, options: RenderOptions) -> bytes:
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, invariant=1, pageCompression=1)
+    # ReportLab opens every page with a font set; left to itself that is
+    # Helvetica, a font the PDF would reference without embedding.
+    body_font = book.face(book.order(deck.lang)[0], False, False)
+    canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=body_font)
     canvas.setTitle(f"{deck.name.value} ({deck.lang})")
     canvas.setCreator("cardgen")
-    painter = _Painter(canvas, deck, faces, book, options)
+    painter = _Painter(canvas, deck, faces, book, options, body_font)
     for number, page in enumerate(pages, start=1):
         painter.page(page, number, len(pages))
     canvas.save()
