@@ -81,7 +81,9 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
         raise DeckError([Problem(Where(project.display(project.decks)), "no games found (no */game.yaml)")])
     sizes = card_sizes(project)
     for folder in folders:
-        files, found = load_game(folder, project.root)
+        # A game outside the project is named relative to the folder that holds it.
+        root = project.root if folder.is_relative_to(project.root) else folder.parent
+        files, found = load_game(folder, root)
         found += validate_game(files, sizes)
         problems += found
         games.append(files)

@@ -84,10 +84,13 @@ def _walk(node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: li
 
 def load_file(path: Path, display: str) -> tuple[Doc | None, list[Problem]]:
     """Reads one YAML file; `display` is the name errors use (relative to the project)."""
+    raw = path.read_bytes()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return None, [Problem(Where(display), f"not UTF-8 text ({exc.reason} at byte {exc.start})")]
+        line = raw[:exc.start].count(b"\n") + 1
+        return None, [Problem(Where(display, line),
+                              f"not UTF-8 text (byte 0x{raw[exc.start]:02X}); save the file as UTF-8")]
     loader = _PositionLoader(text)
     try:
         node = loader.get_single_node()

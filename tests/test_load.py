@@ -1,0 +1,63 @@
+"""Stage 1: YAML in, data with the line of every value out; never an exception."""
+
+from __future__ import annotations
+
+from cardgen.load import load_file
+
+ROLE = """\
+name: {en: Seer, vi: Tiên tri}
+ability:
+  en: |
+    First line
+    Second line with ᚠ
+night:
+  order: first
+"""
+
+
+def test_every_value_has_its_line(tmp_path):
+    path = tmp_path / "seer.yaml"
+    path.write_text(ROLE, encoding="utf-8")
+    doc, problems = load_file(path, "roles/seer.yaml")
+    assert problems == []
+    assert str(doc.where(("night", "order"))) == "roles/seer.yaml:7"
+    assert str(doc.where(("name", "vi"))) == "roles/seer.yaml:1"
+    assert str(doc.where(("night",))) == "roles/seer.yaml:6"
+    # A path that does not exist is placed at its nearest parent.
+    assert str(doc.where(("night", "order", "deeper"))) == "roles/seer.yaml:7"
+
+
+def test_block_scalar_gives_the_exact_line_of_a_character(tmp_path):
+    path = tmp_path / "seer.yaml"
+    path.write_text(ROLE, encoding="utf-8")
+    doc, _ = load_file(path, "seer.yaml")
+    text = doc.get(("ability", "en"))
+    assert doc.text_line(("ability", "en"), text.index("First")) == 4
+    assert doc.text_line(("ability", "en"), text.index("ᚠ")) == 5
+
+
+def test_tags_beyond_plain_yaml_are_refused_not_run(tmp_path):
+    path = tmp_path / "evil.yaml"
+    marker = tmp_path / "ran"
+    path.write_text(f'x: !!python/object/apply:os.system ["touch {marker}"]\n', encoding="utf-8")
+    doc, problems = load_file(path, "evil.yaml")
+    assert doc is None
+    assert [str(p) for p in problems] == [
+        "evil.yaml:1: YAML error: could not determine a constructor for the tag "
+        "'tag:yaml.org,2002:python/object/apply:os.system'"]
+    assert not marker.exists()
+
+
+def test_not_utf8_is_a_problem(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("count: 1\nname: {en: Se\xf1or}\n".encode("latin-1"))
+    doc, problems = load_file(path, "latin1.yaml")
+    assert doc is None
+    assert [str(p) for p in problems] == ["latin1.yaml:2: not UTF-8 text (byte 0xF1); save the file as UTF-8"]
+
+
+def test_empty_file_loads_as_nothing(tmp_path):
+    path = tmp_path / "empty.yaml"
+    path.write_text("", encoding="utf-8")
+    doc, problems = load_file(path, "empty.yaml")
+    assert (doc.data, problems) == (None, [])
