@@ -9,6 +9,7 @@ shows everything that needs fixing and keeps every output that is good.
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,6 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from .load import GameFiles, load_game
 from .problems import DeckError, Problem, Where
 from .project import Project
-from .units import Size
 from .validate import did_you_mean, validate_game
 
 if TYPE_CHECKING:
@@ -50,11 +50,9 @@ class Report:
                 f"{self.cards} cards in {self.seconds:.1f} s")
 
 
-def card_sizes(project: Project) -> dict[str, Size]:
-    from .layout import named_size
-
-    table = project.template_data("card-sizes.yaml")
-    return {name: named_size(table, name, "card size") for name in table}
+def card_sizes(project: Project) -> dict[str, dict]:
+    """The card and token sizes: name -> {width, height, shape} (mm)."""
+    return project.template_data("card-sizes.yaml")
 
 
 def game_folder(project: Project, name: str) -> Path:
@@ -138,9 +136,10 @@ class Pipeline:
         faces, found = face.compose_faces(deck, self.card_layout, self.book, options.ink_saver)
         problems += found
         try:
-            spec = layout.SheetSpec.from_templates(self.project.template_data, options.paper, deck.card_size,
-                                                   options.bleed, options.backs)
-            pages = layout.impose(len(deck.copies), spec)
+            runs = [(len(list(run)), layout.SheetSpec.from_templates(self.project.template_data, options.paper,
+                                                                     size, options.bleed, options.backs))
+                    for size, run in itertools.groupby(deck.copies, key=lambda card: card.group.size_name)]
+            pages = layout.impose_runs(runs)
         except ValueError as exc:
             problems.append(Problem(None, f"{files.id} ({lang}): {exc}"))
         if problems:

@@ -13,9 +13,12 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .build import BuildOptions, build, check, validate
+from .build import BuildOptions, build, card_sizes, check, validate
 from .problems import DeckError, Problem
 from .project import Project
+from .resolve import resolve_deck
+from .setups import setup_cards
+from .validate import did_you_mean
 
 BACKS = ["long", "short", "fold", "none"]
 
@@ -118,7 +121,7 @@ def list_command(game, as_json, decks) -> None:
         games, _ = check(project, [game] if game else [], strict=False)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
-    listing = {"games": [_describe(files) for files in games]}
+    listing = {"games": [_describe(project, files) for files in games]}
     if as_json:
         click.echo(json.dumps(listing, ensure_ascii=False, indent=2))
         return
@@ -130,13 +133,52 @@ def list_command(game, as_json, decks) -> None:
             click.echo(f"  {component['group']:<8} {component['id']:<16} x{component['count']}")
 
 
-def _describe(files) -> dict:
-    data = files.game.data
-    groups = list(data.get("groups", {}))
-    cards = sorted(files.cards.items(), key=lambda item: (groups.index(item[1].data.get("group", "role")), item[0]))
+@main.command("setup")
+@click.argument("game")
+@click.option("--players", type=click.IntRange(1), required=True, help="How many players.")
+@click.option("--setup", "setup_id", help="Which of the game's setups (default: its first).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@decks_option
+def setup_command(game, players, setup_id, as_json, decks) -> None:
+    """The cards to deal for a number of players, from the game's own table."""
+    project = _project(decks)
+    try:
+        (files,), _ = check(project, [game], strict=False)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    setups = files.game.data.get("setups", {})
+    if not setups:
+        raise click.ClickException(f"{files.game.file}: game '{files.id}' has no setups")
+    setup_id = setup_id or next(iter(setups))
+    if setup_id not in setups:
+        raise click.ClickException(f"{files.game.file}: no setup '{setup_id}'{did_you_mean(setup_id, setups)}; "
+                                   f"setups: {', '.join(setups)}")
+    try:
+        deal = setup_cards(setups[setup_id], players)
+    except ValueError as exc:
+        raise click.ClickException(f"{files.game.file}: setup '{setup_id}': {exc}") from None
+    if as_json:
+        click.echo(json.dumps({"game": files.id, "players": players, "components": deal}, ensure_ascii=False))
+        return
+    names = {card_id: doc.data["name"]["en"] for card_id, doc in files.cards.items()}
+    click.echo(f"{files.id}, {players} players ({setup_id}): {sum(deal.values())} cards")
+    for card_id, number in deal.items():
+        click.echo(f"  {number:>3} x {names[card_id]}")
+
+
+class _AnyGlyph:
+    """Glyph coverage that finds nothing missing: listing needs no fonts."""
+
+    def missing(self, text: str, lang: str) -> list[str]:
+        return []
+
+
+def _describe(project: Project, files) -> dict:
+    """A game's entry in `cardgen list`: its cards as the build makes them, derived and word cards included."""
+    languages = list(files.game.data["languages"])
+    deck, _ = resolve_deck(files, languages[0], None, card_sizes(project), _AnyGlyph())
     return {
         "id": files.id,
-        "languages": list(data["languages"]),
-        "components": [{"id": card_id, "group": doc.data.get("group", "role"), "count": doc.data.get("count", 1)}
-                       for card_id, doc in cards],
+        "languages": languages,
+        "components": [{"id": card.id, "group": card.group.id, "count": card.count} for card in deck.cards],
     }

@@ -1,27 +1,29 @@
 """Stage 4a, card faces: a resolved Deck and the card layout in, composed faces out.
 
-``compose_faces`` places every element of every card face and of the back in
-millimetres relative to the card's trim (origin at its bottom-left corner) and
-fits each text into its box, shrinking it down to the layout's minimum size.
-Text that still does not fit is a problem naming the card, the language and by
-how much it overflows; the build stops before rendering, so the renderer only
-ever draws what fits.
+``compose_faces`` places every element of every card face and back in
+millimetres relative to the card's trim (origin at its bottom-left corner), in
+the card's layout (role, token, words or night-order; see
+templates/card-layout.yaml), and fits each text into its box, shrinking it
+down to the layout's minimum size. Text that still does not fit is a problem
+naming the card, the language and by how much it overflows; the build stops
+before rendering, so the renderer only ever draws what fits.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from pathlib import Path
+from typing import Mapping, Union
 
 from . import markup, textfit
 from .fonts import FontBook
-from .model import Card, Deck, Text
+from .model import Card, Deck, Group, Text, team_color
 from .problems import Problem
-from .units import Rect
+from .units import Rect, Size
 
 
 @dataclass(frozen=True)
-class Face:
+class RoleFace:
     card: Card
     frame: Rect
     panel: Rect
@@ -35,35 +37,83 @@ class Face:
 
 
 @dataclass(frozen=True)
-class BackFace:
-    emblem_box: Rect
+class TokenFace:
+    card: Card
+    circle: Rect
+    symbol: Path | None
+    symbol_box: Rect
+    name: textfit.Fitted
+    name_box: Rect
+
+
+@dataclass(frozen=True)
+class WordRow:
+    level: int              # 1 for the first (easiest) level of the card, 2 for the next...
+    word: textfit.Fitted
+    box: Rect
+
+
+@dataclass(frozen=True)
+class WordsFace:
+    card: Card
+    frame: Rect
+    panel: Rect
     title: textfit.Fitted
     title_box: Rect
+    rows: tuple[WordRow, ...]
+
+
+@dataclass(frozen=True)
+class ListFace:
+    """A reference card: a title and one block of text (the night order)."""
+
+    card: Card
+    frame: Rect
+    panel: Rect
+    name: textfit.Fitted
+    name_box: Rect
+    text: textfit.Fitted
+    text_box: Rect
+
+
+Face = Union[RoleFace, TokenFace, WordsFace, ListFace]
+
+
+@dataclass(frozen=True)
+class BackFace:
+    """A group's shared back; title is None on round tokens, too small for one."""
+
+    emblem_box: Rect
+    title: textfit.Fitted | None
+    title_box: Rect | None
 
 
 @dataclass(frozen=True)
 class Faces:
     layout: Mapping
     fronts: dict[str, Face]
-    back: BackFace
+    backs: dict[str, BackFace]         # by group id
+    card_backs: dict[str, Face]        # by card id, for cards with a back of their own
 
 
-def _box(panel: Rect, spec: Mapping, padding: float) -> Rect:
-    top = panel.top - spec["top"] * panel.h
-    height = spec["height"] * panel.h
-    return Rect(panel.x + padding, top - height, panel.w - 2 * padding, height)
+def _box(area: Rect, spec: Mapping, padding: float = 0.0) -> Rect:
+    """A box spanning area's width at spec's top and height (fractions of area's height)."""
+    top = area.top - spec["top"] * area.h
+    height = spec["height"] * area.h
+    return Rect(area.x + padding, top - height, area.w - 2 * padding, height)
 
 
 class _Composer:
     def __init__(self, deck: Deck, layout: Mapping, book: FontBook, ink_saver: bool):
         self.deck = deck
-        self.ink_saver = ink_saver
         self.layout = layout
         self.book = book
+        self.ink_saver = ink_saver
         self.problems: list[Problem] = []
 
-    def fit(self, text: Text, box: Rect, spec: Mapping, what: str, owner: str, color: str) -> textfit.Fitted:
-        spans = markup.parse(text.value)
+    def fit(self, text: Text, box: Rect, spec: Mapping, what: str, owner: str, color: str,
+            spans: tuple[markup.Span, ...] | None = None) -> textfit.Fitted:
+        spans = spans if spans is not None else markup.parse(text.value)
         if spec.get("bold"):
             spans = tuple(markup.Span(s.text, True, s.italic) for s in spans)
         fitted = textfit.fit(spans, self.book, self.deck.lang, box.w, box.h, max_size=spec["max-size"],
@@ -79,18 +129,24 @@ class _Composer:
                 "shorten or break it"))
         return fitted
 
+    def framed(self, size: Size) -> tuple[Rect, Rect]:
+        frame = Rect(0, 0, size.w, size.h).inset(self.layout["frame"]["inset"])
+        return frame, frame.inset(self.layout["frame"]["width"])
+
     def front(self, card: Card) -> Face:
-        card_size = self.deck.card
-        frame = Rect(0, 0, card_size.w, card_size.h).inset(self.layout["frame"]["inset"])
-        panel = frame.inset(self.layout["frame"]["width"])
+        compose = {"role": self.role, "token": self.token, "words": self.words, "night-order": self.night_order}
+        return compose[card.layout](card)
+
+    def role(self, card: Card) -> RoleFace:
+        frame, panel = self.framed(card.group.size)
         padding = self.layout["panel"]["padding"]
         boxes = self.layout["boxes"]
         name_box = _box(panel, boxes["name"], padding)
         team_box = _box(panel, boxes["team"], padding)
         ability_box = _box(panel, boxes["text"], padding)
-        label = card.team.name if card.team else card.group_name
-        color = card.team.color if card.team else "#222222"
-        return Face(
+        label = card.team.name if card.team else card.group.name
+        color = team_color(card)
+        return RoleFace(
             card=card, frame=frame, panel=panel,
             name=self.fit(card.name, name_box, boxes["name"], "name", card.id, color),
             name_box=name_box,
@@ -103,24 +159,83 @@ class _Composer:
             ability_box=ability_box,
         )
 
-    def back(self) -> BackFace:
+    def token(self, card: Card, name: Text | None = None, symbol: Path | None = None) -> TokenFace:
+        spec = self.layout["token"]
+        size = card.group.size
+        circle = Rect(0, 0, size.w, size.h).inset(spec["ring"])
+        # Text stays inside the circle's middle band, where the circle is widest.
+        inner = circle.inset(circle.w * 0.12)
+        name_box = _box(Rect(inner.x, circle.y, inner.w, circle.h), spec["name"])
+        return TokenFace(
+            card=card, circle=circle, symbol=symbol or card.symbol,
+            symbol_box=_box(circle, spec["symbol"]),
+            name=self.fit(name or card.name, name_box, spec["name"], "name", card.id, team_color(card)),
+            name_box=name_box,
+        )
+
+    def words(self, card: Card) -> WordsFace:
+        spec = self.layout["words"]
+        frame, panel = self.framed(card.group.size)
+        padding = self.layout["panel"]["padding"]
+        title_box = _box(panel, spec["title"], padding)
+        title = Text(f"{card.group.name.value} {card.name.value}", card.group.name.where)
+        area = _box(panel, spec["list"], padding)
+        row_h = area.h / len(card.words)
+        levels = list(dict.fromkeys(level for level, _ in card.words))
+        pips = spec["pip"] * (len(levels) * 1.6 + 1)
+        rows = []
+        for index, (level, word) in enumerate(card.words):
+            box = Rect(area.x + pips, area.top - (index + 1) * row_h, area.w - pips, row_h)
+            rows.append(WordRow(levels.index(level) + 1,
+                                self.fit(word, box, spec["word"], "word", card.id, "#1d1d1d"), box))
+        return WordsFace(card, frame, panel, self.fit(title, title_box, spec["title"], "title", card.id,
+                                                       team_color(card)), title_box, tuple(rows))
+
+    def night_order(self, card: Card) -> ListFace:
+        spec = self.layout["night-order"]
+        frame, panel = self.framed(card.group.size)
+        padding = self.layout["panel"]["padding"]
+        name_box = _box(panel, spec["name"], padding)
+        text_box = _box(panel, spec["text"], padding)
+        spans = list(markup.parse(card.ability.value))
+        for number, role in enumerate((c for c in self.deck.night_order if c.id != card.id), start=1):
+            spans += [markup.Span(f"\n{number}. ", bold=True), markup.Span(role.name.value)]
+        return ListFace(
+            card=card, frame=frame, panel=panel,
+            name=self.fit(card.name, name_box, spec["name"], "name", card.id, team_color(card)),
+            name_box=name_box,
+            text=self.fit(card.ability, text_box, spec["text"], "night order", card.id, "#1d1d1d", tuple(spans)),
+            text_box=text_box,
+        )
+
+    def card_back(self, card: Card) -> Face:
+        """A card's own back: its back name and symbol in its own layout."""
+        if card.layout == "token":
+            return self.token(card, card.back_face.name, card.back_face.symbol)
+        from dataclasses import replace
+        return self.front(replace(card, name=card.back_face.name, symbol=card.back_face.symbol))
+
+    def back(self, group: Group) -> BackFace:
         spec = self.layout["back"]
-        card = self.deck.card
-        emblem_w = card.w * spec["symbol"]
-        emblem = Rect((card.w - emblem_w) / 2, card.h * 0.55 - emblem_w / 2, emblem_w, emblem_w)
-        title_h = card.h * spec["title"]["height"]
-        title_box = Rect(card.w * 0.1, emblem.y - title_h - card.h * 0.04, card.w * 0.8, title_h)
+        size = group.size
+        if group.shape == "round":
+            emblem_w = size.w * 0.7
+            return BackFace(Rect((size.w - emblem_w) / 2, (size.h - emblem_w) / 2, emblem_w, emblem_w), None, None)
+        emblem_w = size.w * spec["symbol"]
+        emblem = Rect((size.w - emblem_w) / 2, size.h * 0.55 - emblem_w / 2, emblem_w, emblem_w)
+        title_h = size.h * spec["title"]["height"]
+        title_box = Rect(size.w * 0.1, emblem.y - title_h - size.h * 0.04, size.w * 0.8, title_h)
         title_spec = dict(spec["title"], bold=True, align="center")
-        color = self.deck.back.color if self.ink_saver else spec["emblem-color"]
-        title = self.fit(self.deck.back.title, title_box, title_spec, "back title", self.deck.game, color)
+        color = group.back.color if self.ink_saver else spec["emblem-color"]
+        title = self.fit(group.back.title, title_box, title_spec, "back title", group.id, color)
         return BackFace(emblem, title, title_box)
 
 
 def compose_faces(deck: Deck, layout: Mapping, book: FontBook,
                   ink_saver: bool = False) -> tuple[Faces, list[Problem]]:
-    """Every card face of the deck, and the texts that do not fit (nothing is drawn if there are any)."""
+    """Every face and back of the deck, and the texts that do not fit (nothing is drawn if there are any)."""
     composer = _Composer(deck, layout, book, ink_saver)
     fronts = {card.id: composer.front(card) for card in deck.cards}
-    back = composer.back()
-    return Faces(layout, fronts, back), composer.problems
-
+    backs = {group.id: composer.back(group) for group in deck.groups}
+    card_backs = {card.id: composer.card_back(card) for card in deck.cards if card.back_face}
+    return Faces(layout, fronts, backs, card_backs), composer.problems

@@ -57,7 +57,7 @@ Backs are computed as exact mirror images of the fronts about the page centre
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Literal, get_args
 
 
@@ -85,6 +85,7 @@ class SheetSpec:
     mark_min_length: float  # a grid must leave room for marks this long
     info_depth: float       # page-info strip, minimum size
     info_length: float
+    shape: Literal["rect", "round"] = "rect"   # round: cut along a circle, no crop marks
 
     def __post_init__(self) -> None:
         if self.backs not in get_args(Backs):
@@ -103,12 +104,16 @@ class SheetSpec:
         """`read` gives a template file's data by name (a project's own before the built-in one)."""
         sheet = read("sheet.yaml")
         marks, info = sheet["crop-marks"], sheet["info-strip"]
+        sizes = read("card-sizes.yaml")
+        round_ = sizes.get(card_size, {}).get("shape") == "round"
         return cls(
             paper=named_size(read("paper.yaml"), paper, "paper"),
-            card=named_size(read("card-sizes.yaml"), card_size, "card size"),
+            card=named_size(sizes, card_size, "card size"),
             bleed=float(bleed),
             backs=backs,  # type: ignore[arg-type]  # checked in __post_init__
-            gutter=float(sheet["gutter"]),
+            # Circles cannot share a cut line: each keeps its whole bleed and a clear ring.
+            gutter=2 * float(bleed) + float(sheet["round-gap"]) if round_ else float(sheet["gutter"]),
+            shape="round" if round_ else "rect",
             mark_clearance=float(marks["clearance"]),
             mark_length=float(marks["length"]),
             mark_min_length=float(marks["min-length"]),
@@ -154,6 +159,18 @@ def impose(count: int, spec: SheetSpec) -> list[Page]:
     per_sheet = plan.cols * plan.rows
     return [page for first in range(0, count, per_sheet)
             for page in _sheet(plan, range(first, min(first + per_sheet, count)), spec)]
+
+
+def impose_runs(runs: Iterable[tuple[int, SheetSpec]]) -> list[Page]:
+    """Pages for consecutive runs of cards, each run of one size on sheets of its own;
+    slot items count through all the runs."""
+    pages: list[Page] = []
+    first = 0
+    for count, spec in runs:
+        pages += [replace(page, slots=tuple(replace(slot, item=slot.item + first) for slot in page.slots))
+                  for page in impose(count, spec)]
+        first += count
+    return pages
 
 
 # --- planning: orientation, fold direction, grid size ------------------------------
@@ -312,6 +329,8 @@ def _crop_marks(slots: tuple[Slot, ...], region: Rect, spec: SheetSpec) -> list[
     """A mark above and below the cards for every vertical trim line, and left
     and right of them for every horizontal one, starting ``mark_clearance``
     beyond the bleed and kept inside ``region``."""
+    if spec.shape == "round":
+        return []
     box = _union(slot.paint for slot in slots)
     start = spec.mark_clearance
     # Each side's marks get what its margin allows, up to the preferred length;

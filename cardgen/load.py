@@ -119,10 +119,11 @@ class GameFiles:
     folder: Path
     game: Doc | None
     cards: dict[str, Doc]
+    extra: dict[str, Doc] = field(default_factory=dict)   # other files the game names, e.g. word lists
 
 
 def load_game(folder: Path, root: Path) -> tuple[GameFiles, list[Problem]]:
-    """Loads ``game.yaml`` and ``roles/*.yaml`` of a game folder.
+    """Loads ``game.yaml``, ``roles/*.yaml`` and the word lists of a game folder.
 
     File names in problems are relative to `root`, the project folder.
     """
@@ -147,4 +148,25 @@ def load_game(folder: Path, root: Path) -> tuple[GameFiles, list[Problem]]:
         problems += found
         if doc is not None:
             cards[card_path.stem] = doc
-    return GameFiles(folder.name, folder, game, cards), problems
+    extra: dict[str, Doc] = {}
+    for name in _word_lists(game):
+        path = folder / name
+        if path.is_file() and path.resolve().is_relative_to(folder.resolve()):
+            doc, found = load_file(path, display(path))
+            problems += found
+            if doc is not None:
+                extra[name] = doc
+    return GameFiles(folder.name, folder, game, cards, extra), problems
+
+
+def _word_lists(game: Doc | None) -> list[str]:
+    """The word-list files a game's groups name, one per language."""
+    data = game.data if game else None
+    if not isinstance(data, dict) or not isinstance(data.get("groups"), dict):
+        return []
+    languages = [lang for lang in data.get("languages", []) if isinstance(lang, str)]
+    return [spec["words"]["file"].replace("{lang}", lang)
+            for spec in data["groups"].values()
+            if isinstance(spec, dict) and isinstance(spec.get("words"), dict)
+            and isinstance(spec["words"].get("file"), str)
+            for lang in languages]

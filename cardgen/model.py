@@ -2,7 +2,8 @@
 
 This is what layout and rendering see. Every text is already in the build's
 language (or its English fallback), NFC-normalised and checked against the
-fonts; every file path is absolute and exists.
+fonts; every file path is absolute and exists; derived cards and word cards
+have been made.
 """
 
 from __future__ import annotations
@@ -31,10 +32,39 @@ class Team:
 
 
 @dataclass(frozen=True)
+class Back:
+    """A back design shared by a group's cards."""
+
+    title: Text
+    color: str
+    symbol: Path | None
+    pattern: Path | None
+
+
+@dataclass(frozen=True)
+class Group:
+    id: str
+    name: Text
+    size_name: str
+    size: Size
+    shape: str          # rect or round
+    layout: str         # role, token, words or night-order
+    team: Team | None   # for its cards that name none
+    back: Back
+
+
+@dataclass(frozen=True)
+class BackFace:
+    """A card's own back, printed in the card's layout (the No side of a Yes/No token)."""
+
+    name: Text
+    symbol: Path | None
+
+
+@dataclass(frozen=True)
 class Card:
     id: str
-    group: str
-    group_name: Text
+    group: Group
     team: Team | None
     count: int
     name: Text
@@ -42,14 +72,15 @@ class Card:
     symbol: Path | None
     night_order: int | None
     first_night_only: bool
+    layout: str
+    back_face: BackFace | None = None
+    words: tuple[tuple[str, Text], ...] = ()   # (level, word) for word cards
+    derived_from: str | None = None
 
 
-@dataclass(frozen=True)
-class Back:
-    title: Text
-    color: str
-    symbol: Path | None
-    pattern: Path | None
+def team_color(card: Card) -> str:
+    """The colour a card is framed in: its team's, or a neutral grey for cards of no team."""
+    return card.team.color if card.team else "#3a3a3a"
 
 
 @dataclass(frozen=True)
@@ -58,9 +89,7 @@ class Deck:
     lang: str
     languages: tuple[str, ...]
     name: Text
-    card_size: str
-    card: Size
-    back: Back
+    groups: tuple[Group, ...]
     cards: tuple[Card, ...]
     sources: tuple[Path, ...]
 
@@ -68,3 +97,8 @@ class Deck:
     def copies(self) -> tuple[Card, ...]:
         """Every physical card, in printing order: each card `count` times."""
         return tuple(card for card in self.cards for _ in range(card.count))
+
+    @property
+    def night_order(self) -> tuple[Card, ...]:
+        """The cards that wake at night, in waking order."""
+        return tuple(sorted((c for c in self.cards if c.night_order is not None), key=lambda c: c.night_order))

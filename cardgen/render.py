@@ -23,11 +23,11 @@ from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import svg2rlg
 
 from . import textfit
-from .face import BackFace, Face, Faces
+from .face import BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from .fonts import FontBook
 from .layout import Page, Slot
 from .markup import Span
-from .model import Deck
+from .model import Deck, Group, team_color
 from .units import Rect, mm, pt
 
 
@@ -119,33 +119,80 @@ class _Painter:
                     fill=int(fill is not None))
 
     # -- card sides, drawn in card coordinates (origin at the trim's bottom-left)
-    def front(self, face: Face, paint: Rect) -> None:
-        layout, card = self.layout, face.card
-        color = card.team.color if card.team else "#3a3a3a"
-        ink = self.options.ink_saver
-        if not ink:
-            self.rect(paint, fill=HexColor(layout["stock"]))
-        if ink:
-            self.rect(face.frame, layout["frame"]["radius"], stroke=HexColor(color),
-                      width=layout["ink-saver"]["frame-width"])
+    def face(self, face: Face, paint: Rect) -> None:
+        draw = {RoleFace: self.role, TokenFace: self.token, WordsFace: self.words, ListFace: self.listing}
+        draw[type(face)](face, paint)
+
+    def framed(self, face: RoleFace | WordsFace | ListFace, paint: Rect) -> HexColor:
+        """Card stock, the frame in the team's colour and the light panel; returns the colour."""
+        layout = self.layout
+        color = HexColor(team_color(face.card))
+        if self.options.ink_saver:
+            self.rect(face.frame, layout["frame"]["radius"], stroke=color, width=layout["ink-saver"]["frame-width"])
         else:
-            self.rect(face.frame, layout["frame"]["radius"], fill=HexColor(color))
+            self.rect(paint, fill=HexColor(layout["stock"]))
+            self.rect(face.frame, layout["frame"]["radius"], fill=color)
             self.rect(face.panel, layout["panel"]["radius"], fill=HexColor(layout["panel"]["color"]))
+        return color
+
+    def hole(self) -> Color:
+        """What an icon's white parts become: the panel they sit on."""
+        return white if self.options.ink_saver else HexColor(self.layout["panel"]["color"])
+
+    def role(self, face: RoleFace, paint: Rect) -> None:
+        card, ink = face.card, self.options.ink_saver
+        color = self.framed(face, paint)
         if card.team and card.team.edge:
             # Only beside the name and symbol: a trail under the ability text would blur it.
             trail = Rect(face.panel.x, face.team_box.top, face.panel.w, face.panel.top - face.team_box.top)
-            self.edge(card.team.edge, trail, tint(color, layout["edge"]["tint"]))
+            self.edge(card.team.edge, trail, tint(card.team.color, self.layout["edge"]["tint"]))
         textfit.draw(face.name, self.c, face.name_box.x, face.name_box.top, valign_height=face.name_box.h)
         if card.symbol:
-            hole = white if ink else HexColor(layout["panel"]["color"])
-            self.symbol(card.symbol, HexColor(color), face.symbol_box, hole)
-        pill = Rect(face.team_box.x, face.team_box.y, face.team_box.w, face.team_box.h)
+            self.symbol(card.symbol, color, face.symbol_box, self.hole())
+        pill = face.team_box
         if ink:
-            self.rect(pill, pill.h / 2, stroke=HexColor(color), width=0.3)
+            self.rect(pill, pill.h / 2, stroke=color, width=0.3)
         else:
-            self.rect(pill, pill.h / 2, fill=HexColor(color))
+            self.rect(pill, pill.h / 2, fill=color)
         textfit.draw(face.team, self.c, pill.x, pill.top, valign_height=pill.h)
         textfit.draw(face.ability, self.c, face.ability_box.x, face.ability_box.top)
+
+    def token(self, face: TokenFace, paint: Rect) -> None:
+        color = HexColor(team_color(face.card))
+        if self.options.ink_saver:
+            self.circle(face.circle, stroke=color, width=self.layout["ink-saver"]["frame-width"])
+        else:
+            self.circle(paint, fill=color)
+            self.circle(face.circle, fill=HexColor(self.layout["panel"]["color"]))
+        if face.symbol:
+            self.symbol(face.symbol, color, face.symbol_box, self.hole())
+        textfit.draw(face.name, self.c, face.name_box.x, face.name_box.top, valign_height=face.name_box.h)
+
+    def words(self, face: WordsFace, paint: Rect) -> None:
+        color = self.framed(face, paint)
+        textfit.draw(face.title, self.c, face.title_box.x, face.title_box.top, valign_height=face.title_box.h)
+        pip = self.layout["words"]["pip"]
+        self.c.setFillColor(color)
+        for row in face.rows:
+            # Dots for the level: one for the easiest words on the card, two for the next...
+            for n in range(row.level):
+                x = row.box.x - pip * (1.6 * (3 - n)) - pip / 2
+                self.c.circle(pt(x), pt(row.box.cy), pt(pip / 2), stroke=0, fill=1)
+            textfit.draw(row.word, self.c, row.box.x, row.box.top, valign_height=row.box.h)
+
+    def listing(self, face: ListFace, paint: Rect) -> None:
+        self.framed(face, paint)
+        textfit.draw(face.name, self.c, face.name_box.x, face.name_box.top, valign_height=face.name_box.h)
+        textfit.draw(face.text, self.c, face.text_box.x, face.text_box.top)
+
+    def circle(self, r: Rect, fill: Color | None = None, stroke: Color | None = None, width: float = 0) -> None:
+        if fill is not None:
+            self.c.setFillColor(fill)
+        if stroke is not None:
+            self.c.setStrokeColor(stroke)
+            self.c.setLineWidth(pt(width))
+        self.c.circle(pt(r.cx), pt(r.cy), pt(min(r.w, r.h) / 2), stroke=int(stroke is not None),
+                      fill=int(fill is not None))
 
     def edge(self, path: Path, panel: Rect, color: Color) -> None:
         spec = self.layout["edge"]
@@ -158,39 +205,43 @@ class _Painter:
             left = not left
             y -= step / 2
 
-    def back(self, back: BackFace, paint: Rect) -> None:
-        spec, deck_back = self.layout["back"], self.deck.back
+    def back(self, back: BackFace, group: Group, paint: Rect) -> None:
+        spec, design = self.layout["back"], group.back
         ink = self.options.ink_saver
-        if ink:
-            self.rect(paint, fill=white)
-        else:
-            self.rect(paint, fill=HexColor(deck_back.color))
-        if deck_back.pattern:
+        fill = self.circle if group.shape == "round" else self.rect
+        fill(paint, fill=white if ink else HexColor(design.color))
+        if design.pattern:
             pattern = spec["pattern"]
             # On the dark back the pattern is the back colour a little lighter; ink-saver keeps it faint on white.
-            color = tint(deck_back.color, self.layout["ink-saver"]["tint"] if ink else 1 - pattern["tint"])
+            color = tint(design.color, self.layout["ink-saver"]["tint"] if ink else 1 - pattern["tint"])
             size, step = pattern["size"], pattern["step"]
             row = 0
             y = paint.y
             while y < paint.top:
                 x = paint.x + (step / 2 if row % 2 else 0)
                 while x < paint.right:
-                    self.symbol(deck_back.pattern, color, Rect(x, y, size, size))
+                    self.symbol(design.pattern, color, Rect(x, y, size, size))
                     x += step
                 y += step * 0.8
                 row += 1
-        if deck_back.symbol:
+        if design.symbol:
             # The emblem's dark shapes sink into the back; its light ones (a moon, say) glow.
-            dark = tint(deck_back.color, spec["ink-saver-tint"]) if ink else shade(deck_back.color, spec["emblem-shade"])
-            self.symbol(deck_back.symbol, dark, back.emblem_box, white if ink else HexColor(spec["emblem-color"]))
-        textfit.draw(back.title, self.c, back.title_box.x, back.title_box.top, valign_height=back.title_box.h)
+            dark = tint(design.color, spec["ink-saver-tint"]) if ink else shade(design.color, spec["emblem-shade"])
+            self.symbol(design.symbol, dark, back.emblem_box, white if ink else HexColor(spec["emblem-color"]))
+        if back.title:
+            textfit.draw(back.title, self.c, back.title_box.x, back.title_box.top, valign_height=back.title_box.h)
 
     # -- sheet furniture
     def slot(self, slot: Slot) -> None:
         c = self.c
+        card = self.deck.copies[slot.item]
+        round_ = card.group.shape == "round"
         c.saveState()
         path = c.beginPath()
-        path.rect(pt(slot.paint.x), pt(slot.paint.y), pt(slot.paint.w), pt(slot.paint.h))
+        if round_:
+            path.circle(pt(slot.paint.cx), pt(slot.paint.cy), pt(min(slot.paint.w, slot.paint.h) / 2))
+        else:
+            path.rect(pt(slot.paint.x), pt(slot.paint.y), pt(slot.paint.w), pt(slot.paint.h))
         c.clipPath(path, stroke=0, fill=0)
         c.translate(pt(slot.trim.x), pt(slot.trim.y))
         if slot.rotation == 180:
@@ -199,12 +250,19 @@ class _Painter:
         paint = Rect(slot.paint.x - slot.trim.x, slot.paint.y - slot.trim.y, slot.paint.w, slot.paint.h)
         if slot.rotation == 180:
             paint = Rect(slot.trim.w - (paint.x + paint.w), slot.trim.h - (paint.y + paint.h), paint.w, paint.h)
-        card = self.deck.copies[slot.item]
         if slot.side == "front":
-            self.front(self.faces.fronts[card.id], paint)
+            self.face(self.faces.fronts[card.id], paint)
+        elif card.id in self.faces.card_backs:
+            self.face(self.faces.card_backs[card.id], paint)
         else:
-            self.back(self.faces.back, paint)
+            self.back(self.faces.backs[card.group.id], card.group, paint)
         c.restoreState()
+        if round_:
+            # The cut guide: a thin dark circle on the trim line.
+            guide = self.options.sheet["cut-guide"]
+            c.setStrokeColorRGB(0, 0, 0)
+            c.setLineWidth(guide["line-width-pt"])
+            c.circle(pt(slot.trim.cx), pt(slot.trim.cy), pt(slot.trim.w / 2), stroke=1, fill=0)
 
     def marks(self, page: Page) -> None:
         c, sheet = self.c, self.options.sheet

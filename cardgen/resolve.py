@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .load import Doc, GameFiles, KeyPath
-from .model import Back, Card, Deck, Team, Text
+from .model import Back, BackFace, Card, Deck, Group, Team, Text
 from .problems import Problem, Where
 from .units import Size
 
@@ -32,27 +32,38 @@ class _Resolver:
         self.problems: list[Problem] = []
 
     def text(self, doc: Doc, path: KeyPath) -> Text:
+        """The text in the build's language, or English, at path (a language mapping)."""
         texts: dict = doc.get(path)
-        key = self.lang if self.lang in texts else "en"
-        value = unicodedata.normalize("NFC", texts[key])
+        return self.plain(doc, path + (self.lang if self.lang in texts else "en",))
+
+    def plain(self, doc: Doc, path: KeyPath) -> Text:
+        """The string at path, NFC, with every character checked against the fonts."""
+        value = unicodedata.normalize("NFC", str(doc.get(path)))
         for char in self.fonts.missing(value, self.lang):
-            line = doc.text_line(path + (key,), value.index(char))
-            where = Where(doc.file, line)
+            where = Where(doc.file, doc.text_line(path, value.index(char)))
             self.problems.append(Problem(
-                where, f"{'.'.join(map(str, path + (key,)))}: character U+{ord(char):04X} "
+                where, f"{'.'.join(map(str, path))}: character U+{ord(char):04X} "
                 f"{unicodedata.name(char, '(unnamed)')} '{char}' is in none of the fonts"))
-        return Text(value, doc.where(path + (key,)))
+        return Text(value, doc.where(path))
 
     def file(self, value: Any) -> Path | None:
         return (self.files.folder / value).resolve() if value else None
 
 
-def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes: dict[str, Size],
+def _group_spec(value: Any) -> tuple[dict, KeyPath]:
+    """A group's mapping and the path of its name, whether it was written as just a name or in full."""
+    if isinstance(value, dict) and isinstance(value.get("name"), dict):
+        return value, ("name",)
+    return {"name": value}, ()
+
+
+def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes: dict[str, dict],
                  fonts: GlyphCoverage) -> tuple[Deck, list[Problem]]:
     """One language of a game that validated without errors, and the characters no font has.
 
     The deck comes back even with such problems, so that later stages can
-    report theirs too before the build stops.
+    report theirs too before the build stops. `card_size` (the --card-size
+    option) replaces the game's default size, not a group's own.
     """
     r = _Resolver(files, lang, fonts)
     game = files.game
@@ -61,45 +72,96 @@ def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes:
         team_id: Team(team_id, r.text(game, ("teams", team_id, "name")), spec["color"], r.file(spec.get("edge")))
         for team_id, spec in data["teams"].items()
     }
-    groups = list(data.get("groups", {}))
-    team_order = list(teams)
-    back_spec = data.get("back", {})
-    back = Back(
-        title=r.text(game, ("back", "title")) if "title" in back_spec else r.text(game, ("name",)),
-        color=back_spec.get("color", "#333333"),
-        symbol=r.file(back_spec.get("symbol")),
-        pattern=r.file(back_spec.get("pattern")),
-    )
-    cards = []
-    for card_id, doc in files.cards.items():
-        spec = doc.data
-        group = spec.get("group", "role")
-        night = spec.get("night", {})
-        cards.append(Card(
-            id=card_id,
-            group=group,
-            group_name=r.text(game, ("groups", group)),
-            team=teams.get(spec.get("team")),
-            count=spec.get("count", 1),
-            name=r.text(doc, ("name",)),
-            ability=r.text(doc, ("ability",)),
-            symbol=r.file(spec.get("symbol")),
-            night_order=night.get("order"),
-            first_night_only=night.get("first-night-only", False),
-        ))
+    default_size = card_size or data.get("card-size", "poker")
+    game_back = data.get("back", {})
+
+    def back(spec: dict, path: KeyPath) -> Back:
+        merged = {**game_back, **spec}
+        title_path = path + ("title",) if "title" in spec else ("back", "title") if "title" in game_back else ("name",)
+        return Back(r.text(game, title_path), merged.get("color", "#333333"),
+                    r.file(merged.get("symbol")), r.file(merged.get("pattern")))
+
+    groups: dict[str, Group] = {}
+    for group_id, value in data.get("groups", {}).items():
+        spec, name_path = _group_spec(value)
+        size_name = spec.get("size", default_size)
+        size = card_sizes[size_name]
+        groups[group_id] = Group(
+            id=group_id, name=r.text(game, ("groups", group_id) + name_path), size_name=size_name,
+            size=Size(float(size["width"]), float(size["height"])), shape=size.get("shape", "rect"),
+            layout=spec.get("layout", "role"), team=teams.get(spec.get("team")),
+            back=back(spec.get("back", {}), ("groups", group_id, "back")))
+
+    cards = [_written_card(r, card_id, doc, groups, teams) for card_id, doc in files.cards.items()]
+    for group_id, value in data.get("groups", {}).items():
+        spec, _ = _group_spec(value)
+        if "derive" in spec:
+            cards += _derived_cards(r, game, groups[group_id], spec["derive"], cards)
+        if "words" in spec:
+            cards += _word_cards(r, files, groups[group_id], spec["words"])
     # Print by group, then team, as the game file lists them, so a sheet holds one kind of card.
-    cards.sort(key=lambda c: (groups.index(c.group), team_order.index(c.team.id) if c.team else len(team_order), c.id))
-    size_name = card_size or data.get("card-size", "poker")
-    sources = tuple(sorted({files.folder / "game.yaml", *(files.folder / "roles" / f"{c}.yaml" for c in files.cards)}))
+    group_order, team_order = list(groups), list(teams)
+    cards.sort(key=lambda c: (group_order.index(c.group.id),
+                              team_order.index(c.team.id) if c.team else len(team_order), c.id))
+    sources = tuple(sorted({files.folder / "game.yaml", *(files.folder / "roles" / f"{c}.yaml" for c in files.cards),
+                            *(files.folder / name for name in files.extra)}))
     deck = Deck(
         game=files.id,
         lang=lang,
         languages=tuple(data["languages"]),
         name=r.text(game, ("name",)),
-        card_size=size_name,
-        card=card_sizes[size_name],
-        back=back,
+        groups=tuple(groups.values()),
         cards=tuple(cards),
         sources=sources,
     )
     return deck, r.problems
+
+
+def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group], teams: dict[str, Team]) -> Card:
+    spec = doc.data
+    group = groups[spec.get("group", "role")]
+    night = spec.get("night", {})
+    back = spec.get("back")
+    return Card(
+        id=card_id,
+        group=group,
+        team=teams[spec["team"]] if "team" in spec else group.team,
+        count=spec.get("count", 1),
+        name=r.text(doc, ("name",)),
+        ability=r.text(doc, ("ability",)),
+        symbol=r.file(spec.get("symbol")),
+        night_order=night.get("order"),
+        first_night_only=night.get("first-night-only", False),
+        layout=spec.get("layout", group.layout),
+        back_face=BackFace(r.text(doc, ("back", "name")), r.file(back.get("symbol"))) if back else None,
+    )
+
+
+def _derived_cards(r: _Resolver, game: Doc, group: Group, spec: dict, cards: list[Card]) -> list[Card]:
+    """One card of `group` per written card of the group it derives from."""
+    path = ("groups", group.id, "derive", "ability")
+    template = r.text(game, path)
+    return [
+        Card(id=f"{group.id}-{source.id}", group=group, team=group.team or source.team, count=1,
+             name=source.name, ability=Text(template.value.replace("{name}", source.name.value), template.where),
+             symbol=source.symbol, night_order=None, first_night_only=False, layout=group.layout,
+             derived_from=source.id)
+        for source in cards if source.group.id == spec["from"]
+    ]
+
+
+def _word_cards(r: _Resolver, files: GameFiles, group: Group, spec: dict) -> list[Card]:
+    """Cards of `per-card` words from each level of the language's word list, as many as the lists fill."""
+    name = spec["file"].replace("{lang}", r.lang)
+    doc = files.extra.get(name) or files.extra[spec["file"].replace("{lang}", "en")]
+    per_card = spec["per-card"]
+    count = min(len(doc.data[level]) // n for level, n in per_card.items())
+    cards = []
+    for index in range(count):
+        words = tuple((level, r.plain(doc, (level, index * n + k)))
+                      for level, n in per_card.items() for k in range(n))
+        cards.append(Card(id=f"{group.id}-{index + 1:03d}", group=group, team=group.team, count=1,
+                          name=Text(str(index + 1), doc.where()), ability=Text("", doc.where()),
+                          symbol=None, night_order=None, first_night_only=False, layout=group.layout,
+                          words=words))
+    return cards

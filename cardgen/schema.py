@@ -2,8 +2,9 @@
 
 ``validate`` interprets these same dictionaries, so the checks and the schema
 that editors use cannot drift apart. Only the keywords the validator knows are
-used: type, properties, required, additionalProperties, propertyNames,
-pattern, enum, minimum, items, minItems, description, $defs and $ref.
+used: type (a name or a list of names), properties, required,
+additionalProperties, propertyNames, pattern, enum, minimum, items, minItems,
+minProperties, oneOf, description, $defs and $ref.
 """
 
 from __future__ import annotations
@@ -29,6 +30,73 @@ DEFS: dict = {
         "description": "A file inside the game folder, relative to it.",
     },
     "id": {"type": "string", "pattern": ID_PATTERN},
+    "back": {
+        "type": "object",
+        "description": "A back design: title, emblem, tiled pattern and colour.",
+        "additionalProperties": False,
+        "properties": {
+            "title": {"$ref": "#/$defs/text"},
+            "symbol": {"$ref": "#/$defs/file"},
+            "pattern": {"$ref": "#/$defs/file"},
+            "color": {"$ref": "#/$defs/color"},
+        },
+    },
+    "group": {
+        "type": "object",
+        "description": "A kind of card: its name, size, layout, back, and how its cards are made.",
+        "required": ["name"],
+        "additionalProperties": False,
+        "properties": {
+            "name": {"$ref": "#/$defs/text"},
+            "size": {"type": "string", "description": "A size from templates/card-sizes.yaml."},
+            "layout": {"type": "string", "enum": ["role", "token", "words", "night-order"]},
+            "team": {"$ref": "#/$defs/id"},
+            "back": {"$ref": "#/$defs/back"},
+            "derive": {
+                "type": "object",
+                "description": "One card per card of another group, with its name and symbol.",
+                "required": ["from", "ability"],
+                "additionalProperties": False,
+                "properties": {
+                    "from": {"$ref": "#/$defs/id"},
+                    "ability": {"$ref": "#/$defs/text"},
+                },
+            },
+            "words": {
+                "type": "object",
+                "description": "Cards made from word lists, one file per language.",
+                "required": ["file", "per-card"],
+                "additionalProperties": False,
+                "properties": {
+                    "file": {"type": "string", "pattern": r"\{lang\}",
+                             "description": "A path inside the game folder with {lang} in it."},
+                    "per-card": {
+                        "type": "object",
+                        "propertyNames": {"pattern": ID_PATTERN},
+                        "additionalProperties": {"type": "integer", "minimum": 1},
+                        "minProperties": 1,
+                    },
+                },
+            },
+        },
+    },
+    "setup": {
+        "type": "object",
+        "required": ["players", "cards"],
+        "additionalProperties": False,
+        "properties": {
+            "name": {"$ref": "#/$defs/text"},
+            "players": {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 1}},
+            "cards": {
+                "type": "object",
+                "description": "Per card id: one number for every player count, or one per count.",
+                "propertyNames": {"pattern": ID_PATTERN},
+                "additionalProperties": {"type": ["integer", "array"], "items": {"type": "integer", "minimum": 0}},
+            },
+            "fill": {"$ref": "#/$defs/id"},
+            "extra": {"type": "integer", "minimum": 0},
+        },
+    },
 }
 
 GAME: dict = {
@@ -45,16 +113,7 @@ GAME: dict = {
             "description": "The languages every text of the game is written in.",
         },
         "card-size": {"type": "string", "description": "Default card size, e.g. poker."},
-        "back": {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "title": {"$ref": "#/$defs/text"},
-                "symbol": {"$ref": "#/$defs/file"},
-                "pattern": {"$ref": "#/$defs/file"},
-                "color": {"$ref": "#/$defs/color"},
-            },
-        },
+        "back": {"$ref": "#/$defs/back"},
         "teams": {
             "type": "object",
             "propertyNames": {"pattern": ID_PATTERN},
@@ -71,8 +130,15 @@ GAME: dict = {
         },
         "groups": {
             "type": "object",
+            "description": "Kinds of card: a name, or a mapping with the name and more.",
             "propertyNames": {"pattern": ID_PATTERN},
-            "additionalProperties": {"$ref": "#/$defs/text"},
+            "additionalProperties": {"oneOf": [{"$ref": "#/$defs/text"}, {"$ref": "#/$defs/group"}]},
+        },
+        "setups": {
+            "type": "object",
+            "description": "What to deal by player count; the first is the default.",
+            "propertyNames": {"pattern": ID_PATTERN},
+            "additionalProperties": {"$ref": "#/$defs/setup"},
         },
     },
 }
@@ -89,6 +155,17 @@ CARD: dict = {
         "count": {"type": "integer", "minimum": 1},
         "symbol": {"$ref": "#/$defs/file"},
         "ability": {"$ref": "#/$defs/text"},
+        "layout": {"type": "string", "enum": ["role", "token", "words", "night-order"]},
+        "back": {
+            "type": "object",
+            "description": "This card's own back face, e.g. the No side of a Yes/No token.",
+            "required": ["name"],
+            "additionalProperties": False,
+            "properties": {
+                "name": {"$ref": "#/$defs/text"},
+                "symbol": {"$ref": "#/$defs/file"},
+            },
+        },
         "night": {
             "type": "object",
             "required": ["order"],

@@ -18,6 +18,7 @@ from typing import Any, Iterable
 from . import schema
 from .load import Doc, GameFiles, KeyPath
 from .problems import Problem, Where
+from .setups import setup_cards
 
 _TYPES = {
     "object": (dict, "a mapping"),
@@ -47,34 +48,50 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean '{match[0]}'?)" if match else ""
 
 
+def _deref(rule: dict) -> dict:
+    ref = rule.get("$ref")
+    return schema.DEFS[ref.rsplit("/", 1)[1]] if ref else rule
+
+
+def _choose(value: Any, rule: dict) -> dict:
+    """The alternative of a oneOf that value fits, or else the one it comes closest to."""
+    options = rule["oneOf"]
+    return min(options, key=lambda option: len([p for p in _SchemaCheck(None).run(value, option)
+                                                 if p[2] == "error"]))
+
+
 class _SchemaCheck:
-    def __init__(self, doc: Doc, root: dict):
+    """Collects (path, message, severity) for one value against one rule."""
+
+    def __init__(self, doc: Doc | None):
         self.doc = doc
-        self.root = root
-        self.problems: list[Problem] = []
+        self.found: list[tuple[KeyPath, str, str]] = []
+
+    def run(self, value: Any, rule: dict, path: KeyPath = ()) -> list[tuple[KeyPath, str, str]]:
+        self.check(value, rule, path)
+        return self.found
 
     def report(self, path: KeyPath, message: str, severity: str = "error") -> None:
-        prefix = f"{_dotted(path)}: " if path else ""
-        self.problems.append(Problem(self.doc.where(path), prefix + message, severity))
-
-    def resolve(self, rule: dict) -> dict:
-        ref = rule.get("$ref")
-        return self.root["$defs"][ref.rsplit("/", 1)[1]] if ref else rule
+        self.found.append((path, message, severity))
 
     def check(self, value: Any, rule: dict, path: KeyPath) -> None:
-        rule = self.resolve(rule)
-        kind = rule.get("type")
-        if kind:
-            python_type, wanted = _TYPES[kind]
+        rule = _deref(rule)
+        if "oneOf" in rule:
+            rule = _deref(_choose(value, rule))
+        kinds = rule.get("type")
+        if kinds:
+            kinds = [kinds] if isinstance(kinds, str) else kinds
             # bool is an int in Python; YAML's `yes` must not pass as a count.
-            if not isinstance(value, python_type) or (kind == "integer" and isinstance(value, bool)):
+            if not any(isinstance(value, _TYPES[k][0]) and not (k == "integer" and isinstance(value, bool))
+                       for k in kinds):
+                wanted = " or ".join(_TYPES[k][1] for k in kinds)
                 self.report(path, f"expected {wanted}, got {_show(value)}")
                 return
         if "enum" in rule and value not in rule["enum"]:
             self.report(path, f"expected one of {', '.join(map(str, rule['enum']))}, got {_show(value)}")
         if "pattern" in rule and isinstance(value, str) and not re.search(rule["pattern"], value):
             self.report(path, f"{value!r} does not have the expected form ({rule.get('description', rule['pattern'])})")
-        if "minimum" in rule and value < rule["minimum"]:
+        if "minimum" in rule and isinstance(value, int) and value < rule["minimum"]:
             self.report(path, f"expected at least {rule['minimum']}, got {value}")
         if isinstance(value, list):
             if len(value) < rule.get("minItems", 0):
@@ -111,9 +128,8 @@ class _SchemaCheck:
 
 
 def check_schema(doc: Doc, rule: dict) -> list[Problem]:
-    check = _SchemaCheck(doc, rule)
-    check.check(doc.data, rule, ())
-    return check.problems
+    return [Problem(doc.where(path), (f"{_dotted(path)}: " if path else "") + message, severity)
+            for path, message, severity in _SchemaCheck(doc).run(doc.data, rule)]
 
 
 def _refs(data: Any, rule: dict, ref: str, path: KeyPath = ()) -> Iterable[KeyPath]:
@@ -121,7 +137,10 @@ def _refs(data: Any, rule: dict, ref: str, path: KeyPath = ()) -> Iterable[KeyPa
     if rule.get("$ref") == ref:
         yield path
         return
-    if isinstance(data, dict):
+    rule = _deref(rule)
+    if "oneOf" in rule:
+        yield from _refs(data, _choose(data, rule), ref, path)
+    elif isinstance(data, dict):
         properties = rule.get("properties", {})
         extra = rule.get("additionalProperties")
         for key, item in data.items():
@@ -170,6 +189,117 @@ def _check_file(doc: Doc, path: KeyPath, folder: Path) -> list[Problem]:
     return []
 
 
+def _unknown(doc: Doc, path: KeyPath, what: str, known: Iterable[str]) -> list[Problem]:
+    """A problem if the value at path is not one of the known names."""
+    try:
+        value = doc.get(path)
+    except (KeyError, IndexError, TypeError):
+        return []
+    known = list(known)
+    if not isinstance(value, str) or value in known:
+        return []
+    return [Problem(doc.where(path), f"{_dotted(path)}: unknown {what} '{value}'{did_you_mean(value, known)}; "
+                    f"the game's {what}s: {', '.join(known) or 'none'}")]
+
+
+def _check_groups(files: GameFiles, groups: dict, teams: dict, sizes: list[str],
+                  languages: list[str]) -> list[Problem]:
+    game, problems = files.game, []
+    for group_id, spec in groups.items():
+        if not isinstance(spec, dict) or "name" not in spec:
+            continue
+        path = ("groups", group_id)
+        problems += _unknown(game, path + ("size",), "size", sizes)
+        problems += _unknown(game, path + ("team",), "team", teams)
+        derive = spec.get("derive")
+        if isinstance(derive, dict):
+            source = derive.get("from")
+            others = [g for g in groups if g != group_id]
+            problems += _unknown(game, path + ("derive", "from"), "group", others)
+            if source in groups and isinstance(groups[source], dict) and "derive" in groups[source]:
+                problems.append(Problem(game.where(path + ("derive", "from")),
+                                        f"{_dotted(path + ('derive', 'from'))}: '{source}' is itself derived; "
+                                        "derive from a group of written cards"))
+        words = spec.get("words")
+        if isinstance(words, dict) and isinstance(words.get("file"), str):
+            problems += _check_words(files, path + ("words",), words, languages)
+    return problems
+
+
+def _check_words(files: GameFiles, path: KeyPath, spec: dict, languages: list[str]) -> list[Problem]:
+    problems = []
+    levels = spec.get("per-card") if isinstance(spec.get("per-card"), dict) else {}
+    for lang in languages:
+        name = spec["file"].replace("{lang}", lang)
+        doc = files.extra.get(name)
+        if doc is None:
+            problems.append(Problem(files.game.where(path + ("file",)),
+                                    f"{_dotted(path + ('file',))}: no word list '{name}' for '{lang}'"))
+            continue
+        rule = {"type": "object", "additionalProperties": {"type": "array", "minItems": 1,
+                                                          "items": {"type": "string"}}}
+        problems += check_schema(doc, rule)
+        if not isinstance(doc.data, dict):
+            continue
+        for level, per_card in levels.items():
+            words = doc.data.get(level)
+            if not isinstance(words, list):
+                problems.append(Problem(doc.where(), f"no '{level}' words (the cards take {per_card} a card)"))
+            elif isinstance(per_card, int) and len(words) < per_card:
+                problems.append(Problem(doc.where((level,)), f"{level}: {len(words)} words, fewer than the "
+                                        f"{per_card} one card takes"))
+    return problems
+
+
+def _well_formed_setup(spec: Any) -> bool:
+    def number(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+    return (isinstance(spec, dict) and isinstance(spec.get("players"), list) and spec["players"]
+            and all(number(n) and n > 0 for n in spec["players"])
+            and isinstance(spec.get("cards"), dict)
+            and all(number(c) or (isinstance(c, list) and all(map(number, c))) for c in spec["cards"].values())
+            and number(spec.get("extra", 0)) and isinstance(spec.get("fill", ""), str))
+
+
+def _check_setups(files: GameFiles) -> list[Problem]:
+    game, problems = files.game, []
+    setups = game.data.get("setups") if isinstance(game.data, dict) else None
+    if not isinstance(setups, dict):
+        return problems
+    box = {card_id: doc.data.get("count", 1) for card_id, doc in files.cards.items() if isinstance(doc.data, dict)}
+    for setup_id, spec in setups.items():
+        path = ("setups", setup_id)
+        if not _well_formed_setup(spec):
+            continue  # the schema check has said what is wrong
+        players, cards = spec["players"], spec["cards"]
+        for card_id, counts in cards.items():
+            if card_id not in box:
+                problems.append(Problem(game.where(path + ("cards", card_id)),
+                                        f"{_dotted(path + ('cards', card_id))}: no card '{card_id}'"
+                                        f"{did_you_mean(card_id, box)} in roles/"))
+            elif isinstance(counts, list) and len(counts) != len(players):
+                problems.append(Problem(game.where(path + ("cards", card_id)),
+                                        f"{_dotted(path + ('cards', card_id))}: {len(counts)} numbers for "
+                                        f"{len(players)} player counts"))
+        problems += _unknown(game, path + ("fill",), "card", box) if "fill" in spec else []
+        if problems:
+            continue
+        for index, count in enumerate(players):
+            try:
+                deal = setup_cards(spec, count)
+            except ValueError as exc:
+                problems.append(Problem(game.where(path + ("players",)), f"{_dotted(path)}: {exc}"))
+                continue
+            for card_id, number in deal.items():
+                if number > box[card_id]:
+                    problems.append(Problem(
+                        game.where(path + ("cards", card_id) if card_id in spec["cards"] else path + ("fill",)),
+                        f"{_dotted(path)}: {count} players need {number} '{card_id}' cards; the box has "
+                        f"{box[card_id]} (its count)"))
+    return problems
+
+
 def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     """All problems of one loaded game; an empty list means it builds."""
     problems: list[Problem] = []
@@ -192,6 +322,8 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
         problems += _check_files(game, schema.GAME, files.folder)
     if not files.cards:
         problems.append(Problem(Where(game.file), f"game '{files.id}' has no card files in roles/"))
+    problems += _check_groups(files, groups, teams, sizes, languages)
+    problems += _check_setups(files)
     night_orders: dict[int, str] = {}
     for card_id, doc in files.cards.items():
         if not re.match(schema.ID_PATTERN, card_id):
@@ -203,16 +335,12 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
         card = doc.data
         problems += _check_translations(doc, schema.CARD, languages, f"card '{card_id}'")
         problems += _check_files(doc, schema.CARD, files.folder)
-        team = card.get("team")
-        if isinstance(team, str) and team not in teams:
-            problems.append(Problem(doc.where(("team",)),
-                                    f"team: unknown team '{team}'{did_you_mean(team, teams)}; "
-                                    f"the game's teams: {', '.join(teams)}"))
-        group = card.get("group", "role")
-        if isinstance(group, str) and group not in groups:
-            problems.append(Problem(doc.where(("group",)),
-                                    f"group: unknown group '{group}'{did_you_mean(group, groups)}; "
-                                    f"the game's groups: {', '.join(groups) or 'none (add groups: to game.yaml)'}"))
+        problems += _unknown(doc, ("team",), "team", teams)
+        if "group" in card:
+            problems += _unknown(doc, ("group",), "group", groups)
+        elif "role" not in groups:
+            problems.append(Problem(doc.where(), f"card '{card_id}' names no group and the game has no 'role' "
+                                    f"group; the game's groups: {', '.join(groups) or 'none'}"))
         night = card.get("night")
         order = night.get("order") if isinstance(night, dict) else None
         if isinstance(order, int) and not isinstance(order, bool):

@@ -55,7 +55,7 @@ def test_texts_come_out_nfc(mini, book):
 def test_copies_follow_counts_in_team_order_and_the_deck_is_frozen(mini, book):
     deck, _ = resolve(mini, "en", book, card_size="tarot")
     assert [card.id for card in deck.copies] == ["seer", "wolf", "wolf"]
-    assert (deck.card.w, deck.card.h) == (70, 120)
+    assert {(card.group.size.w, card.group.size.h) for card in deck.cards} == {(70, 120)}
     with pytest.raises(dataclasses.FrozenInstanceError):
         deck.lang = "vi"
 
