@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Mapping
 
 from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing, Group, Shape
+from reportlab.graphics import shapes
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import svg2rlg
@@ -51,7 +51,7 @@ def shade(color: str, amount: float) -> Color:
 
 
 @lru_cache(maxsize=None)
-def _svg(path: Path) -> Drawing:
+def _svg(path: Path) -> shapes.Drawing:
     drawing = svg2rlg(str(path))
     if drawing is None:
         raise ValueError(f"{path.name}: not a readable SVG")
@@ -60,10 +60,10 @@ def _svg(path: Path) -> Drawing:
 
 def _recolor(node, color: Color, hole: Color) -> None:
     """Paints an icon's dark shapes in `color` and its white shapes, the holes, in `hole`."""
-    if isinstance(node, Group):
+    if isinstance(node, shapes.Group):
         for child in node.contents:
             _recolor(child, color, hole)
-    elif isinstance(node, Shape):
+    elif isinstance(node, shapes.Shape):
         fill = getattr(node, "fillColor", None)
         if fill is not None:
             is_white = min(fill.red, fill.green, fill.blue) > 0.9

@@ -1,0 +1,25 @@
+"""Stage 5: what the renderer draws, looked at as pixels."""
+
+from __future__ import annotations
+
+import pypdfium2
+import pypdf
+
+from conftest import run
+
+
+def test_symbols_take_their_team_colour_not_black(mini, tmp_path):
+    result = run("build", "--decks", str(mini / "decks"), "--lang", "en", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "mini" / "mini-cards-en.pdf"
+    x0, y0, x1, y1 = (float(v) for v in pypdf.PdfReader(pdf).pages[0]["/TrimBox"])
+    scale = 2.0
+    image = pypdfium2.PdfDocument(pdf)[0].render(scale=scale).to_pil().convert("RGB")
+    height = image.height
+    # PDF y runs up, image rows run down.
+    cards = image.crop((x0 * scale, height - y1 * scale, x1 * scale, height - y0 * scale))
+    pixels = list(cards.get_flattened_data())
+    black = sum(1 for p in pixels if max(p) < 12)
+    wolf_red = sum(1 for p in pixels if abs(p[0] - 0x8C) < 8 and abs(p[1] - 0x1C) < 8 and abs(p[2] - 0x13) < 8)
+    assert black < len(pixels) * 0.001, "an icon was drawn in its file's black"
+    assert wolf_red > len(pixels) * 0.02
