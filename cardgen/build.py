@@ -46,8 +46,12 @@ class Report:
     warnings: list[Problem] = field(default_factory=list)
 
     def summary(self) -> str:
-        return (f"{len(self.files)} file{'s' if len(self.files) != 1 else ''}, {self.pages} pages, "
-                f"{self.cards} cards in {self.seconds:.1f} s")
+        return f"{_count(len(self.files), 'file')}, {_count(self.pages, 'page')}, " \
+               f"{_count(self.cards, 'card')} in {self.seconds:.1f} s"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def card_sizes(project: Project) -> dict[str, dict]:
@@ -86,7 +90,7 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
         problems += found
         games.append(files)
     # In reading order, file by file, so that a designer can work down the list.
-    problems.sort(key=lambda p: (p.where.file, p.where.line or 0) if p.where else ("", 0))
+    problems.sort(key=Problem.sort_key)
     if any(p.severity == "error" or strict for p in problems):
         raise DeckError(problems)
     return games, problems
@@ -121,10 +125,11 @@ class Pipeline:
         self.options = options
         self.book = fonts.FontBook.load(project.template("fonts.yaml"), project.fonts)
         self.sizes = card_sizes(project)
-        if options.card_size and options.card_size not in self.sizes:
-            raise DeckError([Problem(None, f"unknown card size '{options.card_size}'"
-                                           f"{did_you_mean(options.card_size, self.sizes)}; "
-                                           f"known sizes: {', '.join(self.sizes)}")])
+        papers = project.template_data("paper.yaml")
+        for what, value, known in (("card size", options.card_size, self.sizes), ("paper", options.paper, papers)):
+            if value and value not in known:
+                raise DeckError([Problem(None, f"unknown {what} '{value}'{did_you_mean(value, known)}; "
+                                               f"known {what}s: {', '.join(known)}")])
         self.card_layout = project.template_data("card-layout.yaml")
 
     def prepare(self, files: GameFiles, lang: str) -> tuple[Prepared | None, list[Problem]]:

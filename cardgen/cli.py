@@ -27,7 +27,8 @@ class DeckProblems(click.ClickException):
     """Exit 1 with every problem on its own line."""
 
     def __init__(self, problems: list[Problem]):
-        super().__init__("\n".join(str(p) for p in problems))
+        # Stable: within one line, problems keep the order the stages found them in.
+        super().__init__("\n".join(str(p) for p in sorted(problems, key=Problem.sort_key)))
 
     def format_message(self) -> str:
         return self.message
@@ -60,7 +61,7 @@ def main() -> None:
 @main.command("build")
 @click.argument("games", nargs=-1)
 @click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", default="a4", show_default=True, help="a4, letter, or another size in templates/paper.yaml.")
 @click.option("--card-size", help="poker, bridge, tarot, mini, ... (default: the game's).")
 @click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.")
 @click.option("--backs", type=click.Choice(BACKS), default="long", show_default=True,

@@ -35,18 +35,15 @@ class Doc:
             path = path[:-1]
         return Where(self.file, self.lines.get(path, 1))
 
-    def text_line(self, path: KeyPath, offset: int) -> int:
-        """The line of character `offset` inside the string at `path`.
+    def text_line(self, path: KeyPath, text_line: int) -> int:
+        """The file line of line `text_line` (0 for the first) of the string at `path`.
 
         Block scalars (``|``) keep one source line per text line and start on the
         line after their indicator, so the exact line can be told; for other
         styles the value's first line is the best we know.
         """
         line = self.where(path).line or 1
-        if path in self.block_scalars:
-            value = self.get(path)
-            return line + 1 + value[:offset].count("\n")
-        return line
+        return line + 1 + text_line if path in self.block_scalars else line
 
     def get(self, path: KeyPath) -> Any:
         value = self.data

@@ -29,6 +29,10 @@ class Problem:
     message: str
     severity: Severity = "error"
 
+    def sort_key(self) -> tuple:
+        """Reading order: by file, then line; problems of no file first."""
+        return (self.where.file, self.where.line or 0) if self.where else ("", 0)
+
     def __str__(self) -> str:
         prefix = f"{self.where}: " if self.where else ""
         label = "warning: " if self.severity == "warning" else ""

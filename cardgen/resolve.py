@@ -40,7 +40,7 @@ class _Resolver:
         """The string at path, NFC, with every character checked against the fonts."""
         value = unicodedata.normalize("NFC", str(doc.get(path)))
         for char in self.fonts.missing(value, self.lang):
-            where = Where(doc.file, doc.text_line(path, value.index(char)))
+            where = Where(doc.file, doc.text_line(path, value[:value.index(char)].count("\n")))
             self.problems.append(Problem(
                 where, f"{'.'.join(map(str, path))}: character U+{ord(char):04X} "
                 f"{unicodedata.name(char, '(unnamed)')} '{char}' is in none of the fonts"))
