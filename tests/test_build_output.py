@@ -511,7 +511,8 @@ def test_paper_sizes_are_data(project, tmp_path):
                  "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     box = PdfReader(tmp_path / "werewolf" / "werewolf-cards-en.pdf").pages[0].mediabox
-    assert (round(mm(float(box.width)), 1), round(mm(float(box.height)), 1)) == (297.0, 420.0)
+    # A3 may be turned to landscape if that fits more cards; its size is the same.
+    assert sorted((round(mm(float(box.width)), 1), round(mm(float(box.height)), 1))) == [297.0, 420.0]
 
 
 @pytest.mark.parametrize("name, hint", [("nosuchgame", ""), ("werwolf", " (did you mean 'werewolf'?)")])
