@@ -460,3 +460,30 @@ def test_no_room_for_the_info_strip_is_an_error():
     # even a single card leaves at most about 113 mm of margin on A4
     with pytest.raises(ValueError, match="page-info strip"):
         impose(9, replace(spec("a4"), info_depth=150))
+
+
+def test_round_tokens_keep_their_own_bleed_and_get_no_crop_marks():
+    spec = SheetSpec.from_templates(read_template, "a4", "token-25", 3, "long")
+    assert spec.shape == "round"
+    assert spec.gutter == 2 * 3 + read_template("sheet.yaml")["round-gap"]
+    front, back = impose(12, spec)[:2]
+    assert front.marks == () and back.marks == ()
+    for slot in front.slots:
+        assert (slot.trim.w, slot.trim.h) == (25, 25)
+        assert slot.paint == slot.trim.outset(3)
+    paints = [slot.paint for slot in front.slots]
+    for a in paints:
+        for b in paints:
+            if a is not b:
+                assert a.right <= b.x or b.right <= a.x or a.top <= b.y or b.top <= a.y
+
+
+def test_runs_of_different_sizes_go_on_sheets_of_their_own():
+    from cardgen.layout import impose_runs
+
+    cards = SheetSpec.from_templates(read_template, "a4", "poker", 3, "long")
+    tokens = SheetSpec.from_templates(read_template, "a4", "token-38", 3, "long")
+    pages = impose_runs([(10, cards), (3, tokens)])
+    assert [page.side for page in pages] == ["front", "back"] * 3
+    assert [slot.item for slot in pages[4].slots] == [10, 11, 12]
+    assert all(slot.trim.w == 38 for slot in pages[4].slots)
