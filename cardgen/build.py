@@ -35,6 +35,10 @@ class BuildOptions:
     ink_saver: bool = False
     out: Path = Path("output")
     strict: bool = False
+    booklet: bool = False
+    players: int | None = None     # script the game's setup for this many players
+    setup: str | None = None       # which setup (default: the game's first)
+    extra_cards: tuple[str, ...] = ()   # cards in play beyond the setup's (--with)
 
 
 @dataclass
@@ -152,6 +156,72 @@ class Pipeline:
         return Prepared(deck, faces, pages), []
 
 
+    def documents(self, deck: Deck, files: GameFiles) -> list[tuple[str, bytes, int]]:
+        """The rulebook and the moderator script of a deck that has their texts: (kind, PDF, pages)."""
+        from . import booklet, document, rulebook, script, templating
+        from .layout import named_size
+        from .units import pt
+
+        project, options = self.project, self.options
+        styles = project.template_data("documents/styles.yaml")
+        text_all = project.template_data("documents/text.yaml")
+        text = {**text_all["en"], **text_all.get(deck.lang, {})}
+        papers = project.template_data("paper.yaml")
+        strings = project.template_data("strings.yaml")
+        language = strings.get(deck.lang, strings["en"])["language"]
+        template_dirs = [folder / "documents" for folder in project.templates]
+
+        def page_label(n: int, total: int) -> str:
+            return text["page"].replace("{n}", str(n)).replace("{total}", str(total))
+
+        out = []
+        if deck.rulebook:
+            style = styles["booklet" if options.booklet else "rulebook"]
+            xml = templating.render(template_dirs, "rulebook.xml.j2", rulebook.context(deck, text, self.sizes))
+            furniture = document.PageFurniture(f"{deck.name.value} · {text['rulebook']} · {language}", page_label)
+            pdf, pages = document.render_document(xml, self.book, deck.lang, style, styles["colors"],
+                                                  named_size(papers, style["paper"], "paper"), furniture,
+                                                  f"{deck.name.value}: {text['rulebook']} ({deck.lang})")
+            if options.booklet:
+                sheet = named_size(papers, style["sheet"], "paper").rotated()
+                pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
+            out.append(("rulebook", pdf, pages))
+        if deck.script:
+            in_play, label = self.in_play(deck, files, text)
+            xml = templating.render(template_dirs, "script.xml.j2", script.context(deck, text, in_play, label))
+            furniture = document.PageFurniture(f"{deck.name.value} · {text['script']} · {language} · {label}",
+                                               page_label)
+            pdf, pages = document.render_document(xml, self.book, deck.lang, styles["script"], styles["colors"],
+                                                  named_size(papers, styles["script"]["paper"], "paper"),
+                                                  furniture, f"{deck.name.value}: {text['script']} ({deck.lang})")
+            out.append(("script", pdf, pages))
+        return out
+
+    def in_play(self, deck: Deck, files: GameFiles, text: dict) -> tuple[frozenset[str], str]:
+        """The cards the script covers, and how the script's pages name them."""
+        options = self.options
+        all_ids = {card.id for card in deck.cards}
+        unknown = [card_id for card_id in options.extra_cards if card_id not in all_ids]
+        if unknown:
+            raise DeckError([Problem(files.game.where(), f"--with: no card '{unknown[0]}'"
+                                     f"{did_you_mean(unknown[0], all_ids)} in {files.id}")])
+        if options.players is None:
+            return frozenset(all_ids), text["all_cards"]
+        setups = {setup.id: setup for setup in deck.setups}
+        setup_id = options.setup or next(iter(setups), None)
+        if setup_id not in setups:
+            raise DeckError([Problem(files.game.where(), f"--setup: {files.id} has no setup '{setup_id}'"
+                                     f"{did_you_mean(str(setup_id), setups)}; setups: {', '.join(setups) or 'none'}")])
+        setup = setups[setup_id]
+        if options.players not in setup.players:
+            raise DeckError([Problem(files.game.where(), f"--players: setup '{setup_id}' of {files.id} has no row "
+                                     f"for {options.players} players")])
+        dealt = setup.deals[setup.players.index(options.players)]
+        label = text["setup_for"].replace("{players}", str(options.players)).replace(
+            "{setup}", setup.name.value if setup.name else setup_id)
+        return frozenset(dealt) | frozenset(options.extra_cards), label
+
+
 def jobs(games: list[GameFiles], options: BuildOptions) -> list[tuple[GameFiles, str]]:
     return [(files, lang) for files in games for lang in languages(files, options.langs)]
 
@@ -185,10 +255,17 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
             continue
         render_options = render.RenderOptions(options.ink_saver, sheet, strings.get(lang, strings["en"]))
         pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, pipeline.book, render_options)
-        target = options.out / files.id / f"{files.id}-cards-{lang}.pdf"
-        write_atomic(target, pdf)
-        report.files.append(target)
-        report.pages += len(prepared.pages)
+        outputs = [("cards", pdf, len(prepared.pages))]
+        try:
+            outputs += pipeline.documents(prepared.deck, files)
+        except DeckError as exc:
+            problems += exc.problems
+            continue
+        for kind, data, pages in outputs:
+            target = options.out / files.id / f"{files.id}-{kind}-{lang}.pdf"
+            write_atomic(target, data)
+            report.files.append(target)
+            report.pages += pages
         report.cards += len(prepared.deck.copies)
     report.seconds = time.perf_counter() - start
     if problems:

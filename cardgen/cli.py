@@ -70,10 +70,17 @@ def main() -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True)
 @click.option("--strict", is_flag=True, help="Warnings fail the build.")
+@click.option("--booklet", is_flag=True, help="The rulebook as an A5 booklet, imposed for saddle-stitching.")
+@click.option("--players", type=click.IntRange(1), help="Script the game's setup for this many players.")
+@click.option("--setup", help="With --players: which of the game's setups (default: its first).")
+@click.option("--with", "extra_cards", multiple=True, metavar="CARD",
+              help="A card in play beyond the setup's, for the script; repeatable.")
 @decks_option
-def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, strict, decks) -> None:
-    """Build the card PDFs of GAMES (default: every game under decks/)."""
-    options = BuildOptions(tuple(langs), paper, card_size, bleed, backs, ink_saver, out, strict)
+def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, strict, booklet, players, setup,
+                  extra_cards, decks) -> None:
+    """Build the card PDFs, rulebooks and moderator scripts of GAMES (default: every game under decks/)."""
+    options = BuildOptions(tuple(langs), paper, card_size, bleed, backs, ink_saver, out, strict, booklet,
+                           players, setup, tuple(extra_cards))
 
     def progress(jobs):
         if sys.stderr.isatty():

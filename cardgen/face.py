@@ -134,7 +134,8 @@ class _Composer:
         return frame, frame.inset(self.layout["frame"]["width"])
 
     def front(self, card: Card) -> Face:
-        compose = {"role": self.role, "token": self.token, "words": self.words, "night-order": self.night_order}
+        compose = {"role": self.role, "token": self.token, "words": self.words,
+                   "night-order": self.night_order, "text": self.text}
         return compose[card.layout](card)
 
     def role(self, card: Card) -> RoleFace:
@@ -192,19 +193,24 @@ class _Composer:
                                                        team_color(card)), title_box, tuple(rows))
 
     def night_order(self, card: Card) -> ListFace:
-        spec = self.layout["night-order"]
+        """The card's text, then the game's night order made from the cards."""
+        spans = list(markup.parse(card.ability.value))
+        for number, role in enumerate((c for c in self.deck.night_order if c.id != card.id), start=1):
+            spans += [markup.Span(f"\n{number}. ", bold=True), markup.Span(role.name.value)]
+        return self.text(card, "night-order", tuple(spans))
+
+    def text(self, card: Card, layout: str = "text", spans: tuple[markup.Span, ...] | None = None) -> ListFace:
+        """A title and a block of text, such as a player aid."""
+        spec = self.layout[layout]
         frame, panel = self.framed(card.group.size)
         padding = self.layout["panel"]["padding"]
         name_box = _box(panel, spec["name"], padding)
         text_box = _box(panel, spec["text"], padding)
-        spans = list(markup.parse(card.ability.value))
-        for number, role in enumerate((c for c in self.deck.night_order if c.id != card.id), start=1):
-            spans += [markup.Span(f"\n{number}. ", bold=True), markup.Span(role.name.value)]
         return ListFace(
             card=card, frame=frame, panel=panel,
             name=self.fit(card.name, name_box, spec["name"], "name", card.id, team_color(card)),
             name_box=name_box,
-            text=self.fit(card.ability, text_box, spec["text"], "night order", card.id, "#1d1d1d", tuple(spans)),
+            text=self.fit(card.ability, text_box, spec["text"], "text", card.id, "#1d1d1d", spans),
             text_box=text_box,
         )
 

@@ -18,6 +18,7 @@ import yaml
 from .problems import Problem, Where
 
 KeyPath = tuple[Any, ...]
+TEXT_FILES = ("rulebook.yaml", "script.yaml")   # optional files beside game.yaml
 
 
 @dataclass
@@ -146,7 +147,7 @@ def load_game(folder: Path, root: Path) -> tuple[GameFiles, list[Problem]]:
         if doc is not None:
             cards[card_path.stem] = doc
     extra: dict[str, Doc] = {}
-    for name in _word_lists(game):
+    for name in _word_lists(game) + [n for n in TEXT_FILES if (folder / n).is_file()]:
         path = folder / name
         if path.is_file() and path.resolve().is_relative_to(folder.resolve()):
             doc, found = load_file(path, display(path))

@@ -62,6 +62,27 @@ class BackFace:
 
 
 @dataclass(frozen=True)
+class Step:
+    """A script step: a line read aloud (say), a silent instruction (do), or the role wake-ups (roles)."""
+
+    kind: str                      # say, do or roles
+    text: Text | None              # for say and do
+    roles: str | None              # for roles: first-night or night
+    when: tuple[str, ...] = ()     # card ids, any of which must be in play; empty: always
+
+    def applies(self, in_play: frozenset[str]) -> bool:
+        return not self.when or any(card in in_play for card in self.when)
+
+
+@dataclass(frozen=True)
+class NightScript:
+    call: Text | None        # the name the wake-up line calls, when not the card's name
+    say: Text | None
+    do: Text | None
+    after: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True)
 class Card:
     id: str
     group: Group
@@ -76,6 +97,48 @@ class Card:
     back_face: BackFace | None = None
     words: tuple[tuple[str, Text], ...] = ()   # (level, word) for word cards
     derived_from: str | None = None
+    night_script: NightScript | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    title: Text
+    body: Text
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    players: tuple[int, int]
+    minutes: tuple[int, int] | None
+    sections: tuple[Section, ...]
+
+
+@dataclass(frozen=True)
+class Phase:
+    title: Text
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True)
+class ScriptVersion:
+    id: str
+    name: Text
+    phases: tuple[Phase, ...]
+
+
+@dataclass(frozen=True)
+class Script:
+    unheld_if: tuple[str, ...]     # with any of these in play, a called role may be held by nobody
+    versions: tuple[ScriptVersion, ...]
+
+
+@dataclass(frozen=True)
+class Setup:
+    id: str
+    name: Text | None
+    players: tuple[int, ...]
+    deals: tuple[dict, ...]        # per player count: card id -> number dealt
 
 
 def team_color(card: Card) -> str:
@@ -92,6 +155,9 @@ class Deck:
     groups: tuple[Group, ...]
     cards: tuple[Card, ...]
     sources: tuple[Path, ...]
+    rulebook: Rulebook | None = None
+    script: Script | None = None
+    setups: tuple[Setup, ...] = ()
 
     @property
     def copies(self) -> tuple[Card, ...]:

@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .load import Doc, GameFiles, KeyPath
-from .model import Back, BackFace, Card, Deck, Group, Team, Text
+from .model import (Back, BackFace, Card, Deck, Group, NightScript, Phase, Rulebook, Script, ScriptVersion,
+                    Section, Setup, Step, Team, Text)
 from .problems import Problem, Where
+from .setups import setup_cards
 from .units import Size
 
 
@@ -113,8 +115,67 @@ def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes:
         groups=tuple(groups.values()),
         cards=tuple(cards),
         sources=sources,
+        rulebook=_rulebook(r, files.extra.get("rulebook.yaml")),
+        script=_script(r, files.extra.get("script.yaml")),
+        setups=tuple(_setup(r, game, setup_id, spec) for setup_id, spec in data.get("setups", {}).items()),
     )
     return deck, r.problems
+
+
+def _step(r: _Resolver, doc: Doc, path: KeyPath) -> Step:
+    spec = doc.get(path)
+    when = spec.get("if", ())
+    when = (when,) if isinstance(when, str) else tuple(when)
+    for kind in ("say", "do"):
+        if kind in spec:
+            return Step(kind, r.text(doc, path + (kind,)), None, when)
+    return Step("roles", None, spec["roles"], when)
+
+
+def _night_script(r: _Resolver, doc: Doc) -> NightScript | None:
+    spec = doc.data.get("night", {}).get("script")
+    if spec is None:
+        return None
+    path = ("night", "script")
+    return NightScript(
+        call=r.text(doc, path + ("call",)) if "call" in spec else None,
+        say=r.text(doc, path + ("say",)) if "say" in spec else None,
+        do=r.text(doc, path + ("do",)) if "do" in spec else None,
+        after=tuple(_step(r, doc, path + ("after", i)) for i in range(len(spec.get("after", [])))),
+    )
+
+
+def _rulebook(r: _Resolver, doc: Doc | None) -> Rulebook | None:
+    if doc is None:
+        return None
+    data = doc.data
+    minutes = data.get("minutes")
+    return Rulebook(
+        players=(data["players"]["min"], data["players"]["max"]),
+        minutes=(minutes["min"], minutes["max"]) if minutes else None,
+        sections=tuple(Section(section_id, r.text(doc, ("sections", section_id, "title")),
+                               r.text(doc, ("sections", section_id, "body")))
+                       for section_id in data["sections"]),
+    )
+
+
+def _script(r: _Resolver, doc: Doc | None) -> Script | None:
+    if doc is None:
+        return None
+    versions = []
+    for version_id, spec in doc.data["versions"].items():
+        base = ("versions", version_id)
+        phases = tuple(
+            Phase(r.text(doc, base + ("phases", p, "title")),
+                  tuple(_step(r, doc, base + ("phases", p, "steps", s)) for s in range(len(phase["steps"]))))
+            for p, phase in enumerate(spec["phases"]))
+        versions.append(ScriptVersion(version_id, r.text(doc, base + ("name",)), phases))
+    return Script(tuple(doc.data.get("unheld-roles-if", ())), tuple(versions))
+
+
+def _setup(r: _Resolver, game: Doc, setup_id: str, spec: dict) -> Setup:
+    return Setup(setup_id, r.text(game, ("setups", setup_id, "name")) if "name" in spec else None,
+                 tuple(spec["players"]), tuple(setup_cards(spec, n) for n in spec["players"]))
 
 
 def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group], teams: dict[str, Team]) -> Card:
@@ -134,6 +195,7 @@ def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group]
         first_night_only=night.get("first-night-only", False),
         layout=spec.get("layout", group.layout),
         back_face=BackFace(r.text(doc, ("back", "name")), r.file(back.get("symbol"))) if back else None,
+        night_script=_night_script(r, doc),
     )
 
 

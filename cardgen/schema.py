@@ -10,6 +10,7 @@ minProperties, oneOf, description, $defs and $ref.
 from __future__ import annotations
 
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+LAYOUTS = ["role", "token", "words", "night-order", "text"]
 LANG_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$"
 
 DEFS: dict = {
@@ -49,7 +50,7 @@ DEFS: dict = {
         "properties": {
             "name": {"$ref": "#/$defs/text"},
             "size": {"type": "string", "description": "A size from templates/card-sizes.yaml."},
-            "layout": {"type": "string", "enum": ["role", "token", "words", "night-order"]},
+            "layout": {"type": "string", "enum": LAYOUTS},
             "team": {"$ref": "#/$defs/id"},
             "back": {"$ref": "#/$defs/back"},
             "derive": {
@@ -78,6 +79,18 @@ DEFS: dict = {
                     },
                 },
             },
+        },
+    },
+    "step": {
+        "type": "object",
+        "description": "One step of the script: a line to read aloud (say), a silent instruction (do), "
+                       "or where the role wake-ups go (roles); `if` limits it to games with those cards.",
+        "additionalProperties": False,
+        "properties": {
+            "say": {"$ref": "#/$defs/text"},
+            "do": {"$ref": "#/$defs/text"},
+            "roles": {"type": "string", "enum": ["first-night", "night"]},
+            "if": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}},
         },
     },
     "setup": {
@@ -155,7 +168,7 @@ CARD: dict = {
         "count": {"type": "integer", "minimum": 1},
         "symbol": {"$ref": "#/$defs/file"},
         "ability": {"$ref": "#/$defs/text"},
-        "layout": {"type": "string", "enum": ["role", "token", "words", "night-order"]},
+        "layout": {"type": "string", "enum": LAYOUTS},
         "back": {
             "type": "object",
             "description": "This card's own back face, e.g. the No side of a Yes/No token.",
@@ -173,6 +186,89 @@ CARD: dict = {
             "properties": {
                 "order": {"type": "integer", "minimum": 1},
                 "first-night-only": {"type": "boolean"},
+                "script": {
+                    "type": "object",
+                    "description": "What happens when the card is called at night; `call` is the name "
+                                   "the wake-up line uses (default: the card's name, e.g. Werewolves for Werewolf).",
+                    "additionalProperties": False,
+                    "properties": {
+                        "call": {"$ref": "#/$defs/text"},
+                        "say": {"$ref": "#/$defs/text"},
+                        "do": {"$ref": "#/$defs/text"},
+                        "after": {"type": "array", "items": {"$ref": "#/$defs/step"}},
+                    },
+                },
+            },
+        },
+    },
+}
+
+RULEBOOK: dict = {
+    "$defs": DEFS,
+    "type": "object",
+    "required": ["players", "sections"],
+    "additionalProperties": False,
+    "properties": {
+        "players": {
+            "type": "object",
+            "required": ["min", "max"],
+            "additionalProperties": False,
+            "properties": {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}},
+        },
+        "minutes": {
+            "type": "object",
+            "required": ["min", "max"],
+            "additionalProperties": False,
+            "properties": {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}},
+        },
+        "sections": {
+            "type": "object",
+            "description": "The written sections, in order: a title and a body (paragraphs, - bullets).",
+            "propertyNames": {"pattern": ID_PATTERN},
+            "additionalProperties": {
+                "type": "object",
+                "required": ["title", "body"],
+                "additionalProperties": False,
+                "properties": {"title": {"$ref": "#/$defs/text"}, "body": {"$ref": "#/$defs/text"}},
+            },
+        },
+    },
+}
+
+SCRIPT: dict = {
+    "$defs": DEFS,
+    "type": "object",
+    "required": ["versions"],
+    "additionalProperties": False,
+    "properties": {
+        "unheld-roles-if": {
+            "type": "array",
+            "description": "With any of these cards in play a called role may be held by nobody.",
+            "items": {"$ref": "#/$defs/id"},
+        },
+        "versions": {
+            "type": "object",
+            "propertyNames": {"pattern": ID_PATTERN},
+            "additionalProperties": {
+                "type": "object",
+                "required": ["name", "phases"],
+                "additionalProperties": False,
+                "properties": {
+                    "name": {"$ref": "#/$defs/text"},
+                    "phases": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "object",
+                            "required": ["title", "steps"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "title": {"$ref": "#/$defs/text"},
+                                "steps": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/step"}},
+                            },
+                        },
+                    },
+                },
             },
         },
     },

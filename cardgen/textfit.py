@@ -222,6 +222,11 @@ def _extra_space(line) -> float:
     return line[0] if isinstance(line, tuple) else line.extraSpace
 
 
+def paragraph_markup(spans: Sequence[Span], book: FontBook, lang: str) -> str:
+    """ReportLab paragraph markup for spans, every run in its exact face and every character escaped."""
+    return _markup(_split_newlines([piece for span in spans for piece in book.runs(span, lang)]))
+
+
 def _markup(lines: list[list[tuple[str, str]]]) -> str:
     """Paragraph markup from (font, text) runs per line; all text is escaped."""
     return "<br/>".join(

@@ -140,6 +140,9 @@ def _refs(data: Any, rule: dict, ref: str, path: KeyPath = ()) -> Iterable[KeyPa
     rule = _deref(rule)
     if "oneOf" in rule:
         yield from _refs(data, _choose(data, rule), ref, path)
+    elif isinstance(data, list) and "items" in rule:
+        for index, item in enumerate(data):
+            yield from _refs(item, rule["items"], ref, path + (index,))
     elif isinstance(data, dict):
         properties = rule.get("properties", {})
         extra = rule.get("additionalProperties")
@@ -251,6 +254,36 @@ def _check_words(files: GameFiles, path: KeyPath, spec: dict, languages: list[st
     return problems
 
 
+TEXT_FILES = {"rulebook.yaml": schema.RULEBOOK, "script.yaml": schema.SCRIPT}
+
+
+def _check_texts_files(files: GameFiles, languages: list[str]) -> list[Problem]:
+    """The rulebook and script files, and the cards their `if:` steps name."""
+    problems = []
+    for name, rule in TEXT_FILES.items():
+        doc = files.extra.get(name)
+        if doc is None:
+            continue
+        problems += check_schema(doc, rule)
+        if isinstance(doc.data, dict):
+            problems += _check_translations(doc, rule, languages, name)
+    cards = list(files.cards)
+    docs = [files.extra.get("script.yaml")] + list(files.cards.values())
+    for doc in filter(None, docs):
+        for path in _refs(doc.data, schema.SCRIPT if doc.file.endswith("script.yaml") else schema.CARD,
+                          "#/$defs/step"):
+            condition = doc.get(path).get("if") if isinstance(doc.get(path), dict) else None
+            names = [condition] if isinstance(condition, str) else condition or []
+            for index, card_id in enumerate(names):
+                where = path + ("if",) + ((index,) if isinstance(condition, list) else ())
+                problems += _unknown(doc, where, "card", cards) if isinstance(card_id, str) else []
+    script = files.extra.get("script.yaml")
+    if script and isinstance(script.data, dict) and isinstance(script.data.get("unheld-roles-if"), list):
+        for index in range(len(script.data["unheld-roles-if"])):
+            problems += _unknown(script, ("unheld-roles-if", index), "card", cards)
+    return problems
+
+
 def _well_formed_setup(spec: Any) -> bool:
     def number(value: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and value >= 0
@@ -324,6 +357,7 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
         problems.append(Problem(Where(game.file), f"game '{files.id}' has no card files in roles/"))
     problems += _check_groups(files, groups, teams, sizes, languages)
     problems += _check_setups(files)
+    problems += _check_texts_files(files, languages)
     night_orders: dict[int, str] = {}
     for card_id, doc in files.cards.items():
         if not re.match(schema.ID_PATTERN, card_id):

@@ -24,3 +24,13 @@ def mini(tmp_path) -> Path:
 def run(*args: str):
     """Runs cardgen in-process; returns click's Result (exit_code, stdout, stderr)."""
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def copy_werewolf_box(decks: Path) -> Path:
+    """The bundled Werewolf deck as the 31 cards of its box, copied into a decks folder:
+    no player aids, rulebook or script, so that tests of the card sheets count only cards."""
+    target = decks / "werewolf"
+    shutil.copytree(ROOT / "decks" / "werewolf", target)
+    for name in ("roles/player-aid.yaml", "rulebook.yaml", "script.yaml"):
+        (target / name).unlink()
+    return target

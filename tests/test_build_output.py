@@ -29,7 +29,7 @@ from pypdf import PdfReader
 from cardgen import write
 from cardgen.units import mm
 from cardgen.write import write_atomic
-from conftest import ROOT, run
+from conftest import ROOT, copy_werewolf_box, run
 
 SUMMARY = re.compile(r"^(\d+) files?, (\d+) pages?, (\d+) cards? in \d+\.\d s$")
 CARDS = 31
@@ -112,7 +112,7 @@ def _rgb(color: str) -> tuple[int, int, int]:
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("werewolf-project")
-    shutil.copytree(ROOT / "decks" / "werewolf", root / "decks" / "werewolf")
+    copy_werewolf_box(root / "decks")
     return root
 
 
@@ -170,7 +170,7 @@ def test_output_does_not_depend_on_where_the_project_is(build, tmp_path):
     """Another copy of the same deck, deeper down and under another name: the same bytes."""
     _, first = build("--lang", "en", "--lang", "zh")
     elsewhere = tmp_path / "a" / "b" / "c"
-    shutil.copytree(ROOT / "decks" / "werewolf", elsewhere / "decks" / "werewolf")
+    copy_werewolf_box(elsewhere / "decks")
     result = run("build", "werewolf", "--lang", "en", "--decks", str(elsewhere / "decks"), "--out", str(tmp_path / "o"))
     assert result.exit_code == 0
     assert _pdf(tmp_path / "o").read_bytes() == _pdf(first).read_bytes()

@@ -36,7 +36,8 @@ def test_every_game_is_bundled_in_four_languages_without_a_warning(listing):
 
 def test_salem_has_the_published_components(listing):
     salem = listing["salem-1692"]
-    assert by_group(salem) == {"town-hall": 15, "kill": 15, "tryal": 39, "playing": 59, "token": 1}
+    assert by_group(salem) == {"town-hall": 15, "kill": 15, "tryal": 39, "playing": 59, "token": 1,
+                                "aid": 12}
     counts = {c["id"]: c["count"] for c in salem["components"]}
     assert counts["accusation"] == 35 and counts["evidence"] == 5 and counts["witness"] == 1
     # A Kill card is made from its character, not written twice.
@@ -68,13 +69,13 @@ def test_salem_standard_table_is_the_rulebook_s():
 
 def test_mafia_has_roles_moderator_cards_and_a_night_order_card(listing):
     mafia = listing["mafia-vendetta"]
-    assert by_group(mafia) == {"role": 30, "moderator": 20, "reference": 1}
+    assert by_group(mafia) == {"role": 30, "moderator": 20, "reference": 1, "aid": 17}
 
 
 def test_werewords_has_roles_round_tokens_and_word_cards(listing):
     werewords = listing["werewords"]
     counts = by_group(werewords)
-    assert set(counts) == {"role", "token", "word"}
+    assert set(counts) == {"role", "token", "word", "aid"}
     assert counts["token"] == 49
     assert counts["word"] >= 25
 

@@ -30,7 +30,7 @@ import yaml
 from pypdf import PdfReader
 
 from cardgen.units import mm
-from conftest import ROOT, run
+from conftest import ROOT, copy_werewolf_box, run
 
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)
@@ -246,7 +246,7 @@ def _hex_rgb(color: str) -> tuple[int, int, int]:
 def project(tmp_path_factory) -> Path:
     """A project holding a copy of the repository's Werewolf deck and nothing else."""
     root = tmp_path_factory.mktemp("werewolf-project")
-    shutil.copytree(ROOT / "decks" / "werewolf", root / "decks" / "werewolf")
+    copy_werewolf_box(root / "decks")
     return root
 
 

@@ -23,7 +23,7 @@ import yaml
 from pypdf import PdfReader
 from pypdf.generic import IndirectObject
 
-from conftest import FIXTURES, ROOT, run
+from conftest import FIXTURES, ROOT, copy_werewolf_box, run
 
 LANGS = ["en", "vi", "zh", "es"]
 CARD = (63.0, 88.0)
@@ -123,7 +123,7 @@ def _descriptor(font: dict):
 def werewolf(tmp_path_factory) -> dict[str, Path]:
     """The real Werewolf deck in all four languages."""
     root = tmp_path_factory.mktemp("werewolf-project")
-    shutil.copytree(ROOT / "decks" / "werewolf", root / "decks" / "werewolf")
+    copy_werewolf_box(root / "decks")
     out = root / "out"
     result = run("build", "werewolf", "--decks", str(root / "decks"), "--out", str(out))
     assert result.exit_code == 0, result.output + result.stderr
