@@ -22,6 +22,7 @@ from .validate import did_you_mean, validate_game
 
 if TYPE_CHECKING:
     from .face import Faces
+    from .fonts import FontBook
     from .model import Deck
 
 
@@ -89,13 +90,13 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
     for folder in folders:
         # A game outside the project is named relative to the folder that holds it.
         root = project.root if folder.is_relative_to(project.root) else folder.parent
-        files, found = load_game(folder, root)
+        files, found = load_game(folder, root, project.includes)
         found += validate_game(files, sizes)
         problems += found
         games.append(files)
     # In reading order, file by file, so that a designer can work down the list.
     problems.sort(key=Problem.sort_key)
-    if any(p.severity == "error" or strict for p in problems):
+    if any(p.fails(strict) for p in problems):
         raise DeckError(problems)
     return games, problems
 
@@ -116,6 +117,7 @@ class Prepared:
     deck: Deck
     faces: Faces
     pages: list
+    book: FontBook
 
 
 class Pipeline:
@@ -128,6 +130,7 @@ class Pipeline:
         self.project = project
         self.options = options
         self.book = fonts.FontBook.load(project.template("fonts.yaml"), project.fonts)
+        self.game_books: dict[str, FontBook] = {}
         self.sizes = card_sizes(project)
         papers = project.template_data("paper.yaml")
         for what, value, known in (("card size", options.card_size, self.sizes), ("paper", options.paper, papers)):
@@ -141,8 +144,12 @@ class Pipeline:
         from . import face, layout, resolve
 
         options = self.options
-        deck, problems = resolve.resolve_deck(files, lang, options.card_size, self.sizes, self.book)
-        faces, found = face.compose_faces(deck, self.card_layout, self.book, options.ink_saver)
+        try:
+            book = self.book_for(files)
+        except ValueError as exc:
+            return None, [Problem(files.game.where(("fonts",)), f"fonts: {exc}")]
+        deck, problems = resolve.resolve_deck(files, lang, options.card_size, self.sizes, book)
+        faces, found = face.compose_faces(deck, self.card_layout, book, options.ink_saver)
         problems += found
         try:
             runs = [(len(list(run)), layout.SheetSpec.from_templates(self.project.template_data, options.paper,
@@ -153,16 +160,29 @@ class Pipeline:
             problems.append(Problem(None, f"{files.id} ({lang}): {exc}"))
         if problems:
             return None, problems
-        return Prepared(deck, faces, pages), []
+        return Prepared(deck, faces, pages, book), []
 
 
-    def documents(self, deck: Deck, files: GameFiles) -> list[tuple[str, bytes, int]]:
+    def book_for(self, files: GameFiles):
+        """The font book of a game: the built-in one, or with the game's own fonts added."""
+        from . import fonts
+
+        extra = files.game.data.get("fonts")
+        if not extra:
+            return self.book
+        if files.id not in self.game_books:
+            self.game_books[files.id] = fonts.FontBook.load(self.project.template("fonts.yaml"),
+                                                            self.project.fonts, extra)
+        return self.game_books[files.id]
+
+    def documents(self, prepared: Prepared, files: GameFiles) -> list[tuple[str, bytes, int]]:
         """The rulebook and the moderator script of a deck that has their texts: (kind, PDF, pages)."""
         from . import booklet, document, rulebook, script, templating
         from .layout import named_size
         from .units import pt
 
         project, options = self.project, self.options
+        deck, book = prepared.deck, prepared.book
         styles = project.template_data("documents/styles.yaml")
         text_all = project.template_data("documents/text.yaml")
         text = {**text_all["en"], **text_all.get(deck.lang, {})}
@@ -179,7 +199,7 @@ class Pipeline:
             style = styles["booklet" if options.booklet else "rulebook"]
             xml = templating.render(template_dirs, "rulebook.xml.j2", rulebook.context(deck, text, self.sizes))
             furniture = document.PageFurniture(f"{deck.name.value} · {text['rulebook']} · {language}", page_label)
-            pdf, pages = document.render_document(xml, self.book, deck.lang, style, styles["colors"],
+            pdf, pages = document.render_document(xml, book, deck.lang, style, styles["colors"],
                                                   named_size(papers, style["paper"], "paper"), furniture,
                                                   f"{deck.name.value}: {text['rulebook']} ({deck.lang})")
             if options.booklet:
@@ -191,7 +211,7 @@ class Pipeline:
             xml = templating.render(template_dirs, "script.xml.j2", script.context(deck, text, in_play, label))
             furniture = document.PageFurniture(f"{deck.name.value} · {text['script']} · {language} · {label}",
                                                page_label)
-            pdf, pages = document.render_document(xml, self.book, deck.lang, styles["script"], styles["colors"],
+            pdf, pages = document.render_document(xml, book, deck.lang, styles["script"], styles["colors"],
                                                   named_size(papers, styles["script"]["paper"], "paper"),
                                                   furniture, f"{deck.name.value}: {text['script']} ({deck.lang})")
             out.append(("script", pdf, pages))
@@ -254,10 +274,10 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
         if prepared is None:
             continue
         render_options = render.RenderOptions(options.ink_saver, sheet, strings.get(lang, strings["en"]))
-        pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, pipeline.book, render_options)
+        pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
         outputs = [("cards", pdf, len(prepared.pages))]
         try:
-            outputs += pipeline.documents(prepared.deck, files)
+            outputs += pipeline.documents(prepared, files)
         except DeckError as exc:
             problems += exc.problems
             continue

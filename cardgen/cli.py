@@ -39,8 +39,8 @@ class DeckProblems(click.ClickException):
         click.echo(f"{count} problem{'s' if count != 1 else ''}", err=True)
 
 
-def _project(decks: Path | None) -> Project:
-    return Project.at(decks)
+def _project(decks: Path | None, includes: tuple[Path, ...] = ()) -> Project:
+    return Project.at(decks, includes)
 
 
 def _warn(problems: list[Problem]) -> None:
@@ -48,8 +48,13 @@ def _warn(problems: list[Problem]) -> None:
         click.echo(str(problem), err=True)
 
 
-decks_option = click.option("--decks", type=click.Path(file_okay=False, path_type=Path),
-                            help="The project's decks folder (default: ./decks).")
+def decks_option(command):
+    """--decks and --include: where the games and a designer's extra cards are."""
+    command = click.option("--include", "includes", multiple=True,
+                           type=click.Path(exists=True, file_okay=False, path_type=Path),
+                           help="A folder of your own cards, as <game>/roles/*.yaml; repeatable.")(command)
+    return click.option("--decks", type=click.Path(file_okay=False, path_type=Path),
+                        help="The project's decks folder (default: ./decks).")(command)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -77,7 +82,7 @@ def main() -> None:
               help="A card in play beyond the setup's, for the script; repeatable.")
 @decks_option
 def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, strict, booklet, players, setup,
-                  extra_cards, decks) -> None:
+                  extra_cards, decks, includes) -> None:
     """Build the card PDFs, rulebooks and moderator scripts of GAMES (default: every game under decks/)."""
     options = BuildOptions(tuple(langs), paper, card_size, bleed, backs, ink_saver, out, strict, booklet,
                            players, setup, tuple(extra_cards))
@@ -93,7 +98,7 @@ def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, 
                 yield files, lang
 
     try:
-        report = build(_project(decks), games, options, progress)
+        report = build(_project(decks, includes), games, options, progress)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     _warn(report.warnings)
@@ -106,9 +111,9 @@ def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, 
 @click.argument("games", nargs=-1)
 @click.option("--strict", is_flag=True, help="Warnings count as errors.")
 @decks_option
-def validate_command(games, strict, decks) -> None:
+def validate_command(games, strict, decks, includes) -> None:
     """Check GAMES (ids or paths; default: every game) and list every problem."""
-    project = _project(decks)
+    project = _project(decks, includes)
     try:
         checked, warnings = validate(project, games, BuildOptions(strict=strict))
     except DeckError as exc:
@@ -122,9 +127,9 @@ def validate_command(games, strict, decks) -> None:
 @click.argument("game", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @decks_option
-def list_command(game, as_json, decks) -> None:
+def list_command(game, as_json, decks, includes) -> None:
     """The games, their languages and their components with counts."""
-    project = _project(decks)
+    project = _project(decks, includes)
     try:
         games, _ = check(project, [game] if game else [], strict=False)
     except DeckError as exc:
@@ -135,7 +140,8 @@ def list_command(game, as_json, decks) -> None:
         return
     for files, entry in zip(games, listing["games"]):
         total = sum(c["count"] for c in entry["components"])
-        click.echo(f"{entry['id']}: {files.game.data['name']['en']} [{', '.join(entry['languages'])}], "
+        name = files.game.data["name"].get(entry["languages"][0])
+        click.echo(f"{entry['id']}: {name} [{', '.join(entry['languages'])}], "
                    f"{total} cards")
         for component in entry["components"]:
             click.echo(f"  {component['group']:<8} {component['id']:<16} x{component['count']}")
@@ -147,9 +153,9 @@ def list_command(game, as_json, decks) -> None:
 @click.option("--setup", "setup_id", help="Which of the game's setups (default: its first).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @decks_option
-def setup_command(game, players, setup_id, as_json, decks) -> None:
+def setup_command(game, players, setup_id, as_json, decks, includes) -> None:
     """The cards to deal for a number of players, from the game's own table."""
-    project = _project(decks)
+    project = _project(decks, includes)
     try:
         (files,), _ = check(project, [game], strict=False)
     except DeckError as exc:
@@ -168,10 +174,84 @@ def setup_command(game, players, setup_id, as_json, decks) -> None:
     if as_json:
         click.echo(json.dumps({"game": files.id, "players": players, "components": deal}, ensure_ascii=False))
         return
-    names = {card_id: doc.data["name"]["en"] for card_id, doc in files.cards.items()}
+    deck, _ = resolve_deck(files, files.game.data["languages"][0], None, card_sizes(project), _AnyGlyph())
+    names = {card.id: card.name.value for card in deck.cards}
     click.echo(f"{files.id}, {players} players ({setup_id}): {sum(deal.values())} cards")
     for card_id, number in deal.items():
         click.echo(f"  {number:>3} x {names[card_id]}")
+
+
+@main.group("new")
+def new_group() -> None:
+    """Write commented starting files for a new card or game."""
+
+
+def _write_new(path: Path, text: str) -> None:
+    if path.exists():
+        raise click.ClickException(f"{path} exists already; cardgen new never overwrites a file")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {path}")
+
+
+def _new_role_text(project: Project, game_id: str, card_id: str, data: dict, orders: list[int]) -> str:
+    from . import templating
+
+    return templating.render([p / "new" for p in project.templates], "role.yaml.j2", {
+        "id": card_id, "game": game_id, "name": card_id.replace("-", " ").title(),
+        "languages": data["languages"], "team": next(iter(data["teams"])), "teams": list(data["teams"]),
+        "free_order": max(orders, default=0) + 10,
+    }, autoescape=False)
+
+
+@new_group.command("role")
+@click.argument("game")
+@click.argument("card_id", metavar="ID")
+@click.option("--into", type=click.Path(file_okay=False, path_type=Path),
+              help="Write it in this folder of your own (as <game>/roles/ID.yaml, for --include).")
+@decks_option
+def new_role_command(game, card_id, into, decks, includes) -> None:
+    """A new card file ID for GAME that validates and builds as it is."""
+    import re
+
+    from .schema import ID_PATTERN
+
+    if not re.match(ID_PATTERN, card_id):
+        raise click.ClickException(f"'{card_id}' is not a valid id: kebab-case English, like little-girl")
+    project = _project(decks, includes)
+    try:
+        (files,), _ = check(project, [game], strict=False)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    orders = [doc.data.get("night", {}).get("order", 0) for doc in files.cards.values()]
+    folder = (into / files.id) if into else files.folder
+    _write_new(folder / "roles" / f"{card_id}.yaml", _new_role_text(project, files.id, card_id, files.game.data, orders))
+
+
+@new_group.command("game")
+@click.argument("game_id", metavar="ID")
+@click.option("--lang", "langs", multiple=True, help="Its languages (default: en); repeatable.")
+@decks_option
+def new_game_command(game_id, langs, decks, includes) -> None:
+    """A new game folder ID under decks/, with one card, that validates and builds as it is."""
+    import re
+
+    import yaml
+
+    from . import templating
+    from .schema import ID_PATTERN
+
+    if not re.match(ID_PATTERN, game_id):
+        raise click.ClickException(f"'{game_id}' is not a valid id: kebab-case English, like my-game")
+    project = _project(decks, includes)
+    folder = project.decks / game_id
+    name = game_id.replace("-", " ").title()
+    languages = list(langs) or ["en"]
+    game_text = templating.render([p / "new" for p in project.templates], "game.yaml.j2",
+                                  {"id": game_id, "name": name, "languages": languages}, autoescape=False)
+    _write_new(folder / "game.yaml", game_text)
+    _write_new(folder / "roles" / "villager.yaml",
+               _new_role_text(project, game_id, "villager", yaml.safe_load(game_text), []))
 
 
 class _AnyGlyph:

@@ -60,9 +60,17 @@ class FontBook:
     _fonts: dict[tuple[str, str], TTFont] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def load(cls, spec_file: Path, font_dirs: Sequence[Path]) -> "FontBook":
-        """Reads fonts.yaml; font files are looked up in font_dirs, first match wins."""
+    def load(cls, spec_file: Path, font_dirs: Sequence[Path], extra: Mapping | None = None) -> "FontBook":
+        """Reads fonts.yaml; font files are looked up in font_dirs, first match wins.
+
+        `extra` (a game's own `fonts:`) adds families and replaces fallback orders
+        per language, so a designer's font serves one game without touching the rest.
+        """
         spec = yaml.safe_load(Path(spec_file).read_text(encoding="utf-8"))
+        if extra:
+            spec = {**spec,
+                    "families": {**spec.get("families", {}), **extra.get("families", {})},
+                    "fallback": {**spec.get("fallback", {}), **extra.get("fallback", {})}}
         if not isinstance(spec, dict):
             raise ValueError(f"{spec_file}: expected a mapping with families and fallback")
         families = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import yaml
 
@@ -29,6 +29,8 @@ class Doc:
     data: Any
     lines: dict[KeyPath, int] = field(default_factory=dict)
     block_scalars: frozenset[KeyPath] = frozenset()
+    base: Path | None = None      # where its file paths start, when not the game folder (an --include)
+    path: Path | None = None      # the file it was read from
 
     def where(self, path: KeyPath = ()) -> Where:
         """The position of the value at path, or of its nearest parent that has one."""
@@ -93,7 +95,7 @@ def load_file(path: Path, display: str) -> tuple[Doc | None, list[Problem]]:
     try:
         node = loader.get_single_node()
         if node is None:
-            return Doc(display, None), []
+            return Doc(display, None, path=path), []
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -106,7 +108,7 @@ def load_file(path: Path, display: str) -> tuple[Doc | None, list[Problem]]:
     blocks: set[KeyPath] = set()
     problems: list[Problem] = []
     _walk(node, (), lines, blocks, problems, display)
-    return Doc(display, data, lines, frozenset(blocks)), problems
+    return Doc(display, data, lines, frozenset(blocks), path=path), problems
 
 
 @dataclass
@@ -119,19 +121,34 @@ class GameFiles:
     cards: dict[str, Doc]
     extra: dict[str, Doc] = field(default_factory=dict)   # other files the game names, e.g. word lists
 
+    def folder_of(self, doc: Doc) -> Path:
+        """Where the file paths a document names start."""
+        return doc.base or self.folder
 
-def load_game(folder: Path, root: Path) -> tuple[GameFiles, list[Problem]]:
-    """Loads ``game.yaml``, ``roles/*.yaml`` and the word lists of a game folder.
+    @property
+    def sources(self) -> tuple[Path, ...]:
+        """Every file the game was read from."""
+        docs = [self.game, *self.cards.values(), *self.extra.values()]
+        return tuple(sorted(doc.path for doc in docs if doc is not None and doc.path is not None))
 
-    File names in problems are relative to `root`, the project folder.
+
+def load_game(folder: Path, root: Path, includes: Sequence[Path] = ()) -> tuple[GameFiles, list[Problem]]:
+    """Loads ``game.yaml``, ``roles/*.yaml`` and the word lists of a game folder, then the
+    card files of each include folder's ``<game>/roles/``; an included card replaces a
+    bundled card of the same id, and a note says so.
+
+    File names in problems are relative to `root`, the project folder, or else to the
+    working directory.
     """
     problems: list[Problem] = []
 
     def display(path: Path) -> str:
-        try:
-            return path.relative_to(root).as_posix()
-        except ValueError:
-            return path.as_posix()
+        for start in (root, Path.cwd()):
+            try:
+                return path.resolve().relative_to(start.resolve()).as_posix()
+            except ValueError:
+                continue
+        return path.as_posix()
 
     game_path = folder / "game.yaml"
     game = None
@@ -145,6 +162,18 @@ def load_game(folder: Path, root: Path) -> tuple[GameFiles, list[Problem]]:
         doc, found = load_file(card_path, display(card_path))
         problems += found
         if doc is not None:
+            cards[card_path.stem] = doc
+    for include in includes:
+        own = include / folder.name
+        for card_path in sorted((own / "roles").glob("*.yaml")):
+            doc, found = load_file(card_path, display(card_path))
+            problems += found
+            if doc is None:
+                continue
+            doc.base = own
+            if card_path.stem in cards:
+                problems.append(Problem(doc.where(), f"card '{card_path.stem}' replaces the one in "
+                                        f"{cards[card_path.stem].file}", "note"))
             cards[card_path.stem] = doc
     extra: dict[str, Doc] = {}
     for name in _word_lists(game) + [n for n in TEXT_FILES if (folder / n).is_file()]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Literal
 
-Severity = Literal["error", "warning"]
+# A note tells what the build did (an included card replacing a bundled one) and never fails it.
+Severity = Literal["error", "warning", "note"]
 
 
 @dataclass(frozen=True, order=True)
@@ -29,13 +30,16 @@ class Problem:
     message: str
     severity: Severity = "error"
 
+    def fails(self, strict: bool) -> bool:
+        return self.severity == "error" or (strict and self.severity == "warning")
+
     def sort_key(self) -> tuple:
         """Reading order: by file, then line; problems of no file first."""
         return (self.where.file, self.where.line or 0) if self.where else ("", 0)
 
     def __str__(self) -> str:
         prefix = f"{self.where}: " if self.where else ""
-        label = "warning: " if self.severity == "warning" else ""
+        label = "" if self.severity == "error" else f"{self.severity}: "
         return f"{prefix}{label}{self.message}"
 
 

@@ -22,9 +22,10 @@ class Project:
     decks: Path
     templates: tuple[Path, ...]
     fonts: tuple[Path, ...]
+    includes: tuple[Path, ...] = ()     # designers' folders of extra cards: <dir>/<game>/roles/*.yaml
 
     @classmethod
-    def at(cls, decks: Path | None = None) -> "Project":
+    def at(cls, decks: Path | None = None, includes: tuple[Path, ...] = ()) -> "Project":
         """The project of a decks folder; by default ./decks."""
         decks = (decks or Path("decks")).resolve()
         root = decks.parent
@@ -34,7 +35,7 @@ class Project:
             builtin = BUILTIN / name
             return tuple(dict.fromkeys(p for p in (own, builtin) if p.is_dir()))
 
-        return cls(root, decks, search("templates"), search("fonts"))
+        return cls(root, decks, search("templates"), search("fonts"), tuple(p.resolve() for p in includes))
 
     def games(self) -> list[str]:
         if not self.decks.is_dir():

@@ -19,6 +19,7 @@ from .model import (Back, BackFace, Card, Deck, Group, NightScript, Phase, Ruleb
                     Section, Setup, Step, Team, Text)
 from .problems import Problem, Where
 from .setups import setup_cards
+from .validate import fallback_language
 from .units import Size
 
 
@@ -32,11 +33,12 @@ class _Resolver:
         self.lang = lang
         self.fonts = fonts
         self.problems: list[Problem] = []
+        self.fallback = fallback_language(list(files.game.data["languages"]))
 
     def text(self, doc: Doc, path: KeyPath) -> Text:
         """The text in the build's language, or English, at path (a language mapping)."""
         texts: dict = doc.get(path)
-        return self.plain(doc, path + (self.lang if self.lang in texts else "en",))
+        return self.plain(doc, path + (self.lang if self.lang in texts else self.fallback,))
 
     def plain(self, doc: Doc, path: KeyPath) -> Text:
         """The string at path, NFC, with every character checked against the fonts."""
@@ -48,8 +50,9 @@ class _Resolver:
                 f"{unicodedata.name(char, '(unnamed)')} '{char}' is in none of the fonts"))
         return Text(value, doc.where(path))
 
-    def file(self, value: Any) -> Path | None:
-        return (self.files.folder / value).resolve() if value else None
+    def file(self, value: Any, doc: Doc | None = None) -> Path | None:
+        folder = self.files.folder_of(doc) if doc else self.files.folder
+        return (folder / value).resolve() if value else None
 
 
 def _group_spec(value: Any) -> tuple[dict, KeyPath]:
@@ -105,8 +108,7 @@ def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes:
     group_order, team_order = list(groups), list(teams)
     cards.sort(key=lambda c: (group_order.index(c.group.id),
                               team_order.index(c.team.id) if c.team else len(team_order), c.id))
-    sources = tuple(sorted({files.folder / "game.yaml", *(files.folder / "roles" / f"{c}.yaml" for c in files.cards),
-                            *(files.folder / name for name in files.extra)}))
+    sources = files.sources
     deck = Deck(
         game=files.id,
         lang=lang,
@@ -190,11 +192,11 @@ def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group]
         count=spec.get("count", 1),
         name=r.text(doc, ("name",)),
         ability=r.text(doc, ("ability",)),
-        symbol=r.file(spec.get("symbol")),
+        symbol=r.file(spec.get("symbol"), doc),
         night_order=night.get("order"),
         first_night_only=night.get("first-night-only", False),
         layout=spec.get("layout", group.layout),
-        back_face=BackFace(r.text(doc, ("back", "name")), r.file(back.get("symbol"))) if back else None,
+        back_face=BackFace(r.text(doc, ("back", "name")), r.file(back.get("symbol"), doc)) if back else None,
         night_script=_night_script(r, doc),
     )
 
@@ -215,7 +217,7 @@ def _derived_cards(r: _Resolver, game: Doc, group: Group, spec: dict, cards: lis
 def _word_cards(r: _Resolver, files: GameFiles, group: Group, spec: dict) -> list[Card]:
     """Cards of `per-card` words from each level of the language's word list, as many as the lists fill."""
     name = spec["file"].replace("{lang}", r.lang)
-    doc = files.extra.get(name) or files.extra[spec["file"].replace("{lang}", "en")]
+    doc = files.extra.get(name) or files.extra[spec["file"].replace("{lang}", r.fallback)]
     per_card = spec["per-card"]
     count = min(len(doc.data[level]) // n for level, n in per_card.items())
     cards = []

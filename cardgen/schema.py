@@ -147,6 +147,28 @@ GAME: dict = {
             "propertyNames": {"pattern": ID_PATTERN},
             "additionalProperties": {"oneOf": [{"$ref": "#/$defs/text"}, {"$ref": "#/$defs/group"}]},
         },
+        "fonts": {
+            "type": "object",
+            "description": "The game's own fonts: TrueType files in the project's fonts/, and which "
+                           "families draw which language, first to last (as in templates/fonts.yaml).",
+            "additionalProperties": False,
+            "properties": {
+                "families": {
+                    "type": "object",
+                    "additionalProperties": {
+                        "type": "object",
+                        "required": ["regular"],
+                        "additionalProperties": False,
+                        "properties": {face: {"type": "string", "pattern": r"(?i)\.ttf$"}
+                                       for face in ("regular", "bold", "italic", "bold-italic")},
+                    },
+                },
+                "fallback": {
+                    "type": "object",
+                    "additionalProperties": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+                },
+            },
+        },
         "setups": {
             "type": "object",
             "description": "What to deal by player count; the first is the default.",

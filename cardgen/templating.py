@@ -14,10 +14,11 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
 
-def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any]) -> str:
+def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], autoescape: bool = True) -> str:
+    """`autoescape` is for XML output; YAML templates quote their values with the tojson filter."""
     env = SandboxedEnvironment(
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
-        autoescape=True,
+        autoescape=autoescape,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -152,6 +152,11 @@ def _refs(data: Any, rule: dict, ref: str, path: KeyPath = ()) -> Iterable[KeyPa
                 yield from _refs(item, sub, ref, path + (key,))
 
 
+def fallback_language(languages: list[str]) -> str:
+    """What a missing translation is replaced by: English if the game has it, else its first language."""
+    return "en" if "en" in languages else languages[0]
+
+
 def _check_translations(doc: Doc, rule: dict, languages: list[str], owner: str) -> list[Problem]:
     problems = []
     for path in _refs(doc.data, rule, "#/$defs/text"):
@@ -159,12 +164,14 @@ def _check_translations(doc: Doc, rule: dict, languages: list[str], owner: str) 
         if not isinstance(text, dict):
             continue
         where = doc.where(path)
-        if "en" not in text:
-            problems.append(Problem(where, f"{_dotted(path)}: no 'en' text to fall back on"))
+        fallback = fallback_language(languages)
+        if fallback not in text:
+            problems.append(Problem(where, f"{_dotted(path)}: no '{fallback}' text to fall back on"))
         for lang in languages:
-            if lang not in text and lang != "en":
+            if lang not in text and lang != fallback:
+                shown = "English" if fallback == "en" else f"'{fallback}'"
                 problems.append(Problem(
-                    where, f"{owner}: no '{lang}' text for {_dotted(path)}; the card falls back to English",
+                    where, f"{owner}: no '{lang}' text for {_dotted(path)}; the card falls back to {shown}",
                     "warning"))
         for lang in text:
             if lang not in languages:
@@ -368,7 +375,7 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
             continue
         card = doc.data
         problems += _check_translations(doc, schema.CARD, languages, f"card '{card_id}'")
-        problems += _check_files(doc, schema.CARD, files.folder)
+        problems += _check_files(doc, schema.CARD, files.folder_of(doc))
         problems += _unknown(doc, ("team",), "team", teams)
         if "group" in card:
             problems += _unknown(doc, ("group",), "group", groups)
