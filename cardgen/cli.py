@@ -181,6 +181,56 @@ def setup_command(game, players, setup_id, as_json, decks, includes) -> None:
         click.echo(f"  {number:>3} x {names[card_id]}")
 
 
+@main.command("watch")
+@click.argument("game")
+@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
+@click.option("--interval", type=click.FloatRange(0.1), default=0.5, show_default=True,
+              help="Seconds between looks at the files.")
+@decks_option
+def watch_command(game, langs, out, interval, decks, includes) -> None:
+    """Rebuild GAME whenever one of its files, or a template, changes; Ctrl-C stops."""
+    import time
+
+    project = _project(decks, includes)
+    options = BuildOptions(tuple(langs), out=out)
+    folders = [project.decks / game, *(include / game for include in project.includes), *project.templates]
+
+    def snapshot() -> dict[Path, int]:
+        return {path: path.stat().st_mtime_ns for folder in folders if folder.is_dir()
+                for path in folder.rglob("*") if path.is_file()}
+
+    seen: dict[Path, int] | None = None
+    try:
+        while True:
+            now = snapshot()
+            if now != seen:
+                seen = now
+                try:
+                    report = build(project, [game], options)
+                except DeckError as exc:
+                    click.echo("\n".join(str(p) for p in sorted(exc.problems, key=Problem.sort_key)), err=True)
+                    click.echo(f"{time.strftime('%H:%M:%S')} not built; watching for changes", err=True)
+                else:
+                    _warn(report.warnings)
+                    click.echo(f"{time.strftime('%H:%M:%S')} built: {report.summary()}", err=False)
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
+
+
+@main.command("schema")
+@click.argument("kind", type=click.Choice(["card", "game", "rulebook", "script"]), default="card")
+def schema_command(kind) -> None:
+    """The JSON Schema of a deck file, for editors (default: a card file)."""
+    from . import schema
+
+    rules = {"card": schema.CARD, "game": schema.GAME, "rulebook": schema.RULEBOOK, "script": schema.SCRIPT}
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                "title": f"cardgen {kind} file", **rules[kind]}
+    click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+
+
 @main.group("new")
 def new_group() -> None:
     """Write commented starting files for a new card or game."""

@@ -159,7 +159,7 @@ GAME: dict = {
                         "type": "object",
                         "required": ["regular"],
                         "additionalProperties": False,
-                        "properties": {face: {"type": "string", "pattern": r"(?i)\.ttf$"}
+                        "properties": {face: {"type": "string", "pattern": r"\.[tT][tT][fF]$"}
                                        for face in ("regular", "bold", "italic", "bold-italic")},
                     },
                 },

@@ -169,7 +169,8 @@ def test_small_image_keeps_its_pixels_and_is_too_small(tmp_path):
 def test_cmyk_jpeg_comes_out_rgb(tmp_path):
     im = Image.new("CMYK", (200, 100), (0, 255, 255, 0))     # process red
     path = save(im, tmp_path / "cmyk.jpg", quality=95)
-    assert Image.open(path).mode == "CMYK"
+    with Image.open(path) as check:
+        assert check.mode == "CMYK"
     out = opened(place(path, 20, 10))
     assert out.mode == "RGB"
     r, g, b = mean(out)
@@ -221,7 +222,8 @@ def test_sixteen_bit_greyscale_is_scaled_not_clipped(tmp_path):
     im = Image.new("I;16", (100, 100), 32896)     # mid grey: 128 * 257
     im.paste(65535, (50, 0, 100, 100))
     path = save(im, tmp_path / "grey16.png")
-    assert Image.open(path).mode.startswith("I")
+    with Image.open(path) as check:
+        assert check.mode.startswith("I")
     out = opened(place(path, 10, 10))
     assert out.mode == "RGB"
     assert out.getpixel((10, 50)) == (128, 128, 128)

@@ -18,6 +18,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -557,3 +558,29 @@ def test_list_human(project):
     assert "  role     werewolf         x4" in lines
     assert lines[-1] == "  title    sheriff          x1"
     assert len(lines) == 1 + 14  # 13 roles and the sheriff
+
+
+def test_watch_rebuilds_when_a_card_changes(tmp_path):
+    shutil.copytree(ROOT / "tests" / "fixtures" / "mini", tmp_path / "project")
+    project = tmp_path / "project"
+    process = subprocess.Popen([sys.executable, "-m", "cardgen", "watch", "mini", "--lang", "en", "--interval", "0.2",
+                                "--decks", "decks", "--out", "out"], cwd=project, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    # readline() has no timeout: a watch that never prints must not hang the suite.
+    watchdog = threading.Timer(60, process.kill)
+    watchdog.start()
+    try:
+        first = process.stdout.readline()
+        assert " built: 1 file, " in first, first + process.stderr.read()
+        pdf = project / "out" / "mini" / "mini-cards-en.pdf"
+        before = pdf.read_bytes()
+        seer = project / "decks" / "mini" / "roles" / "seer.yaml"
+        seer.write_text(seer.read_text(encoding="utf-8").replace("name: {en: Seer,", "name: {en: Oracle,"),
+                        encoding="utf-8")
+        second = process.stdout.readline()
+        assert " built: 1 file, " in second
+        assert pdf.read_bytes() != before
+    finally:
+        watchdog.cancel()
+        process.terminate()
+        process.wait(timeout=10)

@@ -1,0 +1,5 @@
+"""`python -m cardgen`: the same as the cardgen command."""
+
+from .cli import main
+
+main()
