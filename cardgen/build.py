@@ -158,9 +158,9 @@ class Pipeline:
             pages = layout.impose_runs(runs)
         except ValueError as exc:
             problems.append(Problem(None, f"{files.id} ({lang}): {exc}"))
-        if problems:
+        if any(problem.fails(options.strict) for problem in problems):
             return None, problems
-        return Prepared(deck, faces, pages, book), []
+        return Prepared(deck, faces, pages, book), problems
 
 
     def book_for(self, files: GameFiles):
@@ -251,9 +251,9 @@ def validate(project: Project, names: Iterable[str], options: BuildOptions) -> t
     games, warnings = check(project, names, options.strict)
     pipeline = Pipeline(project, options)
     problems = [p for files, lang in jobs(games, options) for p in pipeline.prepare(files, lang)[1]]
-    if problems:
+    if any(problem.fails(options.strict) for problem in problems):
         raise DeckError(warnings + problems)
-    return games, warnings
+    return games, warnings + problems
 
 
 def build(project: Project, names: Iterable[str], options: BuildOptions,
@@ -270,9 +270,10 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
     problems: list[Problem] = []
     for files, lang in progress(jobs(games, options)):
         prepared, found = pipeline.prepare(files, lang)
-        problems += found
         if prepared is None:
+            problems += found
             continue
+        report.warnings += found
         render_options = render.RenderOptions(options.ink_saver, sheet, strings.get(lang, strings["en"]))
         pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
         outputs = [("cards", pdf, len(prepared.pages))]

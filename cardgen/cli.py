@@ -119,8 +119,9 @@ def validate_command(games, strict, decks, includes) -> None:
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     _warn(warnings)
-    click.echo(f"{len(checked)} game{'s' if len(checked) != 1 else ''} valid"
-               + (f", {len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else ""))
+    counts = [f"{n} {kind}{'s' if n != 1 else ''}" for kind in ("warning", "note")
+              if (n := sum(1 for w in warnings if w.severity == kind))]
+    click.echo(", ".join([f"{len(checked)} game{'s' if len(checked) != 1 else ''} valid", *counts]))
 
 
 @main.command("list")

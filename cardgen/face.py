@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Union
 
-from . import markup, textfit
+from . import art, markup, textfit
 from .fonts import FontBook
 from .model import Card, Deck, Group, Text, team_color
 from .problems import Problem
@@ -77,6 +77,7 @@ class ListFace:
 
 
 Face = Union[RoleFace, TokenFace, WordsFace, ListFace]
+RASTER = (".png", ".jpg", ".jpeg")
 
 
 @dataclass(frozen=True)
@@ -138,10 +139,27 @@ class _Composer:
                    "night-order": self.night_order, "text": self.text}
         return compose[card.layout](card)
 
+    def check_picture(self, card: Card, box: Rect) -> None:
+        """A raster picture that cannot be read is an error; one too coarse for its box, a warning."""
+        picture = card.art.path if card.art else card.symbol
+        if picture is None or picture.suffix.lower() not in RASTER:
+            return
+        where = card.art.where if card.art else card.name.where
+        fit, focus = (card.art.fit, card.art.focus) if card.art else ("contain", (0.5, 0.5))
+        try:
+            placed = art.place(picture, box.w, box.h, fit, focus)
+        except art.ArtError as exc:
+            self.problems.append(Problem(where, f"{card.id}: {exc}"))
+            return
+        warning = art.resolution_warning(picture, placed)
+        if warning:
+            self.problems.append(Problem(where, f"{card.id}: {warning}", "warning"))
+
     def role(self, card: Card) -> RoleFace:
         frame, panel = self.framed(card.group.size)
         padding = self.layout["panel"]["padding"]
         boxes = self.layout["boxes"]
+        self.check_picture(card, _box(panel, boxes["symbol"], padding))
         name_box = _box(panel, boxes["name"], padding)
         team_box = _box(panel, boxes["team"], padding)
         ability_box = _box(panel, boxes["text"], padding)

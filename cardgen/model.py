@@ -62,6 +62,16 @@ class BackFace:
 
 
 @dataclass(frozen=True)
+class Art:
+    """A designer's picture for the art box, drawn in its own colours."""
+
+    path: Path
+    fit: str                        # contain or cover
+    focus: tuple[float, float]      # fractions of the picture, from its top-left corner
+    where: Where
+
+
+@dataclass(frozen=True)
 class Step:
     """A script step: a line read aloud (say), a silent instruction (do), or the role wake-ups (roles)."""
 
@@ -98,6 +108,7 @@ class Card:
     words: tuple[tuple[str, Text], ...] = ()   # (level, word) for word cards
     derived_from: str | None = None
     night_script: NightScript | None = None
+    art: Art | None = None
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,12 @@ from typing import Mapping
 from reportlab.graphics import renderPDF
 from reportlab.graphics import shapes
 from reportlab.lib.colors import Color, HexColor, white
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import svg2rlg
 
-from . import textfit
-from .face import BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
+from . import art, textfit
+from .face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from .fonts import FontBook
 from .layout import Page, Slot
 from .markup import Span
@@ -81,19 +82,37 @@ class _Painter:
         self.book = book
         self.options = options
         self.layout = faces.layout
-        self.forms: dict[tuple[Path, str, str], str] = {}
+        self.forms: dict[tuple[Path, str | None, str], str] = {}
+        self.images: dict[str, ImageReader] = {}
         self.body_font = body_font
 
     # -- symbols: each (file, colour) becomes one PDF form, drawn as often as needed
-    def symbol(self, path: Path, color: Color, box: Rect, hole: Color = white) -> None:
-        key = (path, color.hexval(), hole.hexval())
+    def picture(self, path: Path, box: Rect, fit: str = "contain", focus: tuple[float, float] = (0.5, 0.5)) -> None:
+        """A designer's picture in its own colours: raster images downsampled and embedded once, SVGs as forms."""
+        if path.suffix.lower() not in RASTER:
+            self.symbol(path, None, box)
+            return
+        placed = art.place(path, box.w, box.h, fit, focus)
+        if placed.key not in self.images:
+            self.images[placed.key] = ImageReader(io.BytesIO(placed.png))
+        # mask="auto" keeps transparency, and one mask value keeps ReportLab embedding the image once.
+        self.c.drawImage(self.images[placed.key], pt(box.x + placed.x), pt(box.y + placed.y),
+                         pt(placed.w), pt(placed.h), mask="auto")
+
+    def symbol(self, path: Path, color: Color | None, box: Rect, hole: Color = white) -> None:
+        """An SVG icon as a PDF form, its dark shapes in `color` (None: the file's own colours)."""
+        if path.suffix.lower() in RASTER:
+            self.picture(path, box)
+            return
+        key = (path, color.hexval() if color else None, hole.hexval())
         drawing = _svg(path)
         if key not in self.forms:
             # Named by first use, not by hash(), so that rebuilds are byte-identical.
             self.forms[key] = name = f"Sym{len(self.forms)}"
             # A fresh copy per colour: recolouring changes the cached drawing's shapes.
             copy = svg2rlg(str(path))
-            _recolor(copy, color, hole)
+            if color is not None:
+                _recolor(copy, color, hole)
             # Otherwise the drawing starts from Helvetica, which would end up referenced but not embedded.
             copy.initialFontName = self.body_font
             self.c.beginForm(name, 0, 0, copy.width, copy.height)
@@ -147,7 +166,9 @@ class _Painter:
             trail = Rect(face.panel.x, face.team_box.top, face.panel.w, face.panel.top - face.team_box.top)
             self.edge(card.team.edge, trail, tint(card.team.color, self.layout["edge"]["tint"]))
         textfit.draw(face.name, self.c, face.name_box.x, face.name_box.top, valign_height=face.name_box.h)
-        if card.symbol:
+        if card.art:
+            self.picture(card.art.path, face.symbol_box, card.art.fit, card.art.focus)
+        elif card.symbol:
             self.symbol(card.symbol, color, face.symbol_box, self.hole())
         pill = face.team_box
         if ink:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .load import Doc, GameFiles, KeyPath
-from .model import (Back, BackFace, Card, Deck, Group, NightScript, Phase, Rulebook, Script, ScriptVersion,
+from .model import (Art, Back, BackFace, Card, Deck, Group, NightScript, Phase, Rulebook, Script, ScriptVersion,
                     Section, Setup, Step, Team, Text)
 from .problems import Problem, Where
 from .setups import setup_cards
@@ -198,6 +198,8 @@ def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group]
         layout=spec.get("layout", group.layout),
         back_face=BackFace(r.text(doc, ("back", "name")), r.file(back.get("symbol"), doc)) if back else None,
         night_script=_night_script(r, doc),
+        art=Art(r.file(spec["art"]["file"], doc), spec["art"].get("fit", "contain"),
+                tuple(spec["art"].get("focus", (0.5, 0.5))), doc.where(("art", "file"))) if "art" in spec else None,
     )
 
 

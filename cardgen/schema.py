@@ -3,8 +3,8 @@
 ``validate`` interprets these same dictionaries, so the checks and the schema
 that editors use cannot drift apart. Only the keywords the validator knows are
 used: type (a name or a list of names), properties, required,
-additionalProperties, propertyNames, pattern, enum, minimum, items, minItems,
-minProperties, oneOf, description, $defs and $ref.
+additionalProperties, propertyNames, pattern, enum, minimum, maximum, items,
+minItems, maxItems, minProperties, oneOf, description, $defs and $ref.
 """
 
 from __future__ import annotations
@@ -189,6 +189,19 @@ CARD: dict = {
         "group": {"$ref": "#/$defs/id"},
         "count": {"type": "integer", "minimum": 1},
         "symbol": {"$ref": "#/$defs/file"},
+        "art": {
+            "type": "object",
+            "description": "A picture for the art box, in its own colours: PNG, JPEG or SVG, fitted "
+                           "whole (contain) or filling the box (cover) around a focal point.",
+            "required": ["file"],
+            "additionalProperties": False,
+            "properties": {
+                "file": {"$ref": "#/$defs/file"},
+                "fit": {"type": "string", "enum": ["contain", "cover"]},
+                "focus": {"type": "array", "minItems": 2, "maxItems": 2,
+                          "items": {"type": "number", "minimum": 0, "maximum": 1}},
+            },
+        },
         "ability": {"$ref": "#/$defs/text"},
         "layout": {"type": "string", "enum": LAYOUTS},
         "back": {

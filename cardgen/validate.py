@@ -25,6 +25,7 @@ _TYPES = {
     "array": (list, "a list"),
     "string": (str, "a text"),
     "integer": (int, "an integer"),
+    "number": ((int, float), "a number"),
     "boolean": (bool, "true or false"),
 }
 
@@ -91,11 +92,15 @@ class _SchemaCheck:
             self.report(path, f"expected one of {', '.join(map(str, rule['enum']))}, got {_show(value)}")
         if "pattern" in rule and isinstance(value, str) and not re.search(rule["pattern"], value):
             self.report(path, f"{value!r} does not have the expected form ({rule.get('description', rule['pattern'])})")
-        if "minimum" in rule and isinstance(value, int) and value < rule["minimum"]:
+        if "minimum" in rule and isinstance(value, (int, float)) and value < rule["minimum"]:
             self.report(path, f"expected at least {rule['minimum']}, got {value}")
+        if "maximum" in rule and isinstance(value, (int, float)) and value > rule["maximum"]:
+            self.report(path, f"expected at most {rule['maximum']}, got {value}")
         if isinstance(value, list):
             if len(value) < rule.get("minItems", 0):
                 self.report(path, f"expected at least {rule['minItems']} item(s)")
+            if len(value) > rule.get("maxItems", len(value)):
+                self.report(path, f"expected at most {rule['maxItems']} item(s)")
             for index, item in enumerate(value):
                 self.check(item, rule.get("items", {}), path + (index,))
         if isinstance(value, dict):
