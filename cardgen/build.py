@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from .load import GameFiles, load_game
 from .problems import DeckError, Problem, Where
 from .project import Project
+from .templating import TemplateError
 from .validate import did_you_mean, validate_game
 
 if TYPE_CHECKING:
@@ -259,7 +260,7 @@ def validate(project: Project, names: Iterable[str], options: BuildOptions) -> t
 def build(project: Project, names: Iterable[str], options: BuildOptions,
           progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> Report:
     from . import render
-    from .write import write_atomic
+    from .write import remove_abandoned, write_atomic
 
     start = time.perf_counter()
     games, warnings = check(project, names, options.strict)
@@ -268,6 +269,9 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
     sheet = project.template_data("sheet.yaml")
     strings = project.template_data("strings.yaml")
     problems: list[Problem] = []
+    for files in games:
+        if (options.out / files.id).is_dir():
+            remove_abandoned(options.out / files.id)
     for files, lang in progress(jobs(games, options)):
         prepared, found = pipeline.prepare(files, lang)
         if prepared is None:
@@ -281,6 +285,9 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
             outputs += pipeline.documents(prepared, files)
         except DeckError as exc:
             problems += exc.problems
+            continue
+        except TemplateError as exc:
+            problems.append(Problem(Where(project.display(Path(exc.file)), exc.line), exc.message))
             continue
         for kind, data, pages in outputs:
             target = options.out / files.id / f"{files.id}-{kind}-{lang}.pdf"

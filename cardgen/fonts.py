@@ -176,9 +176,12 @@ def _face_files(spec_file: Path, family: str, faces: object, font_dirs: Sequence
 
 def _find_file(family: str, key: str, file: str, font_dirs: Sequence[Path]) -> Path:
     for directory in font_dirs:
-        path = Path(directory) / file
+        path = (Path(directory) / file).resolve()
+        # A deck names its fonts: never let one reach out of the fonts folders.
+        if not path.is_relative_to(Path(directory).resolve()):
+            raise ValueError(f"font file {file} ({family} {key}) is outside the fonts folder")
         if path.is_file():
-            return path.resolve()
+            return path
     searched = ", ".join(str(d) for d in font_dirs) or "no font directories"
     raise ValueError(f"font file {file} ({family} {key}) not found in {searched}")
 

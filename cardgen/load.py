@@ -82,8 +82,36 @@ def _walk(node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: li
         blocks.add(path)
 
 
+# Decks are shared online: a file or an alias bomb must be refused before anything walks it.
+MAX_FILE_BYTES = 1024 * 1024
+MAX_NODES = 100_000
+
+
+def _expanded_size(root: yaml.Node) -> int:
+    """How many nodes the document has once every alias is expanded, counted without expanding them
+    (a billion-laughs file has a few dozen nodes and billions once expanded)."""
+    sizes: dict[int, int] = {}
+    stack = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        children = ([item for pair in node.value for item in pair] if isinstance(node, yaml.MappingNode)
+                    else node.value if isinstance(node, yaml.SequenceNode) else [])
+        if children_done:
+            sizes[id(node)] = min(MAX_NODES + 1, 1 + sum(sizes[id(child)] for child in children))
+        else:
+            stack.append((node, True))
+            stack += [(child, False) for child in children if id(child) not in sizes]
+    return sizes[id(root)]
+
+
 def load_file(path: Path, display: str) -> tuple[Doc | None, list[Problem]]:
     """Reads one YAML file; `display` is the name errors use (relative to the project)."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        return None, [Problem(Where(display), f"file of {size / 1024 / 1024:.1f} MiB; deck files are limited "
+                                              f"to {MAX_FILE_BYTES // 1024 // 1024} MiB")]
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
@@ -91,23 +119,38 @@ def load_file(path: Path, display: str) -> tuple[Doc | None, list[Problem]]:
         line = raw[:exc.start].count(b"\n") + 1
         return None, [Problem(Where(display, line),
                               f"not UTF-8 text (byte 0x{raw[exc.start]:02X}); save the file as UTF-8")]
-    loader = _PositionLoader(text)
+    loader = None
     try:
+        loader = _PositionLoader(text)
         node = loader.get_single_node()
         if node is None:
             return Doc(display, None, path=path), []
+        if _expanded_size(node) > MAX_NODES:
+            return None, [Problem(Where(display, node.start_mark.line + 1),
+                                  f"more than {MAX_NODES} values once its aliases (*) are expanded; "
+                                  "a deck file needs far fewer")]
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         detail = " ".join(part for part in (exc.context, exc.problem) if part)
         return None, [Problem(Where(display, line), f"YAML error: {detail}")]
+    except yaml.YAMLError as exc:
+        # The reader's errors (a control character, say) are not "marked" but know their place.
+        line = text[:getattr(exc, "position", 0)].count("\n") + 1
+        return None, [Problem(Where(display, line), f"YAML error: {str(exc).splitlines()[0]}")]
+    except RecursionError:
+        return None, [Problem(Where(display), "nested too deeply to be a deck file")]
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     lines: dict[KeyPath, int] = {}
     blocks: set[KeyPath] = set()
     problems: list[Problem] = []
-    _walk(node, (), lines, blocks, problems, display)
+    try:
+        _walk(node, (), lines, blocks, problems, display)
+    except RecursionError:
+        return None, [Problem(Where(display), "nested too deeply to be a deck file")]
     return Doc(display, data, lines, frozenset(blocks), path=path), problems
 
 

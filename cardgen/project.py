@@ -13,6 +13,8 @@ from pathlib import Path
 
 import yaml
 
+from .problems import DeckError, Problem, Where
+
 BUILTIN = Path(__file__).resolve().parent.parent
 
 
@@ -45,12 +47,21 @@ class Project:
     def template(self, name: str) -> Path:
         """The first templates folder's file of that name."""
         for folder in self.templates:
-            if (folder / name).is_file():
-                return folder / name
-        raise FileNotFoundError(f"template '{name}' not found in {', '.join(map(str, self.templates))}")
+            path = folder / name
+            if path.is_file():
+                if not path.resolve().is_relative_to(folder.resolve()):
+                    raise DeckError([Problem(Where(self.display(path)), "leads outside its templates folder "
+                                                                        "(a symbolic link?)")])
+                return path
+        raise DeckError([Problem(None, f"template '{name}' not found in "
+                                       f"{', '.join(self.display(t) for t in self.templates) or 'no templates folder'}")])
 
     def template_data(self, name: str):
-        return yaml.safe_load(self.template(name).read_text(encoding="utf-8"))
+        path = self.template(name)
+        try:
+            return yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            raise DeckError([Problem(Where(self.display(path)), f"YAML error: {str(exc).splitlines()[0]}")]) from None
 
     def display(self, path: Path) -> str:
         """A path as errors show it: relative to the project folder."""

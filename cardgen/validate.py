@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import schema
+from . import schema, svgcheck
 from .load import Doc, GameFiles, KeyPath
 from .problems import Problem, Where
 from .setups import setup_cards
@@ -201,6 +201,10 @@ def _check_file(doc: Doc, path: KeyPath, folder: Path) -> list[Problem]:
         return [Problem(doc.where(path), f"{_dotted(path)}: file '{value}' not found in the game folder")]
     if target.suffix.lower() not in (".svg", ".png", ".jpg", ".jpeg"):
         return [Problem(doc.where(path), f"{_dotted(path)}: '{value}' is not an SVG, PNG or JPEG image")]
+    if target.suffix.lower() == ".svg":
+        reason = svgcheck.problem(target)
+        if reason:
+            return [Problem(doc.where(path), f"{_dotted(path)}: '{value}' is {reason}")]
     return []
 
 
