@@ -178,7 +178,7 @@ class Pipeline:
 
     def documents(self, prepared: Prepared, files: GameFiles) -> list[tuple[str, bytes, int]]:
         """The rulebook and the moderator script of a deck that has their texts: (kind, PDF, pages)."""
-        from . import booklet, document, rulebook, script, templating
+        from . import booklet, document, render, rulebook, script, templating
         from .layout import named_size
         from .units import pt
 
@@ -191,6 +191,7 @@ class Pipeline:
         strings = project.template_data("strings.yaml")
         language = strings.get(deck.lang, strings["en"])["language"]
         template_dirs = [folder / "documents" for folder in project.templates]
+        icons = render.inline_icons(deck)
 
         def page_label(n: int, total: int) -> str:
             return text["page"].replace("{n}", str(n)).replace("{total}", str(total))
@@ -202,7 +203,7 @@ class Pipeline:
             furniture = document.PageFurniture(f"{deck.name.value} · {text['rulebook']} · {language}", page_label)
             pdf, pages = document.render_document(xml, book, deck.lang, style, styles["colors"],
                                                   named_size(papers, style["paper"], "paper"), furniture,
-                                                  f"{deck.name.value}: {text['rulebook']} ({deck.lang})")
+                                                  f"{deck.name.value}: {text['rulebook']} ({deck.lang})", icons)
             if options.booklet:
                 sheet = named_size(papers, style["sheet"], "paper").rotated()
                 pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
@@ -214,7 +215,8 @@ class Pipeline:
                                                page_label)
             pdf, pages = document.render_document(xml, book, deck.lang, styles["script"], styles["colors"],
                                                   named_size(papers, styles["script"]["paper"], "paper"),
-                                                  furniture, f"{deck.name.value}: {text['script']} ({deck.lang})")
+                                                  furniture, f"{deck.name.value}: {text['script']} ({deck.lang})",
+                                                  icons)
             out.append(("script", pdf, pages))
         return out
 

@@ -19,9 +19,10 @@ import io
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from pathlib import Path
+from typing import Callable, Collection, Mapping
 
-from reportlab.lib.colors import HexColor, toColor
+from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, PageBreak,
@@ -29,6 +30,7 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame,
 
 from . import markup
 from .fonts import FontBook
+from .icons import IconPainter
 from .textfit import paragraph_markup
 from .units import Size, pt
 
@@ -55,8 +57,10 @@ class _CheckBox(Flowable):
 
 
 class _Builder:
-    def __init__(self, book: FontBook, lang: str, style: Mapping, colors: Mapping, body_font: str):
+    def __init__(self, book: FontBook, lang: str, style: Mapping, colors: Mapping, body_font: str,
+                 icons: Collection[str]):
         self.book = book
+        self.icons = icons
         self.lang = lang
         self.style = style
         self.colors = colors
@@ -86,10 +90,10 @@ class _Builder:
 
     def paragraph(self, text: str, style: str, bold: bool = False, italic: bool = False,
                   color: str | None = None, bullet: str | None = None) -> Paragraph:
-        spans = markup.parse(text)
+        spans = markup.parse(text, self.icons)
         if bold or italic:
             spans = tuple(markup.Span(s.text, s.bold or bold, s.italic or italic) for s in spans)
-        body = paragraph_markup(spans, self.book, self.lang)
+        body = paragraph_markup(spans, self.book, self.lang, self.styles[style].fontSize)
         if color:
             body = f'<font color="#{HexColor(color).hexval()[2:]}">{body}</font>'
         return Paragraph(body, self.styles[style], bulletText=bullet)
@@ -169,11 +173,13 @@ class _Builder:
 
 
 def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors: Mapping, page: Size,
-                    furniture: PageFurniture, title: str) -> tuple[bytes, int]:
-    """The PDF and its page count. Pages are numbered 'n of total', so it is laid out twice."""
+                    furniture: PageFurniture, title: str,
+                    icons: Mapping[str, tuple[Path, Color]]) -> tuple[bytes, int]:
+    """The PDF and its page count. Pages are numbered 'n of total', so it is laid out twice.
+    `icons` are the cards a text may show inline as `:card-id:`."""
     root = ET.fromstring(xml)
     body_font = book.face(book.order(lang)[0], False, False)
-    builder = _Builder(book, lang, style, colors, body_font)
+    builder = _Builder(book, lang, style, colors, body_font, frozenset(icons))
     margins = style["margins"]
     width, height = pt(page.w), pt(page.h)
     columns, gap = style["columns"], pt(style["column-gap"])
@@ -187,9 +193,14 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
     for _ in range(2):
         buffer = io.BytesIO()
         pages = [0]
+        painters: list[IconPainter] = []
 
         def furnish(canvas, doc, known_total=total):
             pages[0] = doc.page
+            if not painters:
+                # One painter per document, so that each icon becomes one form in it.
+                painters.append(IconPainter(canvas, body_font))
+                painters[0].register_inline(dict(icons))
             canvas.saveState()
             size = style["sizes"]["header"]
             for y, text in ((height - pt(margins["top"]) * 0.55, furniture.header),

@@ -111,10 +111,12 @@ class _Composer:
         self.book = book
         self.ink_saver = ink_saver
         self.problems: list[Problem] = []
+        # `:card-id:` draws a card's icon inline, for cards with an SVG icon.
+        self.icons = frozenset(card.id for card in deck.cards if card.symbol and card.symbol.suffix.lower() == ".svg")
 
     def fit(self, text: Text, box: Rect, spec: Mapping, what: str, owner: str, color: str,
             spans: tuple[markup.Span, ...] | None = None) -> textfit.Fitted:
-        spans = spans if spans is not None else markup.parse(text.value)
+        spans = spans if spans is not None else markup.parse(text.value, self.icons)
         if spec.get("bold"):
             spans = tuple(markup.Span(s.text, True, s.italic) for s in spans)
         fitted = textfit.fit(spans, self.book, self.deck.lang, box.w, box.h, max_size=spec["max-size"],
@@ -212,7 +214,7 @@ class _Composer:
 
     def night_order(self, card: Card) -> ListFace:
         """The card's text, then the game's night order made from the cards."""
-        spans = list(markup.parse(card.ability.value))
+        spans = list(markup.parse(card.ability.value, self.icons))
         for number, role in enumerate((c for c in self.deck.night_order if c.id != card.id), start=1):
             spans += [markup.Span(f"\n{number}. ", bold=True), markup.Span(role.name.value)]
         return self.text(card, "night-order", tuple(spans))

@@ -38,6 +38,9 @@ _STAND_INS = {
 }
 _NAME_SUFFIX = {"regular": "Regular", "bold": "Bold", "italic": "Italic", "bold-italic": "BoldItalic"}
 
+# The "font" of an inline icon piece: its text is the card id, drawn by a callback, not a font.
+ICON = "cardgen-icon"
+
 # Shared by every FontBook: a file is parsed and registered once per process.
 _LOADED: dict[Path, TTFont] = {}
 
@@ -109,6 +112,8 @@ class FontBook:
 
     def runs(self, span: Span, lang: str) -> list[tuple[str, str]]:
         """(font name, text) pieces of a span, each character in the first family that has it."""
+        if span.icon:
+            return [(ICON, span.icon)]
         key = _face_key(span.bold, span.italic)
         order = self.order(lang)
         pieces: list[tuple[str, str]] = []

@@ -1,8 +1,9 @@
 """Card text markup: a deck's text string in, a tuple of styled spans out.
 
-The markup (docs/deck-format.md) has three marks and nothing else: ``**bold**``,
-``*italic*`` and a line break where the text has one. Every other character,
-``<``, ``&`` and ``>`` included, is text. Input is normalised to NFC because
+The markup (docs/deck-format.md) has four marks and nothing else: ``**bold**``,
+``*italic*``, a line break where the text has one, and ``:card-id:``, a card's
+icon inline (only for ids the caller names as icons; any other ``:word:`` is
+text). Every other character, ``<``, ``&`` and ``>`` included, is text. Input is normalised to NFC because
 the PDF is drawn without shaping, where decomposed accents stack wrongly.
 
 Asterisks pair up like Markdown emphasis, simplified: a run of one, two or
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Collection
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class Span:
     text: str
     bold: bool = False
     italic: bool = False
+    icon: str | None = None     # a card id: the span is that card's icon, drawn inline
 
 
 BOLD, ITALIC = "**", "*"
@@ -49,11 +52,27 @@ class _Run:
     can_close: bool
 
 
-def parse(text: str) -> tuple[Span, ...]:
-    """Card text with markup → spans, adjacent spans of one style merged."""
+_ICON = re.compile(r"(?<![\w:]):([a-z0-9]+(?:-[a-z0-9]+)*):(?![\w:])")
+
+
+def parse(text: str, icons: Collection[str] = ()) -> tuple[Span, ...]:
+    """Card text with markup → spans, adjacent spans of one style merged; `:id:` for an id
+    in `icons` becomes an icon span."""
     tokens = _tokenize(unicodedata.normalize("NFC", text).rstrip())
     _pair(tokens)
-    return _merge(_spans(tokens))
+    return _merge([piece for span in _spans(tokens) for piece in _icons(span, icons)])
+
+
+def _icons(span: Span, icons: Collection[str]) -> list[Span]:
+    if not icons:
+        return [span]
+    pieces, start = [], 0
+    for match in _ICON.finditer(span.text):
+        if match.group(1) in icons:
+            pieces += [Span(span.text[start:match.start()], span.bold, span.italic),
+                       Span(match.group(), span.bold, span.italic, icon=match.group(1))]
+            start = match.end()
+    return pieces + [Span(span.text[start:], span.bold, span.italic)]
 
 
 def _tokenize(text: str) -> list[str | _Run]:
@@ -107,7 +126,7 @@ def _merge(spans: list[Span]) -> tuple[Span, ...]:
         if not span.text:
             continue
         last = merged[-1] if merged else None
-        if last and (last.bold, last.italic) == (span.bold, span.italic):
+        if last and not (last.icon or span.icon) and (last.bold, last.italic) == (span.bold, span.italic):
             merged[-1] = Span(last.text + span.text, span.bold, span.italic)
         else:
             merged.append(span)

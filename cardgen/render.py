@@ -12,20 +12,17 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
-from reportlab.graphics import renderPDF
-from reportlab.graphics import shapes
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
-from svglib.svglib import svg2rlg
 
 from . import art, textfit
 from .face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from .fonts import FontBook
+from .icons import IconPainter
 from .layout import Page, Slot
 from .markup import Span
 from .model import Deck, Group, team_color
@@ -45,32 +42,16 @@ def tint(color: str, amount: float) -> Color:
     return Color(1 - (1 - c.red) * amount, 1 - (1 - c.green) * amount, 1 - (1 - c.blue) * amount)
 
 
+def inline_icons(deck: Deck) -> dict[str, tuple[Path, Color]]:
+    """The icons a text may show inline: every card that has an SVG symbol, in its team's colour."""
+    return {card.id: (card.symbol, HexColor(team_color(card))) for card in deck.cards
+            if card.symbol and card.symbol.suffix.lower() == ".svg"}
+
+
 def shade(color: str, amount: float) -> Color:
     """The colour mixed with black: amount 0 is the colour, 1 black."""
     c = HexColor(color)
     return Color(c.red * (1 - amount), c.green * (1 - amount), c.blue * (1 - amount))
-
-
-@lru_cache(maxsize=None)
-def _svg(path: Path) -> shapes.Drawing:
-    drawing = svg2rlg(str(path))
-    if drawing is None:
-        raise ValueError(f"{path.name}: not a readable SVG")
-    return drawing
-
-
-def _recolor(node, color: Color, hole: Color) -> None:
-    """Paints an icon's dark shapes in `color` and its white shapes, the holes, in `hole`."""
-    if isinstance(node, shapes.Group):
-        for child in node.contents:
-            _recolor(child, color, hole)
-    elif isinstance(node, shapes.Shape):
-        fill = getattr(node, "fillColor", None)
-        if fill is not None:
-            is_white = min(fill.red, fill.green, fill.blue) > 0.9
-            node.fillColor = hole if is_white else color
-        if getattr(node, "strokeColor", None) is not None:
-            node.strokeColor = color
 
 
 class _Painter:
@@ -82,9 +63,9 @@ class _Painter:
         self.book = book
         self.options = options
         self.layout = faces.layout
-        self.forms: dict[tuple[Path, str | None, str], str] = {}
+        self.icons = IconPainter(canvas, body_font)
+        self.icons.register_inline(inline_icons(deck))
         self.images: dict[str, ImageReader] = {}
-        self.body_font = body_font
 
     # -- symbols: each (file, colour) becomes one PDF form, drawn as often as needed
     def picture(self, path: Path, box: Rect, fit: str = "contain", focus: tuple[float, float] = (0.5, 0.5)) -> None:
@@ -100,31 +81,11 @@ class _Painter:
                          pt(placed.w), pt(placed.h), mask="auto")
 
     def symbol(self, path: Path, color: Color | None, box: Rect, hole: Color = white) -> None:
-        """An SVG icon as a PDF form, its dark shapes in `color` (None: the file's own colours)."""
+        """An icon in the box, its dark shapes in `color` (None: the file's own colours)."""
         if path.suffix.lower() in RASTER:
             self.picture(path, box)
             return
-        key = (path, color.hexval() if color else None, hole.hexval())
-        drawing = _svg(path)
-        if key not in self.forms:
-            # Named by first use, not by hash(), so that rebuilds are byte-identical.
-            self.forms[key] = name = f"Sym{len(self.forms)}"
-            # A fresh copy per colour: recolouring changes the cached drawing's shapes.
-            copy = svg2rlg(str(path))
-            if color is not None:
-                _recolor(copy, color, hole)
-            # Otherwise the drawing starts from Helvetica, which would end up referenced but not embedded.
-            copy.initialFontName = self.body_font
-            self.c.beginForm(name, 0, 0, copy.width, copy.height)
-            renderPDF.draw(copy, self.c, 0, 0)
-            self.c.endForm()
-        scale = min(pt(box.w) / drawing.width, pt(box.h) / drawing.height)
-        w, h = drawing.width * scale, drawing.height * scale
-        self.c.saveState()
-        self.c.translate(pt(box.cx) - w / 2, pt(box.cy) - h / 2)
-        self.c.scale(scale, scale)
-        self.c.doForm(self.forms[key])
-        self.c.restoreState()
+        self.icons.draw(path, color, pt(box.x), pt(box.y), pt(box.w), pt(box.h), hole)
 
     def rect(self, r: Rect, radius: float = 0, fill: Color | None = None, stroke: Color | None = None,
              width: float = 0) -> None:

@@ -19,7 +19,10 @@ any other CJK paragraph drawn in the process.
 
 from __future__ import annotations
 
+import hashlib
+import tempfile
 import unicodedata
+from pathlib import Path
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Sequence
@@ -35,7 +38,8 @@ from reportlab.platypus import paragraph as rl_paragraph
 from reportlab.rl_config import _FUZZ
 
 from cardgen import units
-from cardgen.fonts import FontBook
+from cardgen.fonts import ICON, FontBook
+from cardgen.icons import INLINE_CALLBACK
 from cardgen.markup import Span
 
 # Full-width and other punctuation that may not start a line, beyond ReportLab's list.
@@ -43,6 +47,7 @@ EXTRA_CANNOT_START = (
     "，。．、：；！？）］｝〕〉》」』】〗〙〛〞〟’”»›…‥—–～〜·・ー々〻％‰℃°′″"
     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
 )
+OBJECT = "\ufffc"   # stands for an inline icon where lines are broken by character
 CANNOT_END = "([{（［｛〔〈《「『【〖〘〚〝‘“«‹"
 ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER}
 
@@ -212,7 +217,7 @@ def _layout(pieces, style, size: float, leading: float, box_width: float, cjk: b
 
 
 def _wrapped(lines: list[list[tuple[str, str]]], style: ParagraphStyle, box_width: float) -> Paragraph:
-    paragraph = Paragraph(_markup(lines), style)
+    paragraph = Paragraph(_markup(lines, style.fontSize), style)
     paragraph.wrap(box_width, 1e9)
     return paragraph
 
@@ -222,17 +227,37 @@ def _extra_space(line) -> float:
     return line[0] if isinstance(line, tuple) else line.extraSpace
 
 
-def paragraph_markup(spans: Sequence[Span], book: FontBook, lang: str) -> str:
+def paragraph_markup(spans: Sequence[Span], book: FontBook, lang: str, size: float) -> str:
     """ReportLab paragraph markup for spans, every run in its exact face and every character escaped."""
-    return _markup(_split_newlines([piece for span in spans for piece in book.runs(span, lang)]))
+    return _markup(_split_newlines([piece for span in spans for piece in book.runs(span, lang)]), size)
 
 
-def _markup(lines: list[list[tuple[str, str]]]) -> str:
+_PIXEL = bytes.fromhex(
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+    "0000000d49444154789c6360606060000000050001a5f645400000000049454e44ae426082")
+
+
+@lru_cache(maxsize=1)
+def _spacer() -> str:
+    """A transparent pixel on disk: inline icons reserve their room in the line with it
+    (ReportLab 5 opens paragraph images from plain file paths only, not data: URIs)."""
+    path = Path(tempfile.gettempdir()) / f"cardgen-spacer-{hashlib.sha256(_PIXEL).hexdigest()[:12]}.png"
+    if not path.is_file() or path.read_bytes() != _PIXEL:
+        path.write_bytes(_PIXEL)
+    return str(path)
+
+
+def _piece(font: str, text: str, size: float) -> str:
+    if font == ICON:
+        # The callback draws the card's icon where the line reaches it; the spacer keeps its room.
+        return (f"<onDraw name={quoteattr(INLINE_CALLBACK)} label={quoteattr(text)}/>"
+                f'<img src={quoteattr(_spacer())} width="{size:.2f}" height="{size:.2f}" valign="baseline"/>')
+    return f"<font name={quoteattr(font)}>{escape(text)}</font>"
+
+
+def _markup(lines: list[list[tuple[str, str]]], size: float) -> str:
     """Paragraph markup from (font, text) runs per line; all text is escaped."""
-    return "<br/>".join(
-        "".join(f"<font name={quoteattr(font)}>{escape(text)}</font>" for font, text in line if text)
-        for line in lines
-    )
+    return "<br/>".join("".join(_piece(font, text, size) for font, text in line if text) for line in lines)
 
 
 def _split_newlines(pieces: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
@@ -246,10 +271,11 @@ def _split_newlines(pieces: list[tuple[str, str]]) -> list[list[tuple[str, str]]
 
 def _break_cjk(pieces, size: float, limit: float) -> tuple[list[list[tuple[str, str]]], float]:
     """Lines of (font, text) runs no wider than limit pt, and how far the widest still exceeds it."""
-    chars = [(font, ch) for font, text in pieces for ch in text]
-    text = "".join(ch for _, ch in chars)
+    # An inline icon is one unbreakable unit, as wide as the type is high.
+    chars = [(font, ch) for font, text in pieces for ch in ([text] if font == ICON else text)]
+    text = "".join(OBJECT if font == ICON else ch for font, ch in chars)
     # Per character, exactly as ReportLab's CJK wrapping measures, so it never breaks our lines again.
-    widths = [stringWidth(ch, font, size) for font, ch in chars]
+    widths = [size if font == ICON else stringWidth(ch, font, size) for font, ch in chars]
     lines, too_wide, start = [], 0.0, 0
     while start < len(text):
         end, next_start = _line_end(text, widths, start, limit)
@@ -315,7 +341,7 @@ def _trim_end(text: str, start: int, end: int) -> int:
 def _runs(chars: list[tuple[str, str]]) -> list[tuple[str, str]]:
     runs: list[tuple[str, str]] = []
     for font, ch in chars:
-        if runs and runs[-1][0] == font:
+        if runs and runs[-1][0] == font != ICON:
             runs[-1] = (font, runs[-1][1] + ch)
         else:
             runs.append((font, ch))

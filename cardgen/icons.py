@@ -1,0 +1,87 @@
+"""SVG icons on a ReportLab canvas: a file, colours and a box in points in, a PDF form drawn out.
+
+Each (file, colour, hole colour) becomes one PDF form the first time it is
+drawn on a canvas and is reused after that, so 36 werewolf cards carry one
+copy of the wolf. Shared by the card sheets and the documents, which also
+draw a card's icon inline in a text (``:werewolf:`` in the card markup).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.graphics import renderPDF, shapes
+from reportlab.lib.colors import Color, white
+from svglib.svglib import svg2rlg
+
+# The name of the inline-icon callback ReportLab paragraphs call (<onDraw name=...>).
+INLINE_CALLBACK = "cardgenIcon"
+
+
+@lru_cache(maxsize=None)
+def _svg(path: Path) -> shapes.Drawing:
+    drawing = svg2rlg(str(path))
+    if drawing is None:
+        raise ValueError(f"{path.name}: not a readable SVG")
+    return drawing
+
+
+def _recolor(node, color: Color, hole: Color) -> None:
+    """Paints an icon's dark shapes in `color` and its white shapes, the holes, in `hole`."""
+    if isinstance(node, shapes.Group):
+        for child in node.contents:
+            _recolor(child, color, hole)
+    elif isinstance(node, shapes.Shape):
+        fill = getattr(node, "fillColor", None)
+        if fill is not None:
+            is_white = min(fill.red, fill.green, fill.blue) > 0.9
+            node.fillColor = hole if is_white else color
+        if getattr(node, "strokeColor", None) is not None:
+            node.strokeColor = color
+
+
+class IconPainter:
+    """Draws SVG icons on one canvas, each colouring of a file once as a form."""
+
+    def __init__(self, canvas, body_font: str):
+        self.c = canvas
+        self.body_font = body_font
+        self.forms: dict[tuple[Path, str | None, str], str] = {}
+
+    def draw(self, path: Path, color: Color | None, x: float, y: float, w: float, h: float,
+             hole: Color = white) -> None:
+        """The icon centred in the box (x, y, w, h in points), its aspect kept; its dark shapes
+        in `color` (None: the file's own colours)."""
+        key = (path, color.hexval() if color else None, hole.hexval())
+        drawing = _svg(path)
+        if key not in self.forms:
+            # Named by first use, not by hash(), so that rebuilds are byte-identical.
+            self.forms[key] = name = f"Sym{len(self.forms)}"
+            # A fresh copy per colour: recolouring changes the cached drawing's shapes.
+            copy = svg2rlg(str(path))
+            if color is not None:
+                _recolor(copy, color, hole)
+            # Otherwise the drawing starts from Helvetica, which would end up referenced but not embedded.
+            copy.initialFontName = self.body_font
+            self.c.beginForm(name, 0, 0, copy.width, copy.height)
+            renderPDF.draw(copy, self.c, 0, 0)
+            self.c.endForm()
+        scale = min(w / drawing.width, h / drawing.height)
+        self.c.saveState()
+        self.c.translate(x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
+        self.c.scale(scale, scale)
+        self.c.doForm(self.forms[key])
+        self.c.restoreState()
+
+    def register_inline(self, icons: dict[str, tuple[Path, Color]]) -> None:
+        """Lets paragraphs on this canvas draw `:card-id:` icons (see textfit's inline icons)."""
+
+        def draw_inline(canvas, kind, label):
+            info = canvas._curr_tx_info
+            size = info["tx"]._fontsize or info["xs"].style.fontSize
+            path, color = icons[label]
+            # The spacer image after the callback reserves `size` points; the icon sits on it.
+            self.draw(path, color, info["cur_x"], info["cur_y"] - size * 0.2, size, size)
+
+        self.c.setNamedCB(INLINE_CALLBACK, draw_inline)
