@@ -9,7 +9,10 @@ shows everything that needs fixing and keeps every output that is good.
 
 from __future__ import annotations
 
+import concurrent.futures
+import functools
 import itertools
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +41,8 @@ class BuildOptions:
     out: Path = Path("output")
     strict: bool = False
     booklet: bool = False
+    force: bool = False            # rebuild outputs whose inputs did not change
+    jobs: int | None = None        # worker processes; None: one per core
     players: int | None = None     # script the game's setup for this many players
     setup: str | None = None       # which setup (default: the game's first)
     extra_cards: tuple[str, ...] = ()   # cards in play beyond the setup's (--with)
@@ -50,10 +55,14 @@ class Report:
     cards: int = 0
     seconds: float = 0.0
     warnings: list[Problem] = field(default_factory=list)
+    up_to_date: int = 0
 
     def summary(self) -> str:
-        return f"{_count(len(self.files), 'file')}, {_count(self.pages, 'page')}, " \
+        if not self.files and self.up_to_date:
+            return f"up to date ({_count(self.up_to_date, 'file')}) in {self.seconds:.1f} s"
+        line = f"{_count(len(self.files), 'file')}, {_count(self.pages, 'page')}, " \
                f"{_count(self.cards, 'card')} in {self.seconds:.1f} s"
+        return line + (f"; {self.up_to_date} up to date" if self.up_to_date else "")
 
 
 def _count(n: int, noun: str) -> str:
@@ -133,11 +142,6 @@ class Pipeline:
         self.book = fonts.FontBook.load(project.template("fonts.yaml"), project.fonts)
         self.game_books: dict[str, FontBook] = {}
         self.sizes = card_sizes(project)
-        papers = project.template_data("paper.yaml")
-        for what, value, known in (("card size", options.card_size, self.sizes), ("paper", options.paper, papers)):
-            if value and value not in known:
-                raise DeckError([Problem(None, f"unknown {what} '{value}'{did_you_mean(value, known)}; "
-                                               f"known {what}s: {', '.join(known)}")])
         self.card_layout = project.template_data("card-layout.yaml")
 
     def prepare(self, files: GameFiles, lang: str) -> tuple[Prepared | None, list[Problem]]:
@@ -186,10 +190,10 @@ class Pipeline:
         deck, book = prepared.deck, prepared.book
         styles = project.template_data("documents/styles.yaml")
         text_all = project.template_data("documents/text.yaml")
-        text = {**text_all["en"], **text_all.get(deck.lang, {})}
+        text = {**text_all.get("en", {}), **text_all.get(deck.lang, {})}
         papers = project.template_data("paper.yaml")
         strings = project.template_data("strings.yaml")
-        language = strings.get(deck.lang, strings["en"])["language"]
+        language = _in_language(strings, deck.lang).get("language", deck.lang)
         template_dirs = [folder / "documents" for folder in project.templates]
         icons = render.inline_icons(deck)
 
@@ -252,6 +256,7 @@ def jobs(games: list[GameFiles], options: BuildOptions) -> list[tuple[GameFiles,
 def validate(project: Project, names: Iterable[str], options: BuildOptions) -> tuple[list[GameFiles], list[Problem]]:
     """Everything a build checks, without rendering: returns the games and their warnings."""
     games, warnings = check(project, names, options.strict)
+    check_options(project, options)
     pipeline = Pipeline(project, options)
     problems = [p for files, lang in jobs(games, options) for p in pipeline.prepare(files, lang)[1]]
     if any(problem.fails(options.strict) for problem in problems):
@@ -259,44 +264,129 @@ def validate(project: Project, names: Iterable[str], options: BuildOptions) -> t
     return games, warnings + problems
 
 
+def _in_language(table: dict, lang: str) -> dict:
+    """A language's block of a per-language template file (strings.yaml), or an empty one."""
+    block = table.get(lang) if isinstance(table, dict) else None
+    return block if isinstance(block, dict) else {}
+
+
+def output_kinds(files: GameFiles) -> list[str]:
+    """The outputs a game makes per language: its cards, and its rulebook and script if it has their texts."""
+    return ["cards", *(kind for kind in ("rulebook", "script") if f"{kind}.yaml" in files.extra)]
+
+
+def output_path(options: BuildOptions, files: GameFiles, kind: str, lang: str) -> Path:
+    return options.out / files.id / f"{files.id}-{kind}-{lang}.pdf"
+
+
+@dataclass
+class JobResult:
+    written: list[tuple[Path, int]] = field(default_factory=list)   # (file, pages)
+    cards: int = 0
+    warnings: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+@functools.lru_cache(maxsize=4)
+def _pipeline(project: Project, options: BuildOptions) -> Pipeline:
+    # One per process and build: fonts and templates are read once, in each worker too.
+    return Pipeline(project, options)
+
+
+def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str) -> JobResult:
+    """Stages 3-6 for one game in one language: its PDFs written, or its problems."""
+    from . import render
+    from .write import write_atomic
+
+    pipeline = _pipeline(project, options)
+    result = JobResult()
+    prepared, found = pipeline.prepare(files, lang)
+    if prepared is None:
+        result.problems = found
+        return result
+    result.warnings = found
+    strings = project.template_data("strings.yaml")
+    render_options = render.RenderOptions(options.ink_saver, project.template_data("sheet.yaml"),
+                                          {**_in_language(strings, "en"), **_in_language(strings, lang)})
+    pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
+    outputs = [("cards", pdf, len(prepared.pages))]
+    try:
+        outputs += pipeline.documents(prepared, files)
+    except DeckError as exc:
+        result.problems = exc.problems
+        return result
+    except TemplateError as exc:
+        result.problems = [Problem(Where(project.display(Path(exc.file)), exc.line), exc.message)]
+        return result
+    for kind, data, pages in outputs:
+        target = output_path(options, files, kind, lang)
+        write_atomic(target, data)
+        result.written.append((target, pages))
+    result.cards = len(prepared.deck.copies)
+    return result
+
+
+def _run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles, str]],
+             progress: Callable[[Iterable], Iterable]) -> Iterable[tuple[GameFiles, str, JobResult]]:
+    """Each job's result, in worker processes when there are several jobs and cores to share."""
+    workers = min(options.jobs or os.cpu_count() or 1, len(todo))
+    if workers <= 1:
+        for files, lang in progress(todo):
+            yield files, lang, run_job(project, options, files, lang)
+        return
+    with concurrent.futures.ProcessPoolExecutor(workers) as pool:
+        futures = [pool.submit(run_job, project, options, files, lang) for files, lang in todo]
+        # Reported in job order, whatever order the workers finish in, so output does not depend on timing.
+        for (files, lang), future in zip(progress(todo), futures):
+            yield files, lang, future.result()
+
+
+def check_options(project: Project, options: BuildOptions) -> None:
+    """Options that name template data (a paper, a card size) must name what is there."""
+    for what, value, known in (("card size", options.card_size, card_sizes(project)),
+                               ("paper", options.paper, project.template_data("paper.yaml"))):
+        if value and value not in known:
+            raise DeckError([Problem(None, f"unknown {what} '{value}'{did_you_mean(value, known)}; "
+                                           f"known {what}s: {', '.join(known)}")])
+
+
 def build(project: Project, names: Iterable[str], options: BuildOptions,
           progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> Report:
-    from . import render
-    from .write import remove_abandoned, write_atomic
+    from .manifest import Manifest
+    from .write import remove_abandoned
 
     start = time.perf_counter()
     games, warnings = check(project, names, options.strict)
+    check_options(project, options)
     report = Report(warnings=warnings)
-    pipeline = Pipeline(project, options)
-    sheet = project.template_data("sheet.yaml")
-    strings = project.template_data("strings.yaml")
-    problems: list[Problem] = []
+    manifest = Manifest(options.out)
     for files in games:
         if (options.out / files.id).is_dir():
             remove_abandoned(options.out / files.id)
-    for files, lang in progress(jobs(games, options)):
-        prepared, found = pipeline.prepare(files, lang)
-        if prepared is None:
-            problems += found
-            continue
-        report.warnings += found
-        render_options = render.RenderOptions(options.ink_saver, sheet, strings.get(lang, strings["en"]))
-        pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
-        outputs = [("cards", pdf, len(prepared.pages))]
-        try:
-            outputs += pipeline.documents(prepared, files)
-        except DeckError as exc:
-            problems += exc.problems
-            continue
-        except TemplateError as exc:
-            problems.append(Problem(Where(project.display(Path(exc.file)), exc.line), exc.message))
-            continue
-        for kind, data, pages in outputs:
-            target = options.out / files.id / f"{files.id}-{kind}-{lang}.pdf"
-            write_atomic(target, data)
+    todo, inputs = [], {}
+    for files, lang in jobs(games, options):
+        game_folders = [files.folder, *(include / files.id for include in project.includes)]
+        kinds = output_kinds(files)
+        for kind in kinds:
+            inputs[files.id, lang, kind] = manifest.inputs(kind, lang, game_folders, project.templates,
+                                                           project.fonts, options)
+        if not options.force and all(manifest.fresh(output_path(options, files, kind, lang),
+                                                    inputs[files.id, lang, kind]) for kind in kinds):
+            report.up_to_date += len(kinds)
+        else:
+            todo.append((files, lang))
+    problems: list[Problem] = []
+    for files, lang, result in _run_all(project, options, todo, progress):
+        problems += result.problems
+        report.warnings += result.warnings
+        report.cards += result.cards
+        for target, pages in result.written:
             report.files.append(target)
             report.pages += pages
-        report.cards += len(prepared.deck.copies)
+            kind = target.stem.removeprefix(f"{files.id}-").rsplit("-", 1)[0]
+            manifest.record(target, inputs[files.id, lang, kind])
+    if report.files:
+        manifest.save()
     report.seconds = time.perf_counter() - start
     if problems:
         raise DeckError(warnings + problems)

@@ -7,6 +7,7 @@ problem a user can fix is printed as ``file:line: message`` without a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -29,14 +30,14 @@ class DeckProblems(click.ClickException):
     def __init__(self, problems: list[Problem]):
         # Stable: within one line, problems keep the order the stages found them in.
         super().__init__("\n".join(str(p) for p in sorted(problems, key=Problem.sort_key)))
+        self.count = sum(1 for p in problems if p.severity != "note")
 
     def format_message(self) -> str:
         return self.message
 
     def show(self, file=None) -> None:
         click.echo(self.format_message(), err=True)
-        count = len(self.message.splitlines())
-        click.echo(f"{count} problem{'s' if count != 1 else ''}", err=True)
+        click.echo(f"{self.count} problem{'s' if self.count != 1 else ''}", err=True)
 
 
 def _project(decks: Path | None, includes: tuple[Path, ...] = ()) -> Project:
@@ -80,12 +81,22 @@ def main() -> None:
 @click.option("--setup", help="With --players: which of the game's setups (default: its first).")
 @click.option("--with", "extra_cards", multiple=True, metavar="CARD",
               help="A card in play beyond the setup's, for the script; repeatable.")
+@click.option("--force", is_flag=True, help="Rebuild every output, even those whose inputs did not change.")
+@click.option("--jobs", type=click.IntRange(1), help="Worker processes (default: one per core).")
+@click.option("--list-targets", is_flag=True, help="Print what would be built and stop.")
+@click.option("--json", "as_json", is_flag=True, help="With --list-targets: as JSON.")
 @decks_option
 def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, strict, booklet, players, setup,
-                  extra_cards, decks, includes) -> None:
-    """Build the card PDFs, rulebooks and moderator scripts of GAMES (default: every game under decks/)."""
-    options = BuildOptions(tuple(langs), paper, card_size, bleed, backs, ink_saver, out, strict, booklet,
-                           players, setup, tuple(extra_cards))
+                  extra_cards, force, jobs, list_targets, as_json, decks, includes) -> None:
+    """Build the card PDFs, rulebooks and moderator scripts of GAMES (default: every game under decks/).
+
+    Outputs whose inputs did not change since the last build into the same folder are kept as they are."""
+    options = BuildOptions(langs=tuple(langs), paper=paper, card_size=card_size, bleed=bleed, backs=backs,
+                           ink_saver=ink_saver, out=out, strict=strict, booklet=booklet, players=players,
+                           setup=setup, extra_cards=tuple(extra_cards), force=force, jobs=jobs)
+    if list_targets:
+        _list_targets(_project(decks, includes), games, options, as_json)
+        return
 
     def progress(jobs):
         if sys.stderr.isatty():
@@ -105,6 +116,25 @@ def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, 
     for path in report.files:
         click.echo(str(path))
     click.echo(report.summary())
+
+
+def _list_targets(project: Project, games, options: BuildOptions, as_json: bool) -> None:
+    """What a build would make: one target per game, so CI can spread games over machines."""
+    from .build import jobs as build_jobs, output_kinds, output_path
+
+    try:
+        checked, _ = check(project, games, options.strict)
+        targets = [{"game": files.id, "languages": [lang for f, lang in build_jobs([files], options)],
+                    "outputs": [output_path(options, files, kind, lang).as_posix()
+                                for f, lang in build_jobs([files], options) for kind in output_kinds(files)]}
+                   for files in checked]
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    if as_json:
+        click.echo(json.dumps({"targets": targets}, ensure_ascii=False, indent=2))
+    else:
+        for target in targets:
+            click.echo(f"{target['game']}: {', '.join(target['languages'])} ({len(target['outputs'])} files)")
 
 
 @main.command("validate")
@@ -242,14 +272,15 @@ def _write_new(path: Path, text: str) -> None:
         raise click.ClickException(f"{path} exists already; cardgen new never overwrites a file")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-    click.echo(f"wrote {path}")
+    click.echo(f"wrote {os.path.relpath(path)}")
 
 
-def _new_role_text(project: Project, game_id: str, card_id: str, data: dict, orders: list[int]) -> str:
+def _new_role_text(project: Project, game_id: str, card_id: str, data: dict, orders: list[int],
+                   check: str) -> str:
     from . import templating
 
     return templating.render([p / "new" for p in project.templates], "role.yaml.j2", {
-        "id": card_id, "game": game_id, "name": card_id.replace("-", " ").title(),
+        "id": card_id, "game": game_id, "check": check, "name": card_id.replace("-", " ").title(),
         "languages": data["languages"], "team": next(iter(data["teams"])), "teams": list(data["teams"]),
         "free_order": max(orders, default=0) + 10,
     }, autoescape=False)
@@ -276,7 +307,9 @@ def new_role_command(game, card_id, into, decks, includes) -> None:
         raise DeckProblems(exc.problems) from None
     orders = [doc.data.get("night", {}).get("order", 0) for doc in files.cards.values()]
     folder = (into / files.id) if into else files.folder
-    _write_new(folder / "roles" / f"{card_id}.yaml", _new_role_text(project, files.id, card_id, files.game.data, orders))
+    command = f"cardgen validate {files.id}" + (f" --include {into}" if into else "")
+    _write_new(folder / "roles" / f"{card_id}.yaml",
+               _new_role_text(project, files.id, card_id, files.game.data, orders, command))
 
 
 @new_group.command("game")
@@ -302,7 +335,8 @@ def new_game_command(game_id, langs, decks, includes) -> None:
                                   {"id": game_id, "name": name, "languages": languages}, autoescape=False)
     _write_new(folder / "game.yaml", game_text)
     _write_new(folder / "roles" / "villager.yaml",
-               _new_role_text(project, game_id, "villager", yaml.safe_load(game_text), []))
+               _new_role_text(project, game_id, "villager", yaml.safe_load(game_text), [],
+                              f"cardgen validate {game_id}"))
 
 
 class _AnyGlyph:

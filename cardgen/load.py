@@ -55,7 +55,7 @@ class Doc:
         return value
 
 
-class _PositionLoader(yaml.SafeLoader):
+class _PositionLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     """The safe loader, recording positions while it composes the node tree."""
 
 

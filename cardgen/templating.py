@@ -14,8 +14,6 @@ import traceback
 from pathlib import Path
 from typing import Any, Sequence
 
-import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 
 
 class TemplateError(Exception):
@@ -24,17 +22,6 @@ class TemplateError(Exception):
     def __init__(self, file: str, line: int | None, message: str):
         self.file, self.line, self.message = file, line, message
         super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
-
-
-class _ContainedLoader(jinja2.FileSystemLoader):
-    """A file loader that will not follow a symbolic link out of its folders."""
-
-    def get_source(self, environment, template):
-        source, filename, uptodate = super().get_source(environment, template)
-        real = os.path.realpath(filename)
-        if not any(real.startswith(os.path.realpath(folder) + os.sep) for folder in self.searchpath):
-            raise TemplateError(filename, None, "leads outside its templates folder (a symbolic link?)")
-        return source, filename, uptodate
 
 
 def _template_line(exc: BaseException) -> tuple[str | None, int | None]:
@@ -47,12 +34,27 @@ def _template_line(exc: BaseException) -> tuple[str | None, int | None]:
 
 def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], autoescape: bool = True) -> str:
     """`autoescape` is for XML output; YAML templates quote their values with the tojson filter."""
+    # Imported here: builds with nothing to do, list and --help never need Jinja2.
+    import jinja2
+    from jinja2.sandbox import SandboxedEnvironment
+
+    class _ContainedLoader(jinja2.FileSystemLoader):
+        """A file loader that will not follow a symbolic link out of its folders."""
+
+        def get_source(self, environment, template):
+            source, filename, uptodate = super().get_source(environment, template)
+            real = os.path.realpath(filename)
+            if not any(real.startswith(os.path.realpath(folder) + os.sep) for folder in self.searchpath):
+                raise TemplateError(filename, None, "leads outside its templates folder (a symbolic link?)")
+            return source, filename, uptodate
+
     env = SandboxedEnvironment(
         loader=_ContainedLoader([str(d) for d in template_dirs]),
         autoescape=autoescape,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        keep_trailing_newline=True,
     )
     try:
         return env.get_template(name).render(context)

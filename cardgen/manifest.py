@@ -1,0 +1,92 @@
+"""Incremental builds: what each output was built from, kept beside the outputs.
+
+The manifest (``<out>/cardgen-manifest.json``) maps every output file to a
+hash of all the inputs that shape it: the game's files (cards, symbols, art,
+word lists, rulebook and script texts, and any included cards), the templates
+that output uses, the fonts, the options that change it, the language and
+cardgen's version, plus a hash of the output's own bytes. An output whose
+inputs hash the same and whose file is still the one written is up to date.
+
+File contents are hashed once and remembered by path, size and modification
+time, so a build with nothing to do reads no font or image again. The
+manifest is written atomically, like every output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Iterable
+
+from . import __version__
+from .write import write_atomic
+
+NAME = "cardgen-manifest.json"
+# Option names (BuildOptions fields) that change each kind of output.
+OPTIONS = {
+    "cards": ("paper", "card_size", "bleed", "backs", "ink_saver"),
+    "rulebook": ("booklet",),
+    "script": ("players", "setup", "extra_cards"),
+}
+# Template subfolders an output kind does not read.
+UNUSED_TEMPLATES = {"cards": ("documents", "new"), "rulebook": ("new",), "script": ("new",)}
+
+
+def _files(folder: Path, skip: tuple[str, ...] = ()) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*")
+                  if p.is_file() and not p.name.startswith(".") and p.relative_to(folder).parts[0] not in skip)
+
+
+class Manifest:
+    def __init__(self, out: Path):
+        self.path = out / NAME
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        self.outputs: dict[str, dict] = data.get("outputs", {}) if isinstance(data, dict) else {}
+        self.digests: dict[str, list] = data.get("digests", {}) if isinstance(data, dict) else {}
+        self.out = out
+
+    def digest(self, path: Path) -> str:
+        stat = path.stat()
+        known = self.digests.get(str(path))
+        if known and known[:2] == [stat.st_size, stat.st_mtime_ns]:
+            return known[2]
+        sha = hashlib.sha256(path.read_bytes()).hexdigest()
+        self.digests[str(path)] = [stat.st_size, stat.st_mtime_ns, sha]
+        return sha
+
+    def inputs(self, kind: str, lang: str, game_folders: Iterable[Path], templates: Iterable[Path],
+               fonts: Iterable[Path], options: object) -> str:
+        """The hash of everything an output of `kind` in `lang` is made from."""
+        h = hashlib.sha256()
+        h.update(json.dumps([__version__, kind, lang, [repr(getattr(options, name)) for name in OPTIONS[kind]]])
+                 .encode())
+        for role, folders, skip in (("game", game_folders, ()), ("templates", templates, UNUSED_TEMPLATES[kind]),
+                                    ("fonts", fonts, ())):
+            for folder in folders:
+                for path in _files(folder, skip):
+                    h.update(f"{role}\0{path.relative_to(folder).as_posix()}\0{self.digest(path)}\n".encode())
+        return h.hexdigest()
+
+    def fresh(self, target: Path, inputs: str) -> bool:
+        entry = self.outputs.get(self._key(target))
+        return bool(entry and entry["inputs"] == inputs and target.is_file()
+                    and self.digest(target) == entry["output"])
+
+    def record(self, target: Path, inputs: str) -> None:
+        self.outputs[self._key(target)] = {"inputs": inputs, "output": self.digest(target)}
+
+    def save(self) -> None:
+        # Digests of files that are gone would only grow the manifest.
+        digests = {path: value for path, value in self.digests.items() if Path(path).exists()}
+        data = {"cardgen": __version__, "outputs": dict(sorted(self.outputs.items())),
+                "digests": dict(sorted(digests.items()))}
+        write_atomic(self.path, json.dumps(data, indent=1).encode())
+
+    def _key(self, target: Path) -> str:
+        return target.relative_to(self.out).as_posix()
