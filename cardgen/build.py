@@ -180,8 +180,10 @@ class Pipeline:
                                                             self.project.fonts, extra)
         return self.game_books[files.id]
 
-    def documents(self, prepared: Prepared, files: GameFiles) -> list[tuple[str, bytes, int]]:
-        """The rulebook and the moderator script of a deck that has their texts: (kind, PDF, pages)."""
+    def documents(self, prepared: Prepared, files: GameFiles,
+                  kinds: frozenset[str] | None = None) -> list[tuple[str, bytes, int]]:
+        """The rulebook and the moderator script of a deck that has their texts (of `kinds`, when
+        given): (kind, PDF, pages)."""
         from . import booklet, document, render, rulebook, script, templating
         from .layout import named_size
         from .units import pt
@@ -201,7 +203,7 @@ class Pipeline:
             return text["page"].replace("{n}", str(n)).replace("{total}", str(total))
 
         out = []
-        if deck.rulebook:
+        if deck.rulebook and (kinds is None or "rulebook" in kinds):
             style = styles["booklet" if options.booklet else "rulebook"]
             xml = templating.render(template_dirs, "rulebook.xml.j2", rulebook.context(deck, text, self.sizes))
             furniture = document.PageFurniture(f"{deck.name.value} · {text['rulebook']} · {language}", page_label)
@@ -212,7 +214,7 @@ class Pipeline:
                 sheet = named_size(papers, style["sheet"], "paper").rotated()
                 pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
             out.append(("rulebook", pdf, pages))
-        if deck.script:
+        if deck.script and (kinds is None or "script" in kinds):
             in_play, label = self.in_play(deck, files, text)
             xml = templating.render(template_dirs, "script.xml.j2", script.context(deck, text, in_play, label))
             furniture = document.PageFurniture(f"{deck.name.value} · {text['script']} · {language} · {label}",
@@ -293,8 +295,10 @@ def _pipeline(project: Project, options: BuildOptions) -> Pipeline:
     return Pipeline(project, options)
 
 
-def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str) -> JobResult:
-    """Stages 3-6 for one game in one language: its PDFs written, or its problems."""
+def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str,
+            kinds: frozenset[str] | None = None) -> JobResult:
+    """Stages 3-6 for one game in one language: its PDFs written (only `kinds` of them, when
+    given: the others are up to date), or its problems."""
     from . import render
     from .write import write_atomic
 
@@ -305,13 +309,15 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
         result.problems = found
         return result
     result.warnings = found
-    strings = project.template_data("strings.yaml")
-    render_options = render.RenderOptions(options.ink_saver, project.template_data("sheet.yaml"),
-                                          {**_in_language(strings, "en"), **_in_language(strings, lang)})
-    pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
-    outputs = [("cards", pdf, len(prepared.pages))]
+    outputs = []
+    if kinds is None or "cards" in kinds:
+        strings = project.template_data("strings.yaml")
+        render_options = render.RenderOptions(options.ink_saver, project.template_data("sheet.yaml"),
+                                              {**_in_language(strings, "en"), **_in_language(strings, lang)})
+        pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
+        outputs.append(("cards", pdf, len(prepared.pages)))
     try:
-        outputs += pipeline.documents(prepared, files)
+        outputs += [output for output in pipeline.documents(prepared, files, kinds)]
     except DeckError as exc:
         result.problems = exc.problems
         return result
@@ -326,18 +332,18 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     return result
 
 
-def _run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles, str]],
+def _run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles, str, frozenset[str]]],
              progress: Callable[[Iterable], Iterable]) -> Iterable[tuple[GameFiles, str, JobResult]]:
     """Each job's result, in worker processes when there are several jobs and cores to share."""
     workers = min(options.jobs or os.cpu_count() or 1, len(todo))
     if workers <= 1:
-        for files, lang in progress(todo):
-            yield files, lang, run_job(project, options, files, lang)
+        for files, lang, kinds in progress(todo):
+            yield files, lang, run_job(project, options, files, lang, kinds)
         return
     with concurrent.futures.ProcessPoolExecutor(workers) as pool:
-        futures = [pool.submit(run_job, project, options, files, lang) for files, lang in todo]
+        futures = [pool.submit(run_job, project, options, files, lang, kinds) for files, lang, kinds in todo]
         # Reported in job order, whatever order the workers finish in, so output does not depend on timing.
-        for (files, lang), future in zip(progress(todo), futures):
+        for (files, lang, _), future in zip(progress(todo), futures):
             yield files, lang, future.result()
 
 
@@ -363,18 +369,18 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
     for files in games:
         if (options.out / files.id).is_dir():
             remove_abandoned(options.out / files.id)
-    todo, inputs = [], {}
+    todo, inputs = [], {}   # todo: (game, language, the outputs to write)
     for files, lang in jobs(games, options):
         game_folders = [files.folder, *(include / files.id for include in project.includes)]
         kinds = output_kinds(files)
         for kind in kinds:
             inputs[files.id, lang, kind] = manifest.inputs(kind, lang, game_folders, project.templates,
                                                            project.fonts, options)
-        if not options.force and all(manifest.fresh(output_path(options, files, kind, lang),
-                                                    inputs[files.id, lang, kind]) for kind in kinds):
-            report.up_to_date += len(kinds)
-        else:
-            todo.append((files, lang))
+        stale = frozenset(kind for kind in kinds if options.force or not manifest.fresh(
+            output_path(options, files, kind, lang), inputs[files.id, lang, kind]))
+        report.up_to_date += len(kinds) - len(stale)
+        if stale:
+            todo.append((files, lang, stale))
     problems: list[Problem] = []
     for files, lang, result in _run_all(project, options, todo, progress):
         problems += result.problems

@@ -104,9 +104,9 @@ def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, 
                                    item_show_func=lambda job: job and f"{job[0].id} {job[1]}") as bar:
                 yield from bar
         else:
-            for files, lang in jobs:
-                click.echo(f"building {files.id} ({lang})", err=True)
-                yield files, lang
+            for job in jobs:
+                click.echo(f"building {job[0].id} ({job[1]})", err=True)
+                yield job
 
     try:
         report = build(_project(decks, includes), games, options, progress)

@@ -29,8 +29,10 @@ OPTIONS = {
     "rulebook": ("booklet",),
     "script": ("players", "setup", "extra_cards"),
 }
-# Template subfolders an output kind does not read.
-UNUSED_TEMPLATES = {"cards": ("documents", "new"), "rulebook": ("new",), "script": ("new",)}
+# Templates (files or folders at the top of templates/) an output kind does not read.
+_CARDS_ONLY = ("card-layout.yaml", "sheet.yaml")
+UNUSED_TEMPLATES = {"cards": ("documents", "new"), "rulebook": ("new", *_CARDS_ONLY),
+                    "script": ("new", *_CARDS_ONLY)}
 
 
 def _files(folder: Path, skip: tuple[str, ...] = ()) -> list[Path]:
