@@ -43,6 +43,7 @@ class BuildOptions:
     booklet: bool = False
     force: bool = False            # rebuild outputs whose inputs did not change
     jobs: int | None = None        # worker processes; None: one per core
+    back_offset: tuple[float, float] = (0.0, 0.0)   # mm, undoing a duplex printer's misplaced backs
     players: int | None = None     # script the game's setup for this many players
     setup: str | None = None       # which setup (default: the game's first)
     extra_cards: tuple[str, ...] = ()   # cards in play beyond the setup's (--with)
@@ -313,7 +314,8 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     if kinds is None or "cards" in kinds:
         strings = project.template_data("strings.yaml")
         render_options = render.RenderOptions(options.ink_saver, project.template_data("sheet.yaml"),
-                                              {**_in_language(strings, "en"), **_in_language(strings, lang)})
+                                              {**_in_language(strings, "en"), **_in_language(strings, lang)},
+                                              options.back_offset)
         pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
         outputs.append(("cards", pdf, len(prepared.pages)))
     try:

@@ -49,6 +49,36 @@ def _warn(problems: list[Problem]) -> None:
         click.echo(str(problem), err=True)
 
 
+class _Offset(click.ParamType):
+    name = "X,Y"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        try:
+            x, y = (float(part) for part in value.split(","))
+        except ValueError:
+            self.fail(f"expected two numbers in mm as X,Y (like 0.5,-1), got {value!r}", param, ctx)
+        return x, y
+
+
+OFFSET = _Offset()
+
+
+def _back_offset(project: Project, offset: tuple[float, float] | None, printer: str | None) -> tuple[float, float]:
+    """--back-offset wins over a remembered printer; with neither, backs stay where they are."""
+    from .config import printer_offset
+
+    if offset is not None:
+        return offset
+    if printer is None:
+        return (0.0, 0.0)
+    try:
+        return printer_offset(project.root, printer)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+
+
 def decks_option(command):
     """--decks and --include: where the games and a designer's extra cards are."""
     command = click.option("--include", "includes", multiple=True,
@@ -83,17 +113,21 @@ def main() -> None:
               help="A card in play beyond the setup's, for the script; repeatable.")
 @click.option("--force", is_flag=True, help="Rebuild every output, even those whose inputs did not change.")
 @click.option("--jobs", type=click.IntRange(1), help="Worker processes (default: one per core).")
+@click.option("--back-offset", type=OFFSET, help="X,Y in mm: move every back page by this much "
+              "(read off a calibration sheet: cardgen calibrate).")
+@click.option("--printer", help="Use the back offset remembered for this printer in cardgen.toml.")
 @click.option("--list-targets", is_flag=True, help="Print what would be built and stop.")
 @click.option("--json", "as_json", is_flag=True, help="With --list-targets: as JSON.")
 @decks_option
 def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, strict, booklet, players, setup,
-                  extra_cards, force, jobs, list_targets, as_json, decks, includes) -> None:
+                  extra_cards, force, jobs, back_offset, printer, list_targets, as_json, decks, includes) -> None:
     """Build the card PDFs, rulebooks and moderator scripts of GAMES (default: every game under decks/).
 
     Outputs whose inputs did not change since the last build into the same folder are kept as they are."""
     options = BuildOptions(langs=tuple(langs), paper=paper, card_size=card_size, bleed=bleed, backs=backs,
                            ink_saver=ink_saver, out=out, strict=strict, booklet=booklet, players=players,
-                           setup=setup, extra_cards=tuple(extra_cards), force=force, jobs=jobs)
+                           setup=setup, extra_cards=tuple(extra_cards), force=force, jobs=jobs,
+                           back_offset=_back_offset(_project(decks, includes), back_offset, printer))
     if list_targets:
         _list_targets(_project(decks, includes), games, options, as_json)
         return
@@ -116,6 +150,41 @@ def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, 
     for path in report.files:
         click.echo(str(path))
     click.echo(report.summary())
+
+
+@main.command("calibrate")
+@click.option("--paper", default="a4", show_default=True, help="a4, letter, or another size in templates/paper.yaml.")
+@click.option("--backs", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="How your printer flips the sheet for the back.")
+@click.option("--back-offset", type=OFFSET, help="The offset in use, to check it: both pointers then read 0.")
+@click.option("--printer", help="Check the back offset remembered for this printer.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
+@decks_option
+def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) -> None:
+    """A two-sided test sheet that measures how far your printer misplaces the backs."""
+    from .calibrate import render_calibration
+    from .fonts import FontBook
+    from .layout import named_size
+    from .write import write_atomic
+
+    project = _project(decks, includes)
+    offset = _back_offset(project, back_offset, printer)
+    try:
+        papers = project.template_data("paper.yaml")
+        if paper not in papers:
+            raise DeckError([Problem(None, f"unknown paper '{paper}'{did_you_mean(paper, papers)}; "
+                                           f"known papers: {', '.join(papers)}")])
+        book = FontBook.load(project.template("fonts.yaml"), project.fonts)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    lines = [f"Duplex calibration, {paper}, flipped on the {backs} edge; backs moved by {offset[0]:g},{offset[1]:g} mm.",
+             "Print both sides at 100 %, hold the sheet against a light, and read where each",
+             "pointer line from the back crosses its scale: pass the two numbers as",
+             f"cardgen build --back-offset X,Y (or remember them: [printers.NAME] back-offset = [X, Y]",
+             "in cardgen.toml). Printed again with that offset, both pointers read 0."]
+    target = out / f"calibration-{paper}-{backs}.pdf"
+    write_atomic(target, render_calibration(named_size(papers, paper, "paper"), book, backs, offset, lines))
+    click.echo(str(target))
 
 
 def _list_targets(project: Project, games, options: BuildOptions, as_json: bool) -> None:

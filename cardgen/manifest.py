@@ -25,7 +25,7 @@ from .write import write_atomic
 NAME = "cardgen-manifest.json"
 # Option names (BuildOptions fields) that change each kind of output.
 OPTIONS = {
-    "cards": ("paper", "card_size", "bleed", "backs", "ink_saver"),
+    "cards": ("paper", "card_size", "bleed", "backs", "ink_saver", "back_offset"),
     "rulebook": ("booklet",),
     "script": ("players", "setup", "extra_cards"),
 }

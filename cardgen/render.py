@@ -34,6 +34,7 @@ class RenderOptions:
     ink_saver: bool
     sheet: Mapping          # templates/sheet.yaml
     strings: Mapping        # templates/strings.yaml entry of the deck's language
+    back_offset: tuple[float, float] = (0.0, 0.0)   # mm: where a duplex printer misplaces the backs, undone
 
 
 def tint(color: str, amount: float) -> Color:
@@ -310,10 +311,16 @@ class _Painter:
         c.setPageSize((pt(page.size.w), pt(page.size.h)))
         for name, box in (("setTrimBox", page.trim_box), ("setBleedBox", page.bleed_box)):
             getattr(c, name)((pt(box.x), pt(box.y), pt(box.right), pt(box.top)))
+        c.saveState()
+        if page.side == "back":
+            # The whole back side moves, as vectors, by the offset measured on a calibration sheet.
+            dx, dy = self.options.back_offset
+            c.translate(pt(dx), pt(dy))
         for slot in page.slots:
             self.slot(slot)
         self.marks(page)
         self.info(page, number, total)
+        c.restoreState()
         c.showPage()
 
 

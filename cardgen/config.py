@@ -1,0 +1,46 @@
+"""A project's settings file: cardgen.toml, or [tool.cardgen] in pyproject.toml, in; named values out.
+
+Today it remembers printers: the back offset a calibration sheet measured, so
+that a group prints with ``--printer office`` instead of retyping numbers::
+
+    [printers.office]
+    back-offset = [0.5, -1.0]    # mm, as read on the calibration sheet
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from .problems import DeckError, Problem, Where
+
+
+def _settings(root: Path) -> tuple[dict, str]:
+    own = root / "cardgen.toml"
+    if own.is_file():
+        return _read(own), "cardgen.toml"
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        return _read(pyproject).get("tool", {}).get("cardgen", {}), "pyproject.toml [tool.cardgen]"
+    return {}, "cardgen.toml"
+
+
+def _read(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckError([Problem(Where(path.name), f"TOML error: {exc}")]) from None
+
+
+def printer_offset(root: Path, name: str) -> tuple[float, float]:
+    """The back offset remembered for a printer."""
+    settings, where = _settings(root)
+    printers = settings.get("printers", {})
+    if name not in printers:
+        known = ", ".join(printers) or "none yet"
+        raise DeckError([Problem(None, f"no printer '{name}' in {where}; printers: {known}")])
+    offset = printers[name].get("back-offset")
+    if not (isinstance(offset, list) and len(offset) == 2 and all(isinstance(v, (int, float)) for v in offset)):
+        raise DeckError([Problem(None, f"{where}: printers.{name}.back-offset: expected [x, y] in mm, "
+                                       f"got {offset!r}")])
+    return float(offset[0]), float(offset[1])
