@@ -1,0 +1,345 @@
+"""The floor: the card sheets drawn by a minimal hand-written ReportLab script.
+
+Input is the JSON written by ``spec.py`` (read before the clock starts): every
+page, card position, colour, symbol file, text, font size and box exactly as
+cardgen composed them. This script draws the same PDFs with the same fonts
+(the TrueType files in fonts/, embedded as subsets), the same page sizes,
+TrimBox and BleedBox, card faces clipped to their paint areas, frames, panels,
+team pills, edge trails, SVG symbols as recoloured svglib forms (one form per
+file and colouring per PDF), patterned backs, crop marks, fold lines and the
+page-info ruler, in ReportLab's invariant mode with compressed pages.
+
+What it leaves out is everything cardgen does beyond drawing: reading and
+validating YAML, resolving languages, the shrink-to-fit search (each text is
+wrapped once, at the size cardgen chose), imposition, CJK line-breaking rules
+of its own (ReportLab's ``wordWrap='CJK'`` is used instead), and any fallback
+beyond picking, per character, the first font that has the glyph.
+
+    python benchmarks/floor.py SPEC.json [--out DIR]
+
+prints one JSON line: seconds (drawing every PDF, fonts and SVGs loaded inside
+the timed part), pages, bytes, peak RSS.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics import shapes
+from reportlab.lib.colors import Color
+from reportlab.lib.enums import TA_CENTER, TA_LEFT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+from svglib.svglib import svg2rlg
+
+MM = 72 / 25.4
+WHITE = (1.0, 1.0, 1.0)
+FACE = {(False, False): "regular", (True, False): "bold", (False, True): "italic", (True, True): "bold-italic"}
+STAND_INS = {"regular": ("regular",), "bold": ("bold", "regular"), "italic": ("italic", "regular"),
+             "bold-italic": ("bold-italic", "bold", "italic", "regular")}
+
+
+class Fonts:
+    """TrueType faces registered on first use; per character, the first family of the order that has it."""
+
+    def __init__(self, files: dict, orders: dict):
+        self.files, self.orders = files, orders
+        self.fonts: dict[tuple[str, str], TTFont] = {}
+
+    def font(self, family: str, key: str) -> TTFont:
+        font = self.fonts.get((family, key))
+        if font is None:
+            faces = self.files[family]
+            face = next(k for k in STAND_INS[key] if k in faces)
+            name = f"{family}-{face}"
+            if name not in pdfmetrics.getRegisteredFontNames():
+                pdfmetrics.registerFont(TTFont(name, faces[face]))
+            font = self.fonts[family, key] = pdfmetrics.getFont(name)
+        return font
+
+    def runs(self, text: str, bold: bool, italic: bool, lang: str) -> list[tuple[str, str]]:
+        key = FACE[bool(bold), bool(italic)]
+        order = self.orders[lang]
+        runs: list[tuple[str, str]] = []
+        for ch in text:
+            name = None
+            for family in order:
+                font = self.font(family, key)
+                if ord(ch) in font.face.charToGlyph:
+                    name = font.fontName
+                    break
+            if name is None:
+                name = runs[-1][0] if runs else self.font(order[0], key).fontName
+            if runs and runs[-1][0] == name:
+                runs[-1] = (name, runs[-1][1] + ch)
+            else:
+                runs.append((name, ch))
+        return runs
+
+
+class Symbols:
+    """Each SVG parsed once; each (file, colour, hole) drawn once per canvas as a form."""
+
+    def __init__(self, body_font: str):
+        self.parsed: dict[str, tuple[shapes.Drawing, list]] = {}
+        self.body_font = body_font
+
+    def drawing(self, path: str):
+        entry = self.parsed.get(path)
+        if entry is None:
+            drawing = svg2rlg(path)
+            drawing.initialFontName = self.body_font
+            # The shapes and whether each was white (a hole) in the file, for recolouring in place.
+            leaves = []
+            stack = [drawing]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, shapes.Group):
+                    stack.extend(node.contents)
+                elif isinstance(node, shapes.Shape):
+                    fill = getattr(node, "fillColor", None)
+                    white = fill is not None and min(fill.red, fill.green, fill.blue) > 0.9
+                    leaves.append((node, fill is not None, white, getattr(node, "strokeColor", None) is not None))
+            entry = self.parsed[path] = (drawing, leaves)
+        return entry
+
+    def draw(self, c: Canvas, forms: dict, sym: dict, box=None) -> None:
+        path, color, hole = sym["path"], sym["color"], sym.get("hole", WHITE)
+        x, y, w, h = box or sym["box"]
+        drawing, leaves = self.drawing(path)
+        key = (path, tuple(color) if color else None, tuple(hole))
+        name = forms.get(key)
+        if name is None:
+            name = forms[key] = f"S{len(forms)}"
+            if color is not None:
+                ink, paper = Color(*color), Color(*hole)
+                for node, filled, white, stroked in leaves:
+                    if filled:
+                        node.fillColor = paper if white else ink
+                    if stroked:
+                        node.strokeColor = ink
+            c.beginForm(name, 0, 0, drawing.width, drawing.height)
+            renderPDF.draw(drawing, c, 0, 0)
+            c.endForm()
+        scale = min(w * MM / drawing.width, h * MM / drawing.height)
+        c.saveState()
+        c.translate(x * MM + (w * MM - drawing.width * scale) / 2, y * MM + (h * MM - drawing.height * scale) / 2)
+        c.scale(scale, scale)
+        c.doForm(name)
+        c.restoreState()
+
+
+def paragraph(fonts: Fonts, t: dict, lang: str, cjk: bool) -> Paragraph:
+    """The text wrapped once, at cardgen's size, in its box's width."""
+    size = t["size"]
+    runs = [run for text, bold, italic in t["spans"] for run in fonts.runs(text, bold, italic, lang)]
+    markup = "".join(f'<font name="{font}">{escape(piece).replace(chr(10), "<br/>")}</font>' for font, piece in runs)
+    first = runs[0][0] if runs else fonts.font(fonts.orders[lang][0], "regular").fontName
+    style = ParagraphStyle("t", fontName=first, fontSize=size, leading=size * 1.2,
+                           alignment=TA_CENTER if t["align"] == "center" else TA_LEFT,
+                           textColor=Color(*t["color"]), wordWrap="CJK" if cjk else None,
+                           splitLongWords=0, spaceShrinkage=0)
+    p = Paragraph(markup, style)
+    p.wrap(t["box"][2] * MM, 1e9)
+    return p
+
+
+def render_pdf(pdf: dict, fonts: Fonts) -> bytes:
+    import io
+
+    lang, cjk = pdf["lang"], pdf["cjk"]
+    buffer = io.BytesIO()
+    body = fonts.font(fonts.orders[lang][0], "regular").fontName
+    c = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=body)
+    c.setTitle(pdf["title"])
+    c.setCreator("floor")
+    symbols = Symbols(body)
+    forms: dict = {}
+    texts: dict[int, Paragraph] = {}   # each text wrapped once per PDF, drawn for every copy
+
+    def text(t: dict) -> None:
+        p = texts.get(id(t))
+        if p is None:
+            p = texts[id(t)] = paragraph(fonts, t, lang, cjk)
+        x, y, w, h = t["box"]
+        top = y + h
+        offset = max(0.0, (h - p.height / MM) / 2) if t["valign"] else 0.0
+        p.drawOn(c, x * MM, (top - offset) * MM - p.height)
+
+    def rect(r, radius=0.0, fill=None) -> None:
+        c.setFillColorRGB(*fill)
+        c.roundRect(r[0] * MM, r[1] * MM, r[2] * MM, r[3] * MM, radius * MM, stroke=0, fill=1)
+
+    def circle(r, fill) -> None:
+        c.setFillColorRGB(*fill)
+        c.circle((r[0] + r[2] / 2) * MM, (r[1] + r[3] / 2) * MM, min(r[2], r[3]) / 2 * MM, stroke=0, fill=1)
+
+    def framed(f: dict, paint) -> None:
+        rect(paint, fill=f["stock"])
+        rect(f["frame"], f["frame_radius"], f["color"])
+        rect(f["panel"], f["panel_radius"], f["panel_color"])
+
+    def face(f: dict, paint) -> None:
+        kind = f["kind"]
+        if kind == "role":
+            framed(f, paint)
+            for edge in f["edges"]:
+                symbols.draw(c, forms, edge)
+            text(f["name"])
+            if f["symbol"]:
+                symbols.draw(c, forms, f["symbol"])
+            pill = f["pill"]
+            rect(pill, pill[3] / 2, f["color"])
+            text(f["team"])
+            text(f["ability"])
+        elif kind == "token":
+            circle(paint, f["color"])
+            circle(f["circle"], f["panel_color"])
+            if f["symbol"]:
+                symbols.draw(c, forms, f["symbol"])
+            text(f["name"])
+        elif kind == "words":
+            framed(f, paint)
+            text(f["title"])
+            c.setFillColorRGB(*f["color"])
+            for x, y, r in f["dots"]:
+                c.circle(x * MM, y * MM, r * MM, stroke=0, fill=1)
+            for row in f["rows"]:
+                text(row)
+        elif kind == "list":
+            framed(f, paint)
+            text(f["name"])
+            text(f["text"])
+        else:  # a group's back
+            (circle if f["round"] else rect)(paint, fill=f["color"])
+            pattern = f["pattern"]
+            if pattern:
+                size, step = pattern["size"], pattern["step"]
+                row, y = 0, paint[1]
+                while y < paint[1] + paint[3]:
+                    x = paint[0] + (step / 2 if row % 2 else 0)
+                    while x < paint[0] + paint[2]:
+                        symbols.draw(c, forms, pattern, (x, y, size, size))
+                        x += step
+                    y += step * 0.8
+                    row += 1
+            if f["emblem"]:
+                symbols.draw(c, forms, f["emblem"])
+            if f["title"]:
+                text(f["title"])
+
+    sheet = pdf["sheet"]
+    faces = pdf["faces"]
+    for page in pdf["pages"]:
+        w, h = page["size"]
+        c.setPageSize((w * MM, h * MM))
+        c.setTrimBox(tuple(v * MM for v in page["trim_box"]))
+        c.setBleedBox(tuple(v * MM for v in page["bleed_box"]))
+        for slot in page["slots"]:
+            clip, trim = slot["clip"], slot["trim"]
+            c.saveState()
+            path = c.beginPath()
+            if slot["round"]:
+                path.circle((clip[0] + clip[2] / 2) * MM, (clip[1] + clip[3] / 2) * MM, min(clip[2], clip[3]) / 2 * MM)
+            else:
+                path.rect(clip[0] * MM, clip[1] * MM, clip[2] * MM, clip[3] * MM)
+            c.clipPath(path, stroke=0, fill=0)
+            c.translate(trim[0] * MM, trim[1] * MM)
+            if slot["rotation"] == 180:
+                c.translate(trim[2] * MM, trim[3] * MM)
+                c.rotate(180)
+            face(faces[slot["face"]], slot["paint"])
+            c.restoreState()
+            if slot["round"]:
+                c.setStrokeColorRGB(0, 0, 0)
+                c.setLineWidth(sheet["guide_width_pt"])
+                c.circle((trim[0] + trim[2] / 2) * MM, (trim[1] + trim[3] / 2) * MM, trim[2] / 2 * MM, stroke=1, fill=0)
+        c.setStrokeColorRGB(0, 0, 0)
+        c.setLineWidth(sheet["mark_width_pt"])
+        for x1, y1, x2, y2 in page["marks"]:
+            c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
+        if page["fold"]:
+            x1, y1, x2, y2 = page["fold"]
+            c.setLineWidth(sheet["fold_width_pt"])
+            c.setDash([d * MM for d in sheet["fold_dash"]])
+            c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
+            c.setDash()
+        info = page["info"]
+        c.saveState()
+        c.translate(info["origin"][0] * MM, info["origin"][1] * MM)
+        if info["rotation"] == 90:
+            c.rotate(90)
+        c.setStrokeColorRGB(0, 0, 0)
+        c.setLineWidth(info["line_width_pt"])
+        top, length = info["top"], info["length"]
+        c.line(0, top * MM, length * MM, top * MM)
+        for tick in range(int(length) + 1):
+            drop = 1.2 if tick % 10 == 0 else 0.8 if tick % 5 == 0 else 0.45
+            c.line(tick * MM, top * MM, tick * MM, (top - drop) * MM)
+        c.setFillColorRGB(0.15, 0.15, 0.15)
+        size = info["size"]
+        for line, x, y in info["lines"]:
+            x *= MM
+            for font, piece in fonts.runs(line, False, False, lang):
+                c.setFont(font, size)
+                c.drawString(x, y * MM, piece)
+                x += c.stringWidth(piece, font, size)
+        c.restoreState()
+        c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def render_all(spec: dict, times: dict | None = None) -> dict[str, bytes]:
+    fonts = Fonts(spec["fonts"], spec["order"])
+    out = {}
+    for pdf in spec["pdfs"]:
+        start = time.perf_counter()
+        out[pdf["name"]] = render_pdf(pdf, fonts)
+        if times is not None:
+            times[pdf["name"]] = time.perf_counter() - start
+    return out
+
+
+def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("spec", type=Path)
+    parser.add_argument("--out", type=Path, help="Also write the PDFs here (after the clock stops).")
+    parser.add_argument("--only", help="Only these PDFs (names like werewolf-cards-en, comma-separated).")
+    args = parser.parse_args()
+    spec = json.loads(args.spec.read_text(encoding="utf-8"))
+    if args.only:
+        spec["pdfs"] = [p for p in spec["pdfs"] if p["name"] in args.only.split(",")]
+    times: dict[str, float] = {}
+    start, cpu_start = time.perf_counter(), time.process_time()
+    pdfs = render_all(spec, times)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for name, data in pdfs.items():
+            (args.out / f"{name}.pdf").write_bytes(data)
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    import io
+
+    from pypdf import PdfReader
+
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "pdfs": len(pdfs),
+                      "pages": sum(len(PdfReader(io.BytesIO(data)).pages) for data in pdfs.values()),
+                      "expected_pages": sum(len(p["pages"]) for p in spec["pdfs"]),
+                      "bytes": sum(map(len, pdfs.values())), "per_pdf": times,
+                      "maxrss_kb": maxrss}))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,496 @@
+"""cardgen's benchmark: clean build, the card sheets against a ReportLab floor and WeasyPrint, rebuilds, memory.
+
+    python benchmarks/run.py [--repeat N] [--weasy subset|all|skip]
+
+Runs everything in one go and writes benchmarks/RESULTS.md. Every sample runs
+in a fresh process (fonts, SVGs and imports are never warm from an earlier
+sample), the kinds of sample take turns round after round so that a noisy
+neighbour slows them alike, and the table shows medians; a ratio is the median
+of the per-round ratios. See benchmarks/README.md for what each line measures.
+
+Nothing in the repository is touched: the decks are copied to a temporary
+project first (the one-role edit happens there) and every build writes into a
+temporary folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PY = sys.executable
+SLOW = 12.0             # a rebuild slower than this is taken once only, to keep the run short
+SLOW_ROUNDS = 2         # WeasyPrint and the parallel build: in this many rounds only (they are slow, and
+                        # their ratios are far from any threshold)
+EDIT_ROLE = ("werewolf", "seer")
+# --weasy subset: WeasyPrint takes minutes for every sheet, so by default it draws these two
+# (Latin and CJK text, every kind of Werewolf card), and cardgen and the floor draw them again for the ratio.
+WEASY_SUBSET = "werewolf-cards-en,werewolf-cards-zh"
+
+
+# --- running things -------------------------------------------------------------------------------
+
+class Sample(dict):
+    """wall seconds, peak RSS (kB) of the process and its reaped children, exit code, output."""
+
+
+def run(cmd: list[str], cwd: Path = ROOT, check: bool = True) -> Sample:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        sample = Sample(wall=wall, seconds=wall, cpu=usage.ru_utime + usage.ru_stime, maxrss_kb=usage.ru_maxrss, rc=proc.returncode,
+                        stdout=out.read().decode("utf-8", "replace"), stderr=err.read().decode("utf-8", "replace"))
+    if check and sample["rc"] != 0:
+        raise SystemExit(f"failed ({sample['rc']}): {' '.join(cmd)}\n{sample['stderr'][-3000:]}")
+    return sample
+
+
+def worker_json(cmd: list[str]) -> Sample:
+    sample = run(cmd)
+    sample.update(json.loads(sample["stdout"].strip().splitlines()[-1]))
+    return sample
+
+
+def cardgen_cmd() -> list[str]:
+    script = Path(PY).parent / "cardgen"
+    return [str(script)] if script.exists() else [PY, "-m", "cardgen"]
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int, str]]:
+    """Every output PDF: (inode, mtime ns, content hash); an atomic rewrite changes the first two."""
+    import hashlib
+
+    return {str(p.relative_to(folder)): (p.stat().st_ino, p.stat().st_mtime_ns,
+                                         hashlib.sha256(p.read_bytes()).hexdigest())
+            for p in sorted(folder.rglob("*.pdf"))}
+
+
+def rewritten(before: dict, after: dict) -> tuple[list[str], list[str]]:
+    """The outputs written again, and of those the ones whose bytes changed."""
+    again = sorted(name for name, stamp in after.items() if before.get(name, (None, None))[:2] != stamp[:2])
+    return again, [name for name in again if before.get(name, (0, 0, ""))[2] != after[name][2]]
+
+
+# --- the cardgen card-sheet worker (runs in its own process) --------------------------------------
+
+def cards_worker(decks: Path, only: str | None, out: Path | None) -> None:
+    """cardgen's card PDFs through its Python API: check, then Pipeline.prepare + render.render_pdf per
+    game and language, the same work as the card PDFs of `cardgen build` (less writing the files)."""
+    import io
+    import resource
+
+    sys.path.insert(0, str(ROOT))
+    # Imported before the clock, like reportlab and svglib in floor.py.
+    from cardgen import face, fonts, layout, render, resolve, textfit  # noqa: F401
+    from cardgen.build import BuildOptions, Pipeline, check, jobs
+    from cardgen.project import Project
+    from pypdf import PdfReader
+
+    times = {"check": 0.0, "prepare": 0.0, "render": 0.0}
+    per_pdf: dict[str, float] = {}
+    pdfs: dict[str, bytes] = {}
+    start, cpu_start = time.perf_counter(), time.process_time()
+    project = Project.at(decks)
+    options = BuildOptions()
+    wanted = only.split(",") if only else []
+    games, _ = check(project, sorted({name.split("-cards-")[0] for name in wanted}), strict=False)
+    pipeline = Pipeline(project, options)
+    sheet = project.template_data("sheet.yaml")
+    strings = project.template_data("strings.yaml")
+    times["check"] = time.perf_counter() - start
+    for files, lang in jobs(games, options):
+        if wanted and f"{files.id}-cards-{lang}" not in wanted:
+            continue
+        a = time.perf_counter()
+        prepared, problems = pipeline.prepare(files, lang)
+        if prepared is None:
+            raise SystemExit(f"{files.id} ({lang}): {problems[:3]}")
+        b = time.perf_counter()
+        render_options = render.RenderOptions(options.ink_saver, sheet, strings.get(lang, strings["en"]))
+        name = f"{files.id}-cards-{lang}"
+        pdfs[name] = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
+        c = time.perf_counter()
+        times["prepare"] += b - a
+        times["render"] += c - b
+        per_pdf[name] = c - a
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, data in pdfs.items():
+            (out / f"{name}.pdf").write_bytes(data)
+    print(json.dumps({"seconds": seconds, "cpu": cpu, **times, "per_pdf": per_pdf, "pdfs": len(pdfs),
+                      "pages": sum(len(PdfReader(io.BytesIO(d)).pages) for d in pdfs.values()),
+                      "bytes": sum(map(len, pdfs.values())), "maxrss_kb": maxrss}))
+
+
+# --- the benchmark ---------------------------------------------------------------------------------
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def machine() -> dict[str, str]:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+
+    def version(dist: str) -> str:
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    import importlib.util
+
+    accel = "yes" if importlib.util.find_spec("_rl_accel") or importlib.util.find_spec("rl_accel") else \
+        "no (ReportLab uses its pure-Python fp_str and ASCII85)"
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    dirty = subprocess.run(["git", "--no-optional-locks", "status", "--porcelain", "--untracked-files=no"],
+                           cwd=ROOT, capture_output=True, text=True)
+    return {
+        "CPU": cpu,
+        "cores": f"{os.cpu_count()} ({len(os.sched_getaffinity(0))} usable)",
+        "memory": _memory(),
+        "OS": f"{platform.system()} {platform.release()}",
+        "Python": platform.python_version(),
+        "ReportLab": version("reportlab"),
+        "ReportLab C accelerator (rl_accel)": accel,
+        "svglib": version("svglib"),
+        "WeasyPrint": version("weasyprint"),
+        "pydyf / fonttools": f"{version('pydyf')} / {version('fonttools')}",
+        "cardgen": f"{version('cardgen')}, commit {commit.stdout.strip() or '?'}"
+                   f"{' + uncommitted changes' if dirty.stdout.strip() else ''}",
+    }
+
+
+def _memory() -> str:
+    try:
+        kb = int(next(l for l in Path("/proc/meminfo").read_text().splitlines() if l.startswith("MemTotal")).split()[1])
+        return f"{kb / 1024 / 1024:.0f} GiB"
+    except (OSError, StopIteration, ValueError):
+        return "unknown"
+
+
+def fingerprint() -> dict[str, str]:
+    """A hash of each of cardgen's sources and templates, to tell whether the code changed during the run."""
+    import hashlib
+
+    files = sorted([*(ROOT / "cardgen").rglob("*.py"), *(ROOT / "templates").rglob("*")])
+    return {str(p.relative_to(ROOT)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files if p.is_file()}
+
+
+def edit_role(decks: Path) -> str:
+    """Appends a space to the English ability of one Werewolf role (inside the quotes, so the value changes)."""
+    import yaml
+
+    game, role = EDIT_ROLE
+    path = decks / game / "roles" / f"{role}.yaml"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    start = next(i for i, line in enumerate(lines) if line.rstrip() == "ability:")
+    for i in range(start + 1, len(lines)):
+        match = re.match(r'^(\s+en:\s*".*)"\s*$', lines[i])
+        if match:
+            lines[i] = match.group(1) + ' "'
+            break
+        if lines[i] and not lines[i].startswith(" "):
+            raise SystemExit(f"{path}: no quoted English ability line to edit")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    value = yaml.safe_load(path.read_text(encoding="utf-8"))["ability"]["en"]
+    assert value.endswith(" "), value
+    return f"decks/{game}/roles/{role}.yaml (ability.en, now ending in {len(value) - len(value.rstrip())} space(s))"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="samples of each measurement (default 3)")
+    parser.add_argument("--weasy", choices=["subset", "all", "skip"], default="subset",
+                        help="WeasyPrint on the English and Chinese Werewolf sheets (default), on every sheet "
+                             "(slow: minutes a sample), or not at all")
+    parser.add_argument("--results", type=Path, default=HERE / "RESULTS.md")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (PDFs of every kind)")
+    parser.add_argument("--worker", choices=["cards"], help=argparse.SUPPRESS)
+    parser.add_argument("--decks", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--only", help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker == "cards":
+        cards_worker(args.decks, args.only, args.out)
+        return
+
+    began = time.perf_counter()
+    sources = fingerprint()
+    repeat = max(1, args.repeat)
+    tmp = Path(tempfile.mkdtemp(prefix="cardgen-bench-"))
+    decks = tmp / "project" / "decks"
+    shutil.copytree(ROOT / "decks", decks)
+    log = lambda *a: print(f"[{time.perf_counter() - began:6.1f} s]", *a, file=sys.stderr, flush=True)  # noqa: E731
+
+    cardgen = cardgen_cmd()
+    help_text = run(cardgen + ["build", "--help"])["stdout"]
+    has_force, has_jobs = "--force" in help_text, "--jobs" in help_text
+    serial = ["--jobs", "1"] if has_jobs else []
+    force = ["--force"] if has_force else []
+    clean_out, spec_file = tmp / "clean", tmp / "spec.json"
+
+    log("extracting the composed card sheets (spec.py, not timed)")
+    run([PY, str(HERE / "spec.py"), str(spec_file), "--decks", str(decks)])
+
+    cards = [PY, str(HERE / "run.py"), "--worker", "cards", "--decks", str(decks)]
+    floor = [PY, str(HERE / "floor.py"), str(spec_file)]
+    weasy = [PY, str(HERE / "weasy.py"), str(spec_file)]
+    subset = ["--only", WEASY_SUBSET] if args.weasy == "subset" else []
+    weasy_error = None
+    if args.weasy != "skip":
+        try:
+            import weasyprint  # noqa: F401
+        except Exception as exc:  # ImportError, or OSError when Pango cannot be loaded
+            weasy_error = f"{type(exc).__name__}: {exc}"
+            log("WeasyPrint not measured:", weasy_error)
+
+    samples: dict[str, list[Sample]] = {k: [] for k in
+                                        ("build", "cards", "floor", "cards_s", "floor_s", "weasy", "parallel")}
+    for round_ in range(1, repeat + 1):
+        log(f"round {round_}/{repeat}: clean build")
+        shutil.rmtree(clean_out, ignore_errors=True)
+        samples["build"].append(run(cardgen + ["build", "--out", str(clean_out), "--decks", str(decks),
+                                               *force, *serial]))
+        log(f"round {round_}/{repeat}: card sheets via the API, then the floor")
+        keep = ["--out", str(tmp / "pdf-cardgen")] if round_ == 1 else []
+        samples["cards"].append(worker_json(cards + keep))
+        samples["floor"].append(worker_json(floor + (["--out", str(tmp / "pdf-floor")] if round_ == 1 else [])))
+        if args.weasy != "skip" and not weasy_error and round_ <= SLOW_ROUNDS:
+            if subset:
+                log(f"round {round_}/{repeat}: WeasyPrint on {WEASY_SUBSET}, and cardgen and the floor on them")
+                samples["cards_s"].append(worker_json(cards + ["--only", WEASY_SUBSET]))
+                samples["floor_s"].append(worker_json(floor + subset))
+            else:
+                log(f"round {round_}/{repeat}: WeasyPrint, every sheet")
+            samples["weasy"].append(worker_json(weasy + subset + (["--out", str(tmp / "pdf-weasy")]
+                                                                  if round_ == 1 else [])))
+        if has_jobs and round_ <= SLOW_ROUNDS:
+            log(f"round {round_}/{repeat}: clean build, default --jobs")
+            out = tmp / "parallel"
+            shutil.rmtree(out, ignore_errors=True)
+            samples["parallel"].append(run(cardgen + ["build", "--out", str(out), "--decks", str(decks), *force]))
+
+    # The output folder now holds the last clean build: build again, nothing changed.
+    log("no-change rebuild")
+    rebuild_cmd = cardgen + ["build", "--out", str(clean_out), "--decks", str(decks)]
+    rebuilds, rebuild_rewrites = [], []
+    for _ in range(repeat):
+        before = snapshot(clean_out)
+        rebuilds.append(run(rebuild_cmd))
+        rebuild_rewrites.append(rewritten(before, snapshot(clean_out)))
+        if rebuilds[-1]["wall"] > SLOW:
+            break
+    log("one-role edit rebuild")
+    edits, edit_rewrites, edit_what = [], [], ""
+    for _ in range(repeat):
+        edit_what = edit_role(decks)
+        before = snapshot(clean_out)
+        edits.append(run(rebuild_cmd))
+        edit_rewrites.append(rewritten(before, snapshot(clean_out)))
+        if edits[-1]["wall"] > SLOW:
+            break
+    outputs = len(snapshot(clean_out))
+
+    info = machine()
+    now = fingerprint()
+    changed = sorted(name for name in sources.keys() | now.keys() if sources.get(name) != now.get(name))
+    changed_sources = ", ".join(changed[:5]) + (" …" if len(changed) > 5 else "")
+    results = report(args, info, samples, rebuilds, rebuild_rewrites, edits, edit_rewrites, edit_what, outputs,
+                     has_force, has_jobs, weasy_error, time.perf_counter() - began, changed_sources)
+    args.results.write_text(results, encoding="utf-8")
+    log(f"wrote {args.results}")
+    if args.keep:
+        log(f"kept {tmp}")
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(results)
+
+
+def report(args, info, samples, rebuilds, rebuild_rewrites, edits, edit_rewrites, edit_what, outputs,
+           has_force, has_jobs, weasy_error, total, changed_sources) -> str:
+    def spread(values: list[float]) -> str:
+        return f"{min(values):.2f}–{max(values):.2f}" if len(values) > 1 else "—"
+
+    def mb(values: list[Sample]) -> str:
+        return f"{max(s['maxrss_kb'] for s in values) / 1024:.0f}" if values else "—"
+
+    def paired(a: list[Sample], b: list[Sample], key: str) -> float:
+        return median([x[key] / y[key] for x, y in zip(a, b)])
+
+    rows: list[tuple] = []
+
+    def row(label: str, values: list[Sample], note: str = "") -> None:
+        walls, cpus = [v["seconds"] for v in values], [v["cpu"] for v in values]
+        rows.append((label, f"{median(walls):.2f}", spread(walls), f"{median(cpus):.2f}", len(values), mb(values), note))
+
+    build, parallel = samples["build"], samples["parallel"]
+    flags = " ".join(["--force"] * has_force + ["--jobs 1"] * has_jobs) or "(no --force/--jobs yet: folder deleted)"
+    summary = build[-1]["stdout"].strip().splitlines()[-1] if build else ""
+    row(f"(a) clean build, every game and language: `cardgen build {flags}`", build, f"cardgen says: {summary}")
+    if parallel:
+        row("(a) the same, default `--jobs` (CPU: all processes)", parallel)
+    cards, floor = samples["cards"], samples["floor"]
+    row(f"(a′) card sheets only, via the API ({cards[0]['pdfs']} PDFs, {cards[0]['pages']} pages)", cards,
+        f"check {median([s['check'] for s in cards]):.2f} + prepare {median([s['prepare'] for s in cards]):.2f}"
+        f" + render {median([s['render'] for s in cards]):.2f} s")
+    row(f"(b) floor: the same sheets, minimal ReportLab ({floor[0]['pages']} pages)", floor)
+    weasy, cs, fs = samples["weasy"], samples["cards_s"], samples["floor_s"]
+    subset_name = "Werewolf en + zh"
+    if weasy and args.weasy == "subset":
+        row(f"(a′) card sheets via the API, {subset_name} ({cs[0]['pdfs']} PDFs, {cs[0]['pages']} pages)", cs)
+        row(f"(b) floor, {subset_name}", fs)
+        row(f"(c) WeasyPrint, {subset_name} ({weasy[0]['pages']} pages)", weasy)
+    elif weasy:
+        row(f"(c) WeasyPrint, every sheet ({weasy[0]['pages']} pages)", weasy)
+    else:
+        rows.append(("(c) WeasyPrint", "not measured", "—", "—", 0, "—", weasy_error or "skipped (--weasy skip)"))
+
+    def wrote(rewrites) -> str:
+        again, changed = rewrites[-1]
+        return f"rewrote {len(again)} of {outputs} PDFs ({len(changed)} with different bytes)"
+
+    row("no-change rebuild (`cardgen build` again into the same folder)", rebuilds, wrote(rebuild_rewrites))
+    row("one-role edit rebuild (then `cardgen build` into the same folder)", edits, wrote(edit_rewrites))
+
+    def ratio(what: str, a, b, target: float | None = None, digits: int = 2) -> tuple:
+        wall, cpu = paired(a, b, "seconds"), paired(a, b, "cpu")
+        verdict = ""
+        if target is not None:
+            verdict = "met" if max(wall, cpu) <= target else "not met" if min(wall, cpu) > target else \
+                "met on CPU time only" if cpu <= target else "met on wall time only"
+        return (what, f"{wall:.{digits}f}×", f"{cpu:.{digits}f}×", f"≤ {target}×" if target else "", verdict)
+
+    ratios = [ratio("cardgen card sheets (a′) / floor (b), all sheets", cards, floor, 1.5)]
+    render_wall = median([c["render"] / f["seconds"] for c, f in zip(cards, floor)])
+    ratios.append(("cardgen's render stage alone / floor", f"{render_wall:.2f}×", "", "", "for reference"))
+    if weasy and args.weasy == "subset":
+        ratios += [ratio(f"WeasyPrint (c) / cardgen card sheets (a′), {subset_name}", weasy, cs, digits=1),
+                   ratio(f"WeasyPrint (c) / floor (b), {subset_name}", weasy, fs, digits=1),
+                   ratio(f"cardgen / floor, {subset_name}", cs, fs)]
+    elif weasy:
+        ratios += [ratio("WeasyPrint (c) / cardgen card sheets (a′)", weasy, cards, digits=1),
+                   ratio("WeasyPrint (c) / floor (b)", weasy, floor, digits=1)]
+    rebuild_wall, rebuild_cpu = median([s["seconds"] for s in rebuilds]), median([s["cpu"] for s in rebuilds])
+    ratios.append(("no-change rebuild", f"{rebuild_wall:.2f} s", f"{rebuild_cpu:.2f} s", "< 0.5 s",
+                   "met" if rebuild_wall < 0.5 else "not met"))
+    documents = median([b["cpu"] for b in build]) - median([c["cpu"] for c in cards])
+    ratios.append(("rulebooks and scripts, roughly: CPU of (a) − CPU of (a′)", "", f"{documents:.1f} s", "",
+                   "also includes process start, imports and writing the files"))
+
+    kinds = [("(a) build --jobs 1", build), ("(a) build, default jobs", parallel), ("(a′) cards API", cards),
+             ("(b) floor", floor), ("(a′) subset", cs), ("(b) subset", fs), ("(c) WeasyPrint", weasy),
+             ("no-change rebuild", rebuilds), ("one-role edit", edits)]
+    raw = [f"| {label} | " + " | ".join(f"{v['seconds']:.2f} / {v['cpu']:.2f}" for v in values) + " |"
+           for label, values in kinds if values]
+
+    def once(samples_: list) -> str:
+        return f" (one only: it took {samples_[0]['wall']:.1f} s)" if len(samples_) == 1 and samples_[0]["wall"] > SLOW \
+            else ""
+
+    def listing(rewrites) -> str:
+        again, changed = rewrites[-1]
+        if not again:
+            return "the last one wrote no PDF."
+        names = ", ".join(f"`{n}`" for n in again) if len(again) < outputs else "all of them"
+        return (f"the last one wrote {len(again)} of {outputs} PDFs again ({names}); "
+                f"{len(changed)} of those differ in their bytes from before"
+                + (f" ({', '.join(f'`{n}`' for n in changed)})." if 0 < len(changed) < outputs else "."))
+
+    lines = [
+        "# cardgen benchmark results",
+        "",
+        f"Run on {dt.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')} with "
+        f"`python benchmarks/run.py --repeat {args.repeat}{'' if args.weasy == 'subset' else ' --weasy ' + args.weasy}`"
+        f", {total / 60:.1f} minutes in all. Medians over the samples column, each sample in a fresh process, the "
+        "kinds taking turns round by round on a shared, noisy machine: read the ratios more than the seconds. "
+        "What each line measures and why the comparison is fair: [README.md](README.md).",
+        "",
+        "## Machine",
+        "",
+        *[f"- {key}: {value}" for key, value in info.items()],
+        "",
+        "## Times",
+        "",
+        "| measurement | median wall s | min–max wall s | median CPU s | samples | peak RSS MB | notes |",
+        "|---|---:|---:|---:|---:|---:|---|",
+        *[f"| {label} | {value} | {rng} | {cpu} | {n} | {memory} | {note} |"
+          for label, value, rng, cpu, n, memory, note in rows],
+        "",
+        "Wall time is what a user waits; CPU time (user + system of the process, or of the timed part in the"
+        " workers) is what the work costs, and is the steadier of the two when other tenants load the machine.",
+        "",
+        "## Ratios and targets",
+        "",
+        "| what | wall | CPU | target | |",
+        "|---|---:|---:|---:|---|",
+        *[f"| {what} | {wall} | {cpu} | {target} | {verdict} |" for what, wall, cpu, target, verdict in ratios],
+        "",
+        "Ratios are medians of per-round ratios (each round ran the two sides back to back).",
+        "",
+        "Every sample, round by round (wall s / CPU s):",
+        "",
+        "| sample | " + " | ".join(f"round {i + 1}" for i in range(max(len(v) for _, v in kinds))) + " |",
+        "|---|" + "---:|" * max(len(v) for _, v in kinds),
+        *raw,
+        "",
+        "## Notes on this run",
+        "",
+        *([f"- **cardgen's code changed while this ran** ({changed_sources}): samples from different rounds may "
+            "measure different code; run it again on a quiet tree."] if changed_sources else []),
+        f"- cardgen build options: `--force` {'exists and is used for the clean builds' if has_force else 'does not exist yet: the output folder is deleted before every clean build'}; "
+        f"`--jobs` {'exists: `--jobs 1` for the serial build, the default for the parallel row' if has_jobs else 'does not exist yet: the build is serial'}.",
+        "- Both rebuilds run `cardgen build --out DIR` as a user would (default `--jobs`, no `--force`), into the"
+        " folder of the last clean build.",
+        f"- No-change rebuild: {len(rebuilds)} sample(s){once(rebuilds)}; {listing(rebuild_rewrites)}",
+        f"- One-role edit: each sample appends one more space to {edit_what}, then builds; {len(edits)} sample(s)"
+        f"{once(edits)}; {listing(edit_rewrites)} The markup parser strips trailing spaces, so the card itself "
+        "prints the same; a rebuild that keys on the input files' contents still redoes what that file feeds.",
+        f"- Page counts: cardgen API {cards[0]['pages']}, floor {floor[0]['pages']}"
+        + (f", WeasyPrint {weasy[0]['pages']} of {weasy[0]['expected_pages']} expected" if weasy else "") + ".",
+        "- The floor and WeasyPrint differ from cardgen's sheets only where cardgen does more than draw: Chinese"
+        " lines break by ReportLab's (floor) or Pango's (WeasyPrint) rules instead of cardgen's kinsoku, so a few"
+        " lines start with \uff0c or \u3002; WeasyPrint's back pattern is a repeating background tile (see README).",
+        "- Peak RSS is `ru_maxrss` from `os.wait4` of each sample's process (for the build, of cardgen and any"
+        " worker processes it reaped), the largest over the samples.",
+        "",
+        "## Run it again",
+        "",
+        "    . .venv/bin/activate",
+        "    pip install weasyprint        # optional; needs the system's Pango (libpango-1.0-0, libpangoft2-1.0-0)",
+        "    python benchmarks/run.py                   # about 5 minutes on 2 cores",
+        "    python benchmarks/run.py --repeat 5 --weasy all --keep   # longer; keeps every PDF made",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
