@@ -180,7 +180,7 @@ def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) 
     lines = [f"Duplex calibration, {paper}, flipped on the {backs} edge; backs moved by {offset[0]:g},{offset[1]:g} mm.",
              "Print both sides at 100 %, hold the sheet against a light, and read where each",
              "pointer line from the back crosses its scale: pass the two numbers as",
-             f"cardgen build --back-offset X,Y (or remember them: [printers.NAME] back-offset = [X, Y]",
+             "cardgen build --back-offset X,Y (or remember them: [printers.NAME] back-offset = [X, Y]",
              "in cardgen.toml). Printed again with that offset, both pointers read 0."]
     target = out / f"calibration-{paper}-{backs}.pdf"
     write_atomic(target, render_calibration(named_size(papers, paper, "paper"), book, backs, offset, lines))
@@ -424,3 +424,7 @@ def _describe(project: Project, files) -> dict:
         "languages": languages,
         "components": [{"id": card.id, "group": card.group.id, "count": card.count} for card in deck.cards],
     }
+
+
+from .export import export_command  # noqa: E402  (last: export uses the pipeline modules above)
+main.add_command(export_command)

@@ -35,6 +35,9 @@ class RenderOptions:
     sheet: Mapping          # templates/sheet.yaml
     strings: Mapping        # templates/strings.yaml entry of the deck's language
     back_offset: tuple[float, float] = (0.0, 0.0)   # mm: where a duplex printer misplaces the backs, undone
+    # The page-info strip and round tokens' cut guides help whoever cuts by hand; a print
+    # shop prints its own slug and cuts on its own die line, where a dark ring would show.
+    cutting_aids: bool = True
 
 
 def tint(color: str, amount: float) -> Color:
@@ -240,7 +243,7 @@ class _Painter:
         else:
             self.back(self.faces.backs[card.group.id], card.group, paint)
         c.restoreState()
-        if round_:
+        if round_ and self.options.cutting_aids:
             # The cut guide: a thin dark circle on the trim line.
             guide = self.options.sheet["cut-guide"]
             c.setStrokeColorRGB(0, 0, 0)
@@ -319,7 +322,8 @@ class _Painter:
         for slot in page.slots:
             self.slot(slot)
         self.marks(page)
-        self.info(page, number, total)
+        if self.options.cutting_aids:
+            self.info(page, number, total)
         c.restoreState()
         c.showPage()
 

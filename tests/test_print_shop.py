@@ -86,7 +86,7 @@ def test_the_number_read_on_the_calibration_sheet_is_the_offset_that_cancels_the
     with pdfplumber.open(tmp_path / f"calibration-a4-{backs}.pdf") as pdf:
         assert len(pdf.pages) == 2
         front, back = pdf.pages
-        width, height = mm(front.width), mm(front.height)
+        width = mm(front.width)
         # The pointers on the back page sit in its middle.
         pointers = [line for line in back.lines]
         assert sorted(round(mm(line["x0"]) - width / 2, 2) for line in pointers if line["x0"] == line["x1"]) == [0]

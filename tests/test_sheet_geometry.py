@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ctypes
 import math
-import shutil
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path

@@ -23,7 +23,7 @@ import yaml
 from pypdf import PdfReader
 from pypdf.generic import IndirectObject
 
-from conftest import FIXTURES, ROOT, copy_werewolf_box, run
+from conftest import FIXTURES, copy_werewolf_box, run
 
 LANGS = ["en", "vi", "zh", "es"]
 CARD = (63.0, 88.0)

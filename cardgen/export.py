@@ -1,0 +1,250 @@
+"""Print-shop exports: one game's cards, card by card, the way print services take them.
+
+In: a game and its languages, checked and prepared exactly as ``build`` does
+(:func:`cardgen.build.check` and :meth:`cardgen.build.Pipeline.prepare`, so the
+same problems stop it and are reported the same way), a bleed (by default
+1/8 in, the print-on-demand convention) and a resolution in dots per inch.
+
+Out, for each language, under ``<out>/<game>/``:
+
+* ``<game>-print-<lang>.pdf`` (``--pdf``): one card per page, front then back
+  for every physical copy in printing order. The page is the card's trim plus
+  the bleed all round; the TrimBox is the trim, centred, and the BleedBox the
+  whole page. No crop marks and no page-info strip: print shops add their own.
+  Fonts are embedded and the bytes are reproducible, as in the card sheets.
+* ``export/<lang>/NNN-<card>-front.png`` and ``NNN-<card>-back.png`` (``--png``):
+  the pages of that PDF rasterised with PDFium at the resolution, in RGB and
+  round(px(trim + 2 × bleed)) pixels each way, bleed included; NNN counts the
+  physical copies from 001 in printing order, so an upload of the folder has
+  every copy. A round token is a square image with the token in it.
+* ``export/<lang>/cards.csv`` (with ``--png``): ``number,card,copies,front,back``,
+  one row per distinct card with its number of copies and the files of its
+  first copy, which is what a print service's quantity field asks for.
+
+Neither flag means both. Every file is written atomically; the PNGs carry no
+timestamps, so repeating an export gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from . import units
+from .build import BuildOptions, Pipeline, Prepared, card_sizes, check, languages
+from .layout import Page, Slot
+from .problems import DeckError, Problem
+from .project import Project
+from .units import Rect, Size
+from .write import remove_abandoned, write_atomic
+
+# The print-on-demand bleed: 1/8 in on every side.
+DEFAULT_BLEED = units.inches(0.125)
+# The files an export writes into export/<lang>/; other files there are the user's own.
+_PNG_NAME = re.compile(r"^\d{3,}-[a-z0-9-]+-(front|back)\.png$")
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    langs: tuple[str, ...] = ()
+    out: Path = Path("output")
+    bleed: float = DEFAULT_BLEED     # mm on every side
+    dpi: int = 300
+    png: bool = True
+    pdf: bool = True
+
+
+@dataclass
+class ExportReport:
+    files: list[Path] = field(default_factory=list)
+    cards: int = 0
+    seconds: float = 0.0
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def print_pages(prepared: Prepared, bleed: float) -> list[Page]:
+    """Two pages per physical copy, front then back, each the card's trim plus `bleed` all round."""
+    pages = []
+    for item, card in enumerate(prepared.deck.copies):
+        trim = card.group.size
+        size = Size(trim.w + 2 * bleed, trim.h + 2 * bleed)
+        whole = Rect(0, 0, size.w, size.h)
+        for side in ("front", "back"):
+            slot = Slot(item, side, Rect(bleed, bleed, trim.w, trim.h), whole, 0)
+            # The info rectangle is never drawn (see _PrintPainter); marks and fold line are none.
+            pages.append(Page(size, side, (slot,), (), None, slot.trim, whole, Rect(0, 0, 0, 0), 0))
+    return pages
+
+
+def print_pdf(prepared: Prepared, pages: list[Page], sheet: dict) -> bytes:
+    """The pages drawn as card sheets are, without the aids for cutting by hand."""
+    # ReportLab comes in here, not at import time: cli imports this module for every command.
+    from . import render
+
+    # Strings only label the page-info strip, which these pages do not have.
+    options = render.RenderOptions(False, sheet, {}, cutting_aids=False)
+    return render.render_pdf(prepared.deck, pages, prepared.faces, prepared.book, options)
+
+
+def rasterise(pdf: bytes, pages: list[Page], numbers: list[int], dpi: int) -> dict[int, bytes]:
+    """Those pages (0-based) of the PDF of `pages` as RGB PNGs at `dpi`, round(px(page size)) pixels each way."""
+    import pypdfium2
+
+    pngs = {}
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        for number in numbers:
+            size = pages[number].size
+            width, height = round(units.px(size.w, dpi)), round(units.px(size.h, dpi))
+            page = document[number]
+            # pypdfium2 rounds the bitmap up to whole pixels; a last column or row beyond the
+            # rounded size holds less than half a pixel of the page, so it is cropped off.
+            image = page.render(scale=dpi / units.PT_PER_INCH).to_pil()
+            page.close()
+            buffer = io.BytesIO()
+            image.convert("RGB").crop((0, 0, width, height)).save(buffer, "PNG", optimize=False, dpi=(dpi, dpi))
+            pngs[number] = buffer.getvalue()
+    finally:
+        document.close()
+    return pngs
+
+
+def png_names(prepared: Prepared) -> list[tuple[str, str, str]]:
+    """(number, front, back) of every physical copy, in printing order: 001, 001-seer-front.png..."""
+    copies = prepared.deck.copies
+    digits = max(3, len(str(len(copies))))
+    numbers = [f"{n:0{digits}d}" for n in range(1, len(copies) + 1)]
+    return [(number, f"{number}-{card.id}-front.png", f"{number}-{card.id}-back.png")
+            for number, card in zip(numbers, copies)]
+
+
+def first_copies(prepared: Prepared) -> dict[str, int]:
+    """Card id -> index of its first physical copy, in printing order."""
+    first: dict[str, int] = {}
+    for item, card in enumerate(prepared.deck.copies):
+        first.setdefault(card.id, item)
+    return first
+
+
+def cards_csv(prepared: Prepared, names: list[tuple[str, str, str]]) -> bytes:
+    """One row per distinct card: its first copy's number and files, and how many copies to print."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["number", "card", "copies", "front", "back"])
+    cards = {card.id: card for card in prepared.deck.cards}
+    for card_id, item in first_copies(prepared).items():
+        writer.writerow([names[item][0], card_id, cards[card_id].count, *names[item][1:]])
+    return buffer.getvalue().encode("utf-8")
+
+
+def print_pdf_path(options: ExportOptions, game: str, lang: str) -> Path:
+    return options.out / game / f"{game}-print-{lang}.pdf"
+
+
+def png_folder(options: ExportOptions, game: str, lang: str) -> Path:
+    return options.out / game / "export" / lang
+
+
+def export(project: Project, game: str, options: ExportOptions) -> ExportReport:
+    """Every language's files written; problems of any language raised together at the end,
+    after the good languages are written, as ``build`` does."""
+    start = time.perf_counter()
+    (files,), warnings = check(project, [game], strict=False)
+    langs = languages(files, options.langs)
+    report = ExportReport(warnings=warnings)
+    # prepare also imposes A4 card sheets, which an export does not use: they keep the build's
+    # default bleed, so that an export's bleed cannot fail on a sheet it never prints.
+    # Print services cut some sizes a hair differently (poker at 2.5 × 3.5 in): card-sizes.yaml says.
+    sizes = card_sizes(project)
+    size = files.game.data.get("card-size", "poker")
+    pipeline = Pipeline(project, BuildOptions(langs=tuple(langs), out=options.out,
+                                              card_size=sizes.get(size, {}).get("print-service")))
+    sheet = project.template_data("sheet.yaml")
+    problems: list[Problem] = []
+    for lang in langs:
+        prepared, found = pipeline.prepare(files, lang)
+        if prepared is None:
+            problems += found
+            continue
+        report.warnings += found
+        pages = print_pages(prepared, options.bleed)
+        pdf = print_pdf(prepared, pages, sheet)
+        if options.pdf:
+            target = print_pdf_path(options, files.id, lang)
+            write_atomic(target, pdf)
+            report.files.append(target)
+        if options.png:
+            report.files += _write_pngs(prepared, pages, pdf, png_folder(options, files.id, lang), options.dpi)
+        report.cards += len(prepared.deck.copies)
+    report.seconds = time.perf_counter() - start
+    if problems:
+        raise DeckError(warnings + problems)
+    return report
+
+
+def _write_pngs(prepared: Prepared, pages: list[Page], pdf: bytes, folder: Path, dpi: int) -> list[Path]:
+    """Every copy's front and back PNG and cards.csv in folder; returns the files written."""
+    names = png_names(prepared)
+    # Copies of one card are the same pictures: each card is rasterised once, from its first copy.
+    first = first_copies(prepared)
+    pngs = rasterise(pdf, pages, sorted(2 * item + side for item in first.values() for side in (0, 1)), dpi)
+    if folder.is_dir():
+        remove_abandoned(folder)
+    written = []
+    for item, card in enumerate(prepared.deck.copies):
+        for side, name in enumerate(names[item][1:]):
+            write_atomic(folder / name, pngs[2 * first[card.id] + side])
+            written.append(folder / name)
+    # A folder is uploaded whole: cards an earlier export had and this deck no longer has must go.
+    keep = {path.name for path in written}
+    for stale in folder.iterdir():
+        if _PNG_NAME.match(stale.name) and stale.name not in keep:
+            stale.unlink()
+    write_atomic(folder / "cards.csv", cards_csv(prepared, names))
+    return [*written, folder / "cards.csv"]
+
+
+@click.command("export")
+@click.argument("game")
+@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True)
+@click.option("--bleed", type=click.FloatRange(0, 10), default=DEFAULT_BLEED, show_default=True,
+              help="Bleed in mm on every side (default: 1/8 in).")
+@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
+              help="Resolution of the PNGs.")
+@click.option("--png", is_flag=True, help="One PNG per card front and back, per copy, and cards.csv.")
+@click.option("--pdf", is_flag=True, help="One card per page, TrimBox and BleedBox set, for a print shop.")
+# cli.decks_option's two options, written out: cli imports this module, so this one cannot import
+# cli before the command exists without failing whenever it is imported first.
+@click.option("--decks", type=click.Path(file_okay=False, path_type=Path),
+              help="The project's decks folder (default: ./decks).")
+@click.option("--include", "includes", multiple=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A folder of your own cards, as <game>/roles/*.yaml; repeatable.")
+def export_command(game, langs, out, bleed, dpi, png, pdf, decks, includes) -> None:
+    """Export GAME for a print service: a one-card-per-page PDF and numbered PNGs with bleed
+    (neither --png nor --pdf: both)."""
+    # cli imports this module to register the command, so its helpers come in only when it runs.
+    from .cli import DeckProblems
+
+    both = not (png or pdf)
+    options = ExportOptions(tuple(langs), out, bleed, dpi, png or both, pdf or both)
+    try:
+        report = export(Project.at(decks, includes), game, options)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    for problem in report.warnings:
+        click.echo(str(problem), err=True)
+    # The PNGs go unlisted (two per card); their folder's cards.csv names each of them.
+    for path in report.files:
+        if path.suffix != ".png":
+            click.echo(str(path))
+    pngs = sum(1 for path in report.files if path.suffix == ".png")
+    click.echo(f"{len(report.files)} files ({pngs} PNG), {report.cards} cards in {report.seconds:.1f} s")
