@@ -319,6 +319,25 @@ def watch_command(game, langs, out, interval, decks, includes) -> None:
         click.echo("stopped", err=True)
 
 
+@main.command("preview")
+@click.argument("games", nargs=-1)
+@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
+@click.option("--dpi", type=click.IntRange(30, 300), default=96, show_default=True)
+@decks_option
+def preview_command(games, langs, out, dpi, decks, includes) -> None:
+    """A contact sheet per deck and language, and an HTML gallery of every card (output/preview/index.html)."""
+    from .preview import preview
+
+    try:
+        report = preview(_project(decks, includes), games, tuple(langs), out, dpi)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    for path in report.files:
+        click.echo(str(path))
+    click.echo(f"{report.cards} cards previewed")
+
+
 @main.command("schema")
 @click.argument("kind", type=click.Choice(["card", "game", "rulebook", "script"]), default="card")
 def schema_command(kind) -> None:

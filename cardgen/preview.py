@@ -1,0 +1,95 @@
+"""Previews: games in, pictures out: a PNG contact sheet per deck and language, and a static
+HTML gallery of every card, front and back, filtered by game, language and team.
+
+The cards are drawn as for a print shop (cardgen.export), without bleed, and
+rasterised small; the gallery comes from templates/preview/gallery.html.j2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from PIL import Image
+
+from .build import BuildOptions, Pipeline, check, languages
+from .problems import DeckError
+from .project import Project
+from .write import write_atomic
+
+COLUMNS = 8
+GAP = 12        # px between cards on a contact sheet
+
+
+@dataclass
+class PreviewReport:
+    files: list[Path] = field(default_factory=list)
+    cards: int = 0
+
+
+def _contact_sheet(pictures: list[bytes]) -> bytes:
+    import io
+
+    images = [Image.open(io.BytesIO(png)) for png in pictures]
+    width = max(i.width for i in images)
+    height = max(i.height for i in images)
+    rows = -(-len(images) // COLUMNS)
+    columns = min(COLUMNS, len(images))
+    sheet = Image.new("RGB", (columns * (width + GAP) + GAP, rows * (height + GAP) + GAP), (244, 241, 234))
+    for index, image in enumerate(images):
+        row, column = divmod(index, COLUMNS)
+        sheet.paste(image, (GAP + column * (width + GAP), GAP + row * (height + GAP)))
+    buffer = io.BytesIO()
+    sheet.save(buffer, "PNG", optimize=False)
+    return buffer.getvalue()
+
+
+def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out: Path, dpi: int) -> PreviewReport:
+    from . import templating
+    from .export import first_copies, print_pages, print_pdf, rasterise
+
+    games, _ = check(project, names, strict=False)
+    pipeline = Pipeline(project, BuildOptions(langs=langs, out=out))
+    sheet = project.template_data("sheet.yaml")
+    report, cards, problems = PreviewReport(), [], []
+    teams: dict[str, str] = {}
+    for files in games:
+        for lang in languages(files, langs):
+            prepared, found = pipeline.prepare(files, lang)
+            if prepared is None:
+                problems += found
+                continue
+            pages = print_pages(prepared, 0.0)
+            first = first_copies(prepared)
+            pngs = rasterise(print_pdf(prepared, pages, sheet), pages,
+                             [2 * item + side for item in first.values() for side in (0, 1)], dpi)
+            folder = out / "preview" / files.id / lang
+            for card in prepared.deck.cards:
+                item = first[card.id]
+                for side, number in (("front", 2 * item), ("back", 2 * item + 1)):
+                    write_atomic(folder / f"{card.id}-{side}.png", pngs[number])
+                team = card.team.id if card.team else card.group.id
+                teams.setdefault(team, (card.team.name.value if card.team else card.group.name.value))
+                cards.append({"game": files.id, "game_name": prepared.deck.name.value, "lang": lang,
+                              "team": team, "name": card.name.value,
+                              "front": f"{files.id}/{lang}/{card.id}-front.png",
+                              "back": f"{files.id}/{lang}/{card.id}-back.png"})
+            contact = out / files.id / f"{files.id}-contact-{lang}.png"
+            write_atomic(contact, _contact_sheet([pngs[2 * first[card.id]] for card in prepared.deck.cards]))
+            report.files.append(contact)
+            report.cards += len(prepared.deck.cards)
+    if problems:
+        raise DeckError(problems)
+    filters = [
+        {"key": "game", "label": "Game", "options": sorted({(c["game"], c["game_name"]) for c in cards})},
+        {"key": "lang", "label": "Language", "options": sorted({(c["lang"], c["lang"]) for c in cards})},
+        {"key": "team", "label": "Team", "options": sorted(teams.items())},
+    ]
+    page = templating.render([folder / "preview" for folder in project.templates], "gallery.html.j2",
+                             {"cards": cards, "filters": filters})
+    index = out / "preview" / "index.html"
+    write_atomic(index, page.encode("utf-8"))
+    report.files.insert(0, index)
+    return report
+
