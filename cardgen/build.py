@@ -177,8 +177,12 @@ class Pipeline:
         if not extra:
             return self.book
         if files.id not in self.game_books:
-            self.game_books[files.id] = fonts.FontBook.load(self.project.template("fonts.yaml"),
-                                                            self.project.fonts, extra)
+            book = fonts.FontBook.load(self.project.template("fonts.yaml"), self.project.fonts, extra)
+            # A designer's font is opened now, inside the caller's error handling, not mid-layout.
+            for family, faces in extra.get("families", {}).items():
+                for face in faces:
+                    book.face(family, "bold" in face, "italic" in face)
+            self.game_books[files.id] = book
         return self.game_books[files.id]
 
     def documents(self, prepared: Prepared, files: GameFiles,
@@ -208,9 +212,9 @@ class Pipeline:
             style = styles["booklet" if options.booklet else "rulebook"]
             xml = templating.render(template_dirs, "rulebook.xml.j2", rulebook.context(deck, text, self.sizes))
             furniture = document.PageFurniture(f"{deck.name.value} · {text['rulebook']} · {language}", page_label)
-            pdf, pages = document.render_document(xml, book, deck.lang, style, styles["colors"],
-                                                  named_size(papers, style["paper"], "paper"), furniture,
-                                                  f"{deck.name.value}: {text['rulebook']} ({deck.lang})", icons)
+            pdf, pages = _document(document.render_document, "rulebook.xml.j2", xml, book, deck.lang, style,
+                                   styles["colors"], named_size(papers, style["paper"], "paper"), furniture,
+                                   f"{deck.name.value}: {text['rulebook']} ({deck.lang})", icons)
             if options.booklet:
                 sheet = named_size(papers, style["sheet"], "paper").rotated()
                 pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
@@ -220,10 +224,10 @@ class Pipeline:
             xml = templating.render(template_dirs, "script.xml.j2", script.context(deck, text, in_play, label))
             furniture = document.PageFurniture(f"{deck.name.value} · {text['script']} · {language} · {label}",
                                                page_label)
-            pdf, pages = document.render_document(xml, book, deck.lang, styles["script"], styles["colors"],
-                                                  named_size(papers, styles["script"]["paper"], "paper"),
-                                                  furniture, f"{deck.name.value}: {text['script']} ({deck.lang})",
-                                                  icons)
+            pdf, pages = _document(document.render_document, "script.xml.j2", xml, book, deck.lang,
+                                   styles["script"], styles["colors"],
+                                   named_size(papers, styles["script"]["paper"], "paper"),
+                                   furniture, f"{deck.name.value}: {text['script']} ({deck.lang})", icons)
             out.append(("script", pdf, pages))
         return out
 
@@ -252,6 +256,17 @@ class Pipeline:
         return frozenset(dealt) | frozenset(options.extra_cards), label
 
 
+def _document(render_document, template: str, xml: str, *args):
+    """A document, or a TemplateError naming the template whose XML it could not use."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        return render_document(xml, *args)
+    except (ValueError, ET.ParseError) as exc:
+        raise TemplateError(f"documents/{template}", None, f"its output is not a document cardgen can draw: {exc}") \
+            from None
+
+
 def jobs(games: list[GameFiles], options: BuildOptions) -> list[tuple[GameFiles, str]]:
     return [(files, lang) for files in games for lang in languages(files, options.langs)]
 
@@ -261,7 +276,8 @@ def validate(project: Project, names: Iterable[str], options: BuildOptions) -> t
     games, warnings = check(project, names, options.strict)
     check_options(project, options)
     pipeline = Pipeline(project, options)
-    problems = [p for files, lang in jobs(games, options) for p in pipeline.prepare(files, lang)[1]]
+    # A problem in a text every language shares is found once per language: say it once.
+    problems = list(dict.fromkeys(p for files, lang in jobs(games, options) for p in pipeline.prepare(files, lang)[1]))
     if any(problem.fails(options.strict) for problem in problems):
         raise DeckError(warnings + problems)
     return games, warnings + problems
@@ -328,7 +344,11 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
         return result
     for kind, data, pages in outputs:
         target = output_path(options, files, kind, lang)
-        write_atomic(target, data)
+        try:
+            write_atomic(target, data)
+        except OSError as exc:
+            result.problems = [Problem(None, f"cannot write {target}: {exc.strerror or exc}")]
+            return result
         result.written.append((target, pages))
     result.cards = len(prepared.deck.copies)
     return result
@@ -368,9 +388,9 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
     check_options(project, options)
     report = Report(warnings=warnings)
     manifest = Manifest(options.out)
-    for files in games:
-        if (options.out / files.id).is_dir():
-            remove_abandoned(options.out / files.id)
+    for folder in [options.out, *(options.out / files.id for files in games)]:
+        if folder.is_dir():
+            remove_abandoned(folder)
     todo, inputs = [], {}   # todo: (game, language, the outputs to write)
     for files, lang in jobs(games, options):
         game_folders = [files.folder, *(include / files.id for include in project.includes)]

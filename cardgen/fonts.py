@@ -12,6 +12,8 @@ input gives a byte-identical PDF.
 
 from __future__ import annotations
 
+import struct
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -181,7 +183,11 @@ def _face_files(spec_file: Path, family: str, faces: object, font_dirs: Sequence
 
 def _find_file(family: str, key: str, file: str, font_dirs: Sequence[Path]) -> Path:
     for directory in font_dirs:
-        path = (Path(directory) / file).resolve()
+        try:
+            path = (Path(directory) / file).resolve()
+            path.is_file()
+        except (OSError, ValueError):
+            raise ValueError(f"font file name {file[:60]!r} ({family} {key}) is not a usable file name") from None
         # A deck names its fonts: never let one reach out of the fonts folders.
         if not path.is_relative_to(Path(directory).resolve()):
             raise ValueError(f"font file {file} ({family} {key}) is outside the fonts folder")
@@ -209,8 +215,10 @@ def _register(name: str, path: Path) -> TTFont:
         raise ValueError(f"font name {name} is already registered from another file than {path}")
     try:
         font = TTFont(name, str(path))
-    except TTFError as error:
-        raise ValueError(f"cannot use font file {path}: {error}") from error
+    except (TTFError, ValueError, struct.error, OSError, IndexError, KeyError) as error:
+        # A damaged or non-TrueType file fails in many ways inside ReportLab's parser.
+        raise ValueError(f"cannot use font file {path.name}: not a TrueType font cardgen can embed ({error})") \
+            from None
     pdfmetrics.registerFont(font)
     # ReportLab keeps one font per PostScript name and silently reuses it.
     if pdfmetrics.getFont(name) is not font:

@@ -91,6 +91,7 @@ def _expanded_size(root: yaml.Node) -> int:
     """How many nodes the document has once every alias is expanded, counted without expanding them
     (a billion-laughs file has a few dozen nodes and billions once expanded)."""
     sizes: dict[int, int] = {}
+    visiting: set[int] = set()
     stack = [(root, False)]
     while stack:
         node, children_done = stack.pop()
@@ -99,10 +100,18 @@ def _expanded_size(root: yaml.Node) -> int:
         children = ([item for pair in node.value for item in pair] if isinstance(node, yaml.MappingNode)
                     else node.value if isinstance(node, yaml.SequenceNode) else [])
         if children_done:
+            visiting.discard(id(node))
             sizes[id(node)] = min(MAX_NODES + 1, 1 + sum(sizes[id(child)] for child in children))
+        elif id(node) in visiting:
+            return MAX_NODES + 1       # an alias inside its own anchor: endless once expanded
         else:
+            visiting.add(id(node))
             stack.append((node, True))
-            stack += [(child, False) for child in children if id(child) not in sizes]
+            for child in children:
+                if id(child) in visiting:
+                    return MAX_NODES + 1
+                if id(child) not in sizes:
+                    stack.append((child, False))
     return sizes[id(root)]
 
 
@@ -202,6 +211,10 @@ def load_game(folder: Path, root: Path, includes: Sequence[Path] = ()) -> tuple[
         problems.append(Problem(Where(display(folder)), "no game.yaml in the game folder"))
     cards: dict[str, Doc] = {}
     for card_path in sorted((folder / "roles").glob("*.yaml")):
+        if not _inside(card_path, folder):
+            problems.append(Problem(Where(display(card_path)), "a symbolic link leading outside the game folder; "
+                                    "cardgen does not read it"))
+            continue
         doc, found = load_file(card_path, display(card_path))
         problems += found
         if doc is not None:
@@ -209,6 +222,10 @@ def load_game(folder: Path, root: Path, includes: Sequence[Path] = ()) -> tuple[
     for include in includes:
         own = include / folder.name
         for card_path in sorted((own / "roles").glob("*.yaml")):
+            if not _inside(card_path, own):
+                problems.append(Problem(Where(display(card_path)), "a symbolic link leading outside its "
+                                        "folder; cardgen does not read it"))
+                continue
             doc, found = load_file(card_path, display(card_path))
             problems += found
             if doc is None:
@@ -221,12 +238,28 @@ def load_game(folder: Path, root: Path, includes: Sequence[Path] = ()) -> tuple[
     extra: dict[str, Doc] = {}
     for name in _word_lists(game) + [n for n in TEXT_FILES if (folder / n).is_file()]:
         path = folder / name
-        if path.is_file() and path.resolve().is_relative_to(folder.resolve()):
+        if _is_file(path) and _inside(path, folder):
             doc, found = load_file(path, display(path))
             problems += found
             if doc is not None:
                 extra[name] = doc
     return GameFiles(folder.name, folder, game, cards, extra), problems
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether path, symbolic links followed, is in folder."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, ValueError):
+        return False
+
+
+def _is_file(path: Path) -> bool:
+    """Path.is_file, for a name a deck wrote: too long or with a NUL byte, it is simply not a file."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _word_lists(game: Doc | None) -> list[str]:

@@ -38,8 +38,11 @@ UNUSED_TEMPLATES = {"cards": ("documents", "new"), "rulebook": ("new", *_CARDS_O
 def _files(folder: Path, skip: tuple[str, ...] = ()) -> list[Path]:
     if not folder.is_dir():
         return []
+    real = folder.resolve()
+    # A symbolic link leading out of the folder is not part of the game: never open it.
     return sorted(p for p in folder.rglob("*")
-                  if p.is_file() and not p.name.startswith(".") and p.relative_to(folder).parts[0] not in skip)
+                  if p.is_file() and not p.name.startswith(".") and p.relative_to(folder).parts[0] not in skip
+                  and p.resolve().is_relative_to(real))
 
 
 class Manifest:

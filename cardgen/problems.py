@@ -40,7 +40,13 @@ class Problem:
     def __str__(self) -> str:
         prefix = f"{self.where}: " if self.where else ""
         label = "" if self.severity == "error" else f"{self.severity}: "
-        return f"{prefix}{label}{self.message}"
+        return _printable(f"{prefix}{label}{self.message}")
+
+
+def _printable(text: str) -> str:
+    """Control characters a deck smuggled into a message, spelled out: they must not reach a terminal."""
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}"
+                   for ch in text)
 
 
 class DeckError(Exception):

@@ -59,9 +59,17 @@ class Project:
     def template_data(self, name: str):
         path = self.template(name)
         try:
-            return yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
             raise DeckError([Problem(Where(self.display(path)), f"YAML error: {str(exc).splitlines()[0]}")]) from None
+        except RecursionError:
+            raise DeckError([Problem(Where(self.display(path)), "nested too deeply")]) from None
+        # A project's own copy replaces the built-in file: it must at least have the same shape.
+        if not isinstance(data, dict) or not all(isinstance(value, dict) for value in data.values()) and \
+                name in ("card-sizes.yaml", "paper.yaml", "strings.yaml"):
+            raise DeckError([Problem(Where(self.display(path)), "expected a mapping of names to mappings, "
+                                                                 "like the built-in file of that name")])
+        return data
 
     def display(self, path: Path) -> str:
         """A path as errors show it: relative to the project folder."""

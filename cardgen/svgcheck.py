@@ -14,7 +14,9 @@ from pathlib import Path
 
 MAX_SVG_BYTES = 2 * 1024 * 1024
 SVG = "{http://www.w3.org/2000/svg}"
-FORBIDDEN = {"script", "foreignObject"}
+# script and foreignObject have no place in a card's picture; text would make svglib look for
+# system fonts (running fc-match) and embed whatever it finds: draw letters as paths.
+FORBIDDEN = {"script", "foreignObject", "text", "tspan", "textPath"}
 _OUTSIDE_URL = re.compile(r"url\(\s*['\"]?\s*(?!#)([^)'\"]*)", re.IGNORECASE)
 
 
@@ -31,10 +33,18 @@ def problem(path: Path) -> str | None:
         return f"not a well-formed SVG ({exc})"
     if root.tag != f"{SVG}svg":
         return "not an SVG (its root element is not <svg>)"
+    by_id = {element.get("id"): element for element in root.iter() if element.get("id")}
+    for use in root.iter(f"{SVG}use"):
+        href = use.get("href") or use.get("{http://www.w3.org/1999/xlink}href") or ""
+        target = by_id.get(href.lstrip("#"))
+        # A <use> of something that itself uses is how an SVG multiplies itself into a bomb.
+        if target is not None and any(child.tag == f"{SVG}use" for child in target.iter()):
+            return "an SVG whose <use> elements use other <use> elements, which cardgen does not expand"
     for element in root.iter():
         name = element.tag.replace(SVG, "") if isinstance(element.tag, str) else ""
         if name in FORBIDDEN:
-            return f"an SVG with a <{name}> element, which cardgen does not draw"
+            return f"an SVG with a <{name}> element, which cardgen does not draw" + (
+                " (turn text into paths)" if name in ("text", "tspan", "textPath") else "")
         for attribute, value in element.attrib.items():
             if attribute.endswith("href") and not value.strip().startswith("#"):
                 return f"an SVG that refers to '{value}' outside the file; only #ids inside it may be used"

@@ -42,11 +42,15 @@ def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], au
         """A file loader that will not follow a symbolic link out of its folders."""
 
         def get_source(self, environment, template):
-            source, filename, uptodate = super().get_source(environment, template)
-            real = os.path.realpath(filename)
-            if not any(real.startswith(os.path.realpath(folder) + os.sep) for folder in self.searchpath):
-                raise TemplateError(filename, None, "leads outside its templates folder (a symbolic link?)")
-            return source, filename, uptodate
+            # Checked before anything is read: a symbolic link out of the folder is never opened.
+            pieces = jinja2.loaders.split_template_path(template)
+            for folder in self.searchpath:
+                candidate = os.path.join(folder, *pieces)
+                if os.path.isfile(candidate):
+                    if not os.path.realpath(candidate).startswith(os.path.realpath(folder) + os.sep):
+                        raise TemplateError(candidate, None, "leads outside its templates folder (a symbolic link?)")
+                    break
+            return super().get_source(environment, template)
 
     env = SandboxedEnvironment(
         loader=_ContainedLoader([str(d) for d in template_dirs]),
@@ -64,6 +68,7 @@ def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], au
         raise TemplateError(exc.filename or name, exc.lineno, exc.message or "syntax error") from None
     except jinja2.TemplateNotFound:
         raise TemplateError(name, None, f"no such template in {', '.join(map(str, template_dirs))}") from None
-    except (jinja2.TemplateError, TypeError, ValueError, AttributeError) as exc:
+    except (jinja2.TemplateError, TypeError, ValueError, AttributeError, OverflowError, RecursionError,
+            ArithmeticError, LookupError) as exc:
         file, line = _template_line(exc)
         raise TemplateError(file or name, line, str(exc)) from None

@@ -194,7 +194,11 @@ def _check_files(doc: Doc, rule: dict, folder: Path) -> list[Problem]:
 
 def _check_file(doc: Doc, path: KeyPath, folder: Path) -> list[Problem]:
     value = doc.get(path)
-    target = (folder / value).resolve()
+    try:
+        target = (folder / value).resolve()
+        target.is_file()
+    except (OSError, ValueError):
+        return [Problem(doc.where(path), f"{_dotted(path)}: '{value[:60]}' is not a usable file name")]
     if not target.is_relative_to(folder.resolve()):
         return [Problem(doc.where(path), f"{_dotted(path)}: '{value}' is outside the game folder")]
     if not target.is_file():

@@ -49,7 +49,14 @@ def remove_abandoned(folder: Path) -> list[Path]:
     removed = []
     for temp in folder.glob(f"{TEMP_PREFIX}*.tmp"):
         pid = temp.name[len(TEMP_PREFIX):].split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        # Only names this module writes: ASCII digits of a real pid, on a file.
+        if not (pid.isascii() and pid.isdigit() and len(pid) <= 10 and temp.is_file()):
+            continue
+        try:
+            alive = _alive(int(pid))
+        except (OverflowError, ValueError):
+            continue
+        if not alive:
             temp.unlink(missing_ok=True)
             removed.append(temp)
     return removed

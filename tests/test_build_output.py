@@ -498,7 +498,7 @@ def test_unknown_card_size(project, tmp_path):
                  "--out", str(tmp_path / "o"))
     assert (result.exit_code, result.stdout) == (1, "")
     first, count = result.stderr.splitlines()
-    assert first.startswith("unknown card size 'pokr' (did you mean 'poker'?); known card sizes: poker, bridge, tarot, ")
+    assert first.startswith("unknown card size 'pokr' (did you mean 'poker'?); known card sizes: poker, poker-us, bridge, tarot, ")
     assert count == "1 problem"
     assert not (tmp_path / "o").exists()
 
