@@ -209,27 +209,22 @@ def load_game(folder: Path, root: Path, includes: Sequence[Path] = ()) -> tuple[
         problems += found
     else:
         problems.append(Problem(Where(display(folder)), "no game.yaml in the game folder"))
-    cards: dict[str, Doc] = {}
-    for card_path in sorted((folder / "roles").glob("*.yaml")):
-        if not _inside(card_path, folder):
-            problems.append(Problem(Where(display(card_path)), "a symbolic link leading outside the game folder; "
-                                    "cardgen does not read it"))
-            continue
-        doc, found = load_file(card_path, display(card_path))
-        problems += found
-        if doc is not None:
-            cards[card_path.stem] = doc
-    for include in includes:
-        own = include / folder.name
-        for card_path in sorted((own / "roles").glob("*.yaml")):
-            if not _inside(card_path, own):
-                problems.append(Problem(Where(display(card_path)), "a symbolic link leading outside its "
-                                        "folder; cardgen does not read it"))
+    def card_files(owner: Path):
+        """The card files of roles/ in owner, each loaded, never one that leads out of owner."""
+        for card_path in sorted((owner / "roles").glob("*.yaml")):
+            if not _inside(card_path, owner):
+                problems.append(Problem(Where(display(card_path)), "a symbolic link leading outside its folder; "
+                                        "cardgen does not read it"))
                 continue
             doc, found = load_file(card_path, display(card_path))
-            problems += found
-            if doc is None:
-                continue
+            problems.extend(found)
+            if doc is not None:
+                yield card_path, doc
+
+    cards = {card_path.stem: doc for card_path, doc in card_files(folder)}
+    for include in includes:
+        own = include / folder.name
+        for card_path, doc in card_files(own):
             doc.base = own
             if card_path.stem in cards:
                 problems.append(Problem(doc.where(), f"card '{card_path.stem}' replaces the one in "
