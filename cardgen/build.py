@@ -10,7 +10,6 @@ shows everything that needs fixing and keeps every output that is good.
 from __future__ import annotations
 
 import concurrent.futures
-import functools
 import itertools
 import os
 import time
@@ -140,7 +139,10 @@ class Pipeline:
 
         self.project = project
         self.options = options
-        self.book = fonts.FontBook.load(project.template("fonts.yaml"), project.fonts)
+        try:
+            self.book = fonts.FontBook.load(project.template("fonts.yaml"), project.fonts)
+        except ValueError as exc:
+            raise DeckError([Problem(Where(project.display(project.template("fonts.yaml"))), str(exc))]) from None
         self.game_books: dict[str, FontBook] = {}
         self.sizes = card_sizes(project)
         self.card_layout = project.template_data("card-layout.yaml")
@@ -306,20 +308,15 @@ class JobResult:
     problems: list[Problem] = field(default_factory=list)
 
 
-@functools.lru_cache(maxsize=4)
-def _pipeline(project: Project, options: BuildOptions) -> Pipeline:
-    # One per process and build: fonts and templates are read once, in each worker too.
-    return Pipeline(project, options)
-
-
 def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str,
-            kinds: frozenset[str] | None = None) -> JobResult:
+            kinds: frozenset[str] | None = None, pipeline: Pipeline | None = None) -> JobResult:
     """Stages 3-6 for one game in one language: its PDFs written (only `kinds` of them, when
     given: the others are up to date), or its problems."""
     from . import render
     from .write import write_atomic
 
-    pipeline = _pipeline(project, options)
+    # A worker process makes its own: templates are re-read for every build, never kept stale.
+    pipeline = pipeline or Pipeline(project, options)
     result = JobResult()
     prepared, found = pipeline.prepare(files, lang)
     if prepared is None:
@@ -359,8 +356,9 @@ def _run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles
     """Each job's result, in worker processes when there are several jobs and cores to share."""
     workers = min(options.jobs or os.cpu_count() or 1, len(todo))
     if workers <= 1:
+        pipeline = Pipeline(project, options) if todo else None
         for files, lang, kinds in progress(todo):
-            yield files, lang, run_job(project, options, files, lang, kinds)
+            yield files, lang, run_job(project, options, files, lang, kinds, pipeline)
         return
     with concurrent.futures.ProcessPoolExecutor(workers) as pool:
         futures = [pool.submit(run_job, project, options, files, lang, kinds) for files, lang, kinds in todo]

@@ -49,6 +49,13 @@ def _warn(problems: list[Problem]) -> None:
         click.echo(str(problem), err=True)
 
 
+def _finite(value: float, param, ctx) -> float:
+    # FloatRange lets nan through: nan compares false with both ends.
+    if value != value:
+        raise click.BadParameter("expected a number of mm from 0 to 10, got nan", ctx, param)
+    return value
+
+
 class _Offset(click.ParamType):
     name = "X,Y"
 
@@ -59,6 +66,8 @@ class _Offset(click.ParamType):
             x, y = (float(part) for part in value.split(","))
         except ValueError:
             self.fail(f"expected two numbers in mm as X,Y (like 0.5,-1), got {value!r}", param, ctx)
+        if not all(abs(v) < 50 for v in (x, y)):   # also refuses nan and inf
+            self.fail(f"expected offsets of less than 50 mm, got {value!r}", param, ctx)
         return x, y
 
 
@@ -99,7 +108,8 @@ def main() -> None:
 @click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
 @click.option("--paper", default="a4", show_default=True, help="a4, letter, or another size in templates/paper.yaml.")
 @click.option("--card-size", help="poker, bridge, tarot, mini, ... (default: the game's).")
-@click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.")
+@click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.",
+              callback=lambda ctx, param, value: _finite(value, param, ctx))
 @click.option("--backs", type=click.Choice(BACKS), default="long", show_default=True,
               help="long/short: duplex on that edge; fold: fronts and backs on one side; none.")
 @click.option("--ink-saver", is_flag=True, help="Outlines and light tints instead of large filled areas.")

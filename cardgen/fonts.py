@@ -71,7 +71,10 @@ class FontBook:
         `extra` (a game's own `fonts:`) adds families and replaces fallback orders
         per language, so a designer's font serves one game without touching the rest.
         """
-        spec = yaml.safe_load(Path(spec_file).read_text(encoding="utf-8"))
+        try:
+            spec = yaml.safe_load(Path(spec_file).read_text(encoding="utf-8"))
+        except yaml.YAMLError as error:
+            raise ValueError(f"{Path(spec_file).name}: YAML error: {str(error).splitlines()[0]}") from None
         if extra:
             spec = {**spec,
                     "families": {**spec.get("families", {}), **extra.get("families", {})},

@@ -115,6 +115,23 @@ def _expanded_size(root: yaml.Node) -> int:
     return sizes[id(root)]
 
 
+def _unreadable_scalar(loader, root: yaml.Node) -> yaml.Node:
+    """The first scalar the constructor cannot read (a tagged value such as `!!int x`), else root."""
+    stack = [root]
+    while stack:
+        node = stack.pop(0)
+        if isinstance(node, yaml.ScalarNode):
+            try:
+                loader.construct_object(node, deep=True)
+            except Exception:      # whatever the tag's constructor raises: that is the answer
+                return node
+        elif isinstance(node, yaml.MappingNode):
+            stack += [item for pair in node.value for item in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            stack += node.value
+    return root
+
+
 def load_file(path: Path, display: str) -> tuple[Doc | None, list[Problem]]:
     """Reads one YAML file; `display` is the name errors use (relative to the project)."""
     size = path.stat().st_size
@@ -138,7 +155,13 @@ def load_file(path: Path, display: str) -> tuple[Doc | None, list[Problem]]:
             return None, [Problem(Where(display, node.start_mark.line + 1),
                                   f"more than {MAX_NODES} values once its aliases (*) are expanded; "
                                   "a deck file needs far fewer")]
-        data = loader.construct_document(node)
+        try:
+            data = loader.construct_document(node)
+        except (ValueError, KeyError, TypeError, OverflowError, AttributeError):
+            # An explicit tag with a value it cannot take (`!!int x`): PyYAML's constructor just raises.
+            bad = _unreadable_scalar(loader, node)
+            return None, [Problem(Where(display, bad.start_mark.line + 1),
+                                  f"YAML error: '{bad.value}' cannot be read as {bad.tag.rsplit(':', 1)[-1]}")]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -195,9 +218,10 @@ def load_game(folder: Path, root: Path, includes: Sequence[Path] = ()) -> tuple[
     problems: list[Problem] = []
 
     def display(path: Path) -> str:
+        # Named as the designer sees it: a symbolic link by its own name, not where it leads.
         for start in (root, Path.cwd()):
             try:
-                return path.resolve().relative_to(start.resolve()).as_posix()
+                return path.absolute().relative_to(start.absolute()).as_posix()
             except ValueError:
                 continue
         return path.as_posix()
@@ -224,6 +248,10 @@ def load_game(folder: Path, root: Path, includes: Sequence[Path] = ()) -> tuple[
     cards = {card_path.stem: doc for card_path, doc in card_files(folder)}
     for include in includes:
         own = include / folder.name
+        if own.exists() and not _inside(own, include):
+            problems.append(Problem(Where(display(own)), "a symbolic link leading outside its folder; "
+                                    "cardgen does not read it"))
+            continue
         for card_path, doc in card_files(own):
             doc.base = own
             if card_path.stem in cards:
@@ -262,7 +290,8 @@ def _word_lists(game: Doc | None) -> list[str]:
     data = game.data if game else None
     if not isinstance(data, dict) or not isinstance(data.get("groups"), dict):
         return []
-    languages = [lang for lang in data.get("languages", []) if isinstance(lang, str)]
+    languages = data.get("languages") if isinstance(data.get("languages"), list) else []
+    languages = [lang for lang in languages if isinstance(lang, str)]
     return [spec["words"]["file"].replace("{lang}", lang)
             for spec in data["groups"].values()
             if isinstance(spec, dict) and isinstance(spec.get("words"), dict)

@@ -187,7 +187,8 @@ CARD: dict = {
         "name": {"$ref": "#/$defs/text"},
         "team": {"$ref": "#/$defs/id"},
         "group": {"$ref": "#/$defs/id"},
-        "count": {"type": "integer", "minimum": 1},
+        "count": {"type": "integer", "minimum": 1, "maximum": 1000,
+                  "description": "Copies in the box (a thousand at most: a deck, not a print run)."},
         "symbol": {"$ref": "#/$defs/file"},
         "art": {
             "type": "object",

@@ -45,6 +45,10 @@ def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], au
             # Checked before anything is read: a symbolic link out of the folder is never opened.
             pieces = jinja2.loaders.split_template_path(template)
             for folder in self.searchpath:
+                # The folder itself must not be a link out (templates/documents -> elsewhere).
+                parent = os.path.dirname(os.path.abspath(folder))
+                if os.path.realpath(folder) != os.path.join(os.path.realpath(parent), os.path.basename(folder)):
+                    raise TemplateError(folder, None, "is a symbolic link; cardgen does not follow it")
                 candidate = os.path.join(folder, *pieces)
                 if os.path.isfile(candidate):
                     if not os.path.realpath(candidate).startswith(os.path.realpath(folder) + os.sep):

@@ -361,7 +361,11 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
         return problems
     problems += check_schema(game, schema.GAME)
     data = game.data if isinstance(game.data, dict) else {}
-    languages = [lang for lang in data.get("languages", []) if isinstance(lang, str)] or ["en"]
+    languages = data.get("languages") if isinstance(data.get("languages"), list) else []
+    languages = [lang for lang in languages if isinstance(lang, str)]
+    # With no usable list of languages (the schema has said so), no text can be checked against it.
+    check_translations = bool(languages)
+    languages = languages or ["en"]
     teams = data.get("teams") if isinstance(data.get("teams"), dict) else {}
     groups = data.get("groups") if isinstance(data.get("groups"), dict) else {}
     sizes = list(card_sizes)
@@ -371,7 +375,8 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
                                 f"card-size: unknown size '{size}'{did_you_mean(size, sizes)}; "
                                 f"known sizes: {', '.join(sizes)}"))
     if isinstance(game.data, dict):
-        problems += _check_translations(game, schema.GAME, languages, f"game '{files.id}'")
+        problems += _check_translations(game, schema.GAME, languages, f"game '{files.id}'") \
+            if check_translations else []
         problems += _check_files(game, schema.GAME, files.folder)
     if not files.cards:
         problems.append(Problem(Where(game.file), f"game '{files.id}' has no card files in roles/"))
@@ -387,7 +392,8 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
         if not isinstance(doc.data, dict):
             continue
         card = doc.data
-        problems += _check_translations(doc, schema.CARD, languages, f"card '{card_id}'")
+        problems += _check_translations(doc, schema.CARD, languages, f"card '{card_id}'") \
+            if check_translations else []
         problems += _check_files(doc, schema.CARD, files.folder_of(doc))
         problems += _unknown(doc, ("team",), "team", teams)
         if "group" in card:
