@@ -20,7 +20,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import pytest
 import yaml
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
