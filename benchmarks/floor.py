@@ -23,11 +23,8 @@ the timed part), pages, bytes, peak RSS.
 
 from __future__ import annotations
 
-import json
-import resource
 import sys
 import time
-from pathlib import Path
 from xml.sax.saxutils import escape
 
 from reportlab.graphics import renderPDF
@@ -311,34 +308,9 @@ def render_all(spec: dict, times: dict | None = None) -> dict[str, bytes]:
 
 
 def main() -> None:
-    import argparse
+    from spec import timed_main
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("spec", type=Path)
-    parser.add_argument("--out", type=Path, help="Also write the PDFs here (after the clock stops).")
-    parser.add_argument("--only", help="Only these PDFs (names like werewolf-cards-en, comma-separated).")
-    args = parser.parse_args()
-    spec = json.loads(args.spec.read_text(encoding="utf-8"))
-    if args.only:
-        spec["pdfs"] = [p for p in spec["pdfs"] if p["name"] in args.only.split(",")]
-    times: dict[str, float] = {}
-    start, cpu_start = time.perf_counter(), time.process_time()
-    pdfs = render_all(spec, times)
-    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
-        for name, data in pdfs.items():
-            (args.out / f"{name}.pdf").write_bytes(data)
-    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    import io
-
-    from pypdf import PdfReader
-
-    print(json.dumps({"seconds": seconds, "cpu": cpu, "pdfs": len(pdfs),
-                      "pages": sum(len(PdfReader(io.BytesIO(data)).pages) for data in pdfs.values()),
-                      "expected_pages": sum(len(p["pages"]) for p in spec["pdfs"]),
-                      "bytes": sum(map(len, pdfs.values())), "per_pdf": times,
-                      "maxrss_kb": maxrss}))
+    timed_main(__doc__.splitlines()[0], render_all, "Also write the PDFs here (after the clock stops).")
 
 
 if __name__ == "__main__":

@@ -234,6 +234,41 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
     return spec
 
 
+def timed_main(description: str, render_all, out_help: str, before=lambda: None) -> None:
+    """The command line of a renderer under test: reads a spec, times render_all(spec, times) and
+    prints the measurements as JSON, so that run.py can compare renderers alike."""
+    import argparse
+    import io
+    import resource
+    import time
+
+    from pypdf import PdfReader
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("spec", type=Path)
+    parser.add_argument("--out", type=Path, help=out_help)
+    parser.add_argument("--only", help="Only these PDFs (names like werewolf-cards-en, comma-separated).")
+    args = parser.parse_args()
+    before()
+    spec = json.loads(args.spec.read_text(encoding="utf-8"))
+    if args.only:
+        spec["pdfs"] = [p for p in spec["pdfs"] if p["name"] in args.only.split(",")]
+    times: dict[str, float] = {}
+    start, cpu_start = time.perf_counter(), time.process_time()
+    pdfs = render_all(spec, times)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for name, data in pdfs.items():
+            (args.out / f"{name}.pdf").write_bytes(data)
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "pdfs": len(pdfs),
+                      "pages": sum(len(PdfReader(io.BytesIO(data)).pages) for data in pdfs.values()),
+                      "expected_pages": sum(len(p["pages"]) for p in spec["pdfs"]),
+                      "bytes": sum(map(len, pdfs.values())), "per_pdf": times,
+                      "maxrss_kb": maxrss}))
+
+
 def main() -> None:
     import argparse
 

@@ -17,9 +17,7 @@ prints one JSON line like floor.py.
 
 from __future__ import annotations
 
-import json
 import re
-import resource
 import sys
 import time
 from html import escape
@@ -294,37 +292,16 @@ def render_all(spec: dict, times: dict | None = None) -> dict[str, bytes]:
 
 
 def main() -> None:
-    import argparse
     import logging
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("spec", type=Path)
-    parser.add_argument("--out", type=Path, help="Also write the PDFs (and the HTML) here, after the clock stops.")
-    parser.add_argument("--only", help="Only these PDFs (names like werewolf-cards-en, comma-separated).")
-    args = parser.parse_args()
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)
-    import weasyprint  # noqa: F401  (imported before the clock, like reportlab in floor.py)
+    from spec import timed_main
 
-    spec = json.loads(args.spec.read_text(encoding="utf-8"))
-    if args.only:
-        spec["pdfs"] = [p for p in spec["pdfs"] if p["name"] in args.only.split(",")]
-    times: dict[str, float] = {}
-    start, cpu_start = time.perf_counter(), time.process_time()
-    pdfs = render_all(spec, times)
-    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
-        for name, data in pdfs.items():
-            (args.out / f"{name}.pdf").write_bytes(data)
-    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    from pypdf import PdfReader
-    import io
+    def before() -> None:
+        logging.getLogger("weasyprint").setLevel(logging.ERROR)
+        import weasyprint  # noqa: F401  (imported before the clock, like reportlab in floor.py)
 
-    print(json.dumps({"seconds": seconds, "cpu": cpu, "pdfs": len(pdfs),
-                      "pages": sum(len(PdfReader(io.BytesIO(data)).pages) for data in pdfs.values()),
-                      "expected_pages": sum(len(p["pages"]) for p in spec["pdfs"]),
-                      "bytes": sum(map(len, pdfs.values())), "per_pdf": times,
-                      "maxrss_kb": maxrss}))
+    timed_main(__doc__.splitlines()[0], render_all,
+               "Also write the PDFs (and the HTML) here, after the clock stops.", before)
 
 
 if __name__ == "__main__":
