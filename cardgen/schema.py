@@ -31,6 +31,13 @@ DEFS: dict = {
         "description": "A file inside the game folder, relative to it.",
     },
     "id": {"type": "string", "pattern": ID_PATTERN},
+    "range": {
+        "type": "object",
+        "description": "From min to max, whole numbers.",
+        "required": ["min", "max"],
+        "additionalProperties": False,
+        "properties": {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}},
+    },
     "back": {
         "type": "object",
         "description": "A back design: title, emblem, tiled pattern and colour.",
@@ -245,18 +252,8 @@ RULEBOOK: dict = {
     "required": ["players", "sections"],
     "additionalProperties": False,
     "properties": {
-        "players": {
-            "type": "object",
-            "required": ["min", "max"],
-            "additionalProperties": False,
-            "properties": {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}},
-        },
-        "minutes": {
-            "type": "object",
-            "required": ["min", "max"],
-            "additionalProperties": False,
-            "properties": {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}},
-        },
+        "players": {"$ref": "#/$defs/range"},
+        "minutes": {"$ref": "#/$defs/range"},
         "sections": {
             "type": "object",
             "description": "The written sections, in order: a title and a body (paragraphs, - bullets).",

@@ -34,3 +34,12 @@ def copy_werewolf_box(decks: Path) -> Path:
     for name in ("roles/player-aid.yaml", "rulebook.yaml", "script.yaml"):
         (target / name).unlink()
     return target
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    """A project holding the 31-card Werewolf box and nothing else, once per test module
+    (modules that need another project define their own `project`)."""
+    root = tmp_path_factory.mktemp("werewolf-project")
+    copy_werewolf_box(root / "decks")
+    return root

@@ -111,13 +111,6 @@ def _rgb(color: str) -> tuple[int, int, int]:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("werewolf-project")
-    copy_werewolf_box(root / "decks")
-    return root
-
-
-@pytest.fixture(scope="module")
 def build(project, tmp_path_factory):
     """build(*options) -> (result, out folder), once per option set."""
     cache: dict[tuple[str, ...], tuple] = {}

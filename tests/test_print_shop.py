@@ -6,14 +6,7 @@ import pdfplumber
 import pytest
 
 from cardgen.units import mm
-from conftest import copy_werewolf_box, run
-
-
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    root = tmp_path_factory.mktemp("offset")
-    copy_werewolf_box(root / "decks")
-    return root
+from conftest import run
 
 
 def back_title_position(pdf_path) -> tuple[float, float]:

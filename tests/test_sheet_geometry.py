@@ -29,7 +29,7 @@ import yaml
 from pypdf import PdfReader
 
 from cardgen.units import mm
-from conftest import ROOT, copy_werewolf_box, run
+from conftest import ROOT, run
 
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)
@@ -239,14 +239,6 @@ class Built:
 def _hex_rgb(color: str) -> tuple[int, int, int]:
     color = color.lstrip("#")
     return tuple(int(color[i:i + 2], 16) for i in (0, 2, 4))  # type: ignore[return-value]
-
-
-@pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    """A project holding a copy of the repository's Werewolf deck and nothing else."""
-    root = tmp_path_factory.mktemp("werewolf-project")
-    copy_werewolf_box(root / "decks")
-    return root
 
 
 @pytest.fixture(scope="module")
