@@ -209,6 +209,16 @@ def export(project: Project, game: str, options: ExportOptions) -> ExportReport:
     return decks.finish()
 
 
+def remove_stale(folder: Path, keep: set[Path]) -> None:
+    """Removes the export's own kinds of file that an earlier export wrote in `folder` (an export's
+    own folder) and this one did not, and folders left empty."""
+    for path in sorted(folder.rglob("*"), reverse=True):
+        if path.is_file() and path.suffix in (".pdf", ".png", ".csv", ".json") and path not in keep:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+
+
 def _write_pngs(prepared: Prepared, pages: list[Page], pdf: bytes, folder: Path, dpi: int) -> list[Path]:
     """Every copy's front and back PNG and cards.csv in folder; returns the files written."""
     names = png_names(prepared)
@@ -243,6 +253,8 @@ def _write_pngs(prepared: Prepared, pages: list[Page], pdf: bytes, folder: Path,
               help="Bleed in mm on every side (default: 1/8 in).")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
               help="Resolution of the PNGs.")
+@click.option("--url", help="With --for tts: the address the sheet images will be hosted at, ending in / "
+                            "(default: bare file names, for images copied into TTS's Mods/Images folder).")
 @click.option("--png", is_flag=True, help="One PNG per card front and back, per copy, and cards.csv.")
 @click.option("--pdf", is_flag=True, help="One card per page, TrimBox and BleedBox set, for a print shop.")
 # cli.decks_option's two options, written out: cli imports this module, so this one cannot import
@@ -253,7 +265,7 @@ def _write_pngs(prepared: Prepared, pages: list[Page], pdf: bytes, folder: Path,
               type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="A folder of your own cards, as <game>/roles/*.yaml; repeatable.")
 @click.pass_context
-def export_command(ctx, game, target, langs, out, bleed, dpi, png, pdf, decks, includes) -> None:
+def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, decks, includes) -> None:
     """Export GAME for a print shop: a one-card-per-page PDF and numbered PNGs with bleed
     (neither --png nor --pdf: both); or, with --for, the files a print service or
     Tabletop Simulator takes."""
@@ -267,10 +279,15 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, png, pdf, decks, i
                  if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
         if given:
             raise click.UsageError(f"{', '.join(given)} cannot be used with --for: the service's file settles them")
+    if url is not None and target != "tts":
+        raise click.UsageError("--url is for --for tts")
     try:
         if target is None:
             both = not (png or pdf)
             report = export(project, game, ExportOptions(tuple(langs), out, bleed, dpi, png or both, pdf or both))
+        elif target == "tts":
+            from .tts import export_tts
+            report = export_tts(project, game, tuple(langs), out, url or "")
         else:
             from .services import export_for
             report = export_for(project, game, target, tuple(langs), out)

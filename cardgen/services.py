@@ -33,12 +33,12 @@ from pathlib import Path
 
 from . import units
 from .build import Prepared
-from .export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise
+from .export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
 from .layout import Page
 from .load import Doc, load_file
 from .model import Card, Group
 from .problems import DeckError, Problem, Where
-from .project import Project
+from .project import BUILTIN, Project
 from .write import write_atomic
 
 FORMATS = ("pdf-x1a", "png")
@@ -86,7 +86,7 @@ def load_service(project: Project, service_id: str) -> Service:
         raise DeckError([Problem(None, f"no print service '{service_id}'; known: {', '.join(known)} "
                                        "(each is a file in templates/exports/)")])
     path = project.template(f"exports/{service_id}.yaml")
-    doc, problems = load_file(path, project.display(path))
+    doc, problems = load_file(path, _display(project, path))
     if doc is None or problems:
         raise DeckError(problems)
     reader = _Reader(doc)
@@ -120,6 +120,14 @@ def load_service(project: Project, service_id: str) -> Service:
     if reader.problems:
         raise DeckError(reader.problems)
     return Service(**service)
+
+
+def _display(project: Project, path: Path) -> str:
+    """A data file as problems name it: relative to the project, or to cardgen for its own."""
+    shown = project.display(path)
+    if Path(shown).is_absolute() and path.resolve().is_relative_to(BUILTIN):
+        return path.resolve().relative_to(BUILTIN).as_posix()
+    return shown
 
 
 class _Reader:
@@ -208,6 +216,8 @@ def _where(card: Card, side: str) -> Where:
 
 
 def _label(card: Card, side: str, lang: str) -> str:
+    if side == "back" and not card.back_face:
+        return f"the back of '{card.group.id}' ({lang})"
     return f"{card.id} ({side}, {lang})"
 
 
@@ -250,22 +260,29 @@ def safe_zone_problems(pdf: bytes, pages: list[Page], sides: list[_Side], prepar
             slot = page.slots[0]
             safe = slot.trim.inset(service.safe)
             text = document[number].get_textpage()
-            near, closest = [], None
-            for index in range(text.count_chars()):
-                char = text.get_text_range(index, 1)
+            count = text.count_chars()
+            chars = text.get_text_range(0, count) if count else ""
+            first, closest = None, None
+            for index, char in enumerate(chars[:count]):
                 if not char.strip():
                     continue
                 left, bottom, right, top = (units.mm(v) for v in text.get_charbox(index, loose=False))
                 outside = max(safe.x - left, safe.y - bottom, right - safe.right, top - safe.top)
                 if outside > 1e-6:
-                    near.append(char)
-                    distance = service.safe - outside
-                    closest = distance if closest is None else min(closest, distance)
+                    first = index if first is None else first
+                    closest = min(service.safe - outside, closest if closest is not None else service.safe)
             text.close()
-            if near:
+            if first is not None:
+                # The word the first glyph in the safe zone belongs to.
+                start, end = first, first
+                while start > 0 and chars[start - 1].strip():
+                    start -= 1
+                while end < len(chars) and chars[end].strip():
+                    end += 1
+                near = chars[start:end]
                 card = prepared.deck.copies[side.item]
                 problems.append(Problem(_where(card, side.side), (
-                    f"{_label(card, side.side, prepared.deck.lang)}: text '{''.join(near)[:24]}' comes "
+                    f"{_label(card, side.side, prepared.deck.lang)}: the text '{near}' comes "
                     f"{closest:.1f} mm from the cut, inside {service.name}'s {service.safe:g} mm safe zone; "
                     "shorten it or give it more room")))
     finally:
@@ -362,15 +379,6 @@ def export_for(project: Project, game: str, service_id: str, langs: tuple[str, .
         for name, data in sorted(written.items()):
             write_atomic(folder / name, data)
             report.files.append(folder / name)
-        _remove_stale(folder, {folder / name for name in written})
+        remove_stale(folder, {folder / name for name in written})
         report.cards += sum(1 for card in prepared.deck.copies if any(card.group.id == g.id for g in printed))
     return decks.finish()
-
-
-def _remove_stale(folder: Path, keep: set[Path]) -> None:
-    """The export's own kinds of file that an earlier export wrote there and this one did not."""
-    for path in sorted(folder.rglob("*"), reverse=True):
-        if path.is_file() and path.suffix in (".pdf", ".png", ".csv") and path not in keep:
-            path.unlink()
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
