@@ -385,4 +385,5 @@ def box_command(game, langs, paper, stock, clearance, margin, out, decks, includ
         click.echo(str(problem), err=True)
     for path in report.files:
         click.echo(str(path))
-    click.echo(f"{len(report.files)} files, {report.cards} cards boxed in {report.seconds:.1f} s")
+    files = len(report.files)
+    click.echo(f"{files} file{'' if files == 1 else 's'}, {report.cards} cards boxed in {report.seconds:.1f} s")
