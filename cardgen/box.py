@@ -2,7 +2,7 @@
 
 In: a game prepared as ``build`` prepares it (one language at a time), the stock's thickness
 per card, the clearance the cards get each way, the paper and the margin a home printer
-leaves unprinted, and ``templates/exports/box.yaml`` (flap sizes, line weights, the words
+leaves unprinted, and ``templates/box.yaml`` (flap sizes, line weights, the words
 printed on the box per language).
 
 The box holds the game's rectangular cards of its most common size. Its panels, in mm:
@@ -332,7 +332,7 @@ def box_path(out: Path, game: str, lang: str, paper: str) -> Path:
 def make_boxes(project: Project, game: str, langs: tuple[str, ...], out: Path, paper: str, stock: float,
                clearance: float, margin: float) -> ExportReport:
     """Every language's box PDF; the notes say when a box was split into one per deck."""
-    spec = project.template_data("exports/box.yaml")
+    spec = project.template_data("box.yaml")
     papers = project.template_data("paper.yaml")
     try:
         paper_size = named_size(papers, paper, "paper")

@@ -96,9 +96,11 @@ def _max_ink(image: Image.Image) -> tuple[float, tuple[float, float, float, floa
     peak = total.getextrema()[1]
     if peak == 0:
         return 0.0, (0.0, 0.0, 0.0, 0.0)
-    where = total.point(lambda v: 255 if v == peak else 0).convert("L").getbbox()
-    pixel = image.getpixel((where[0], where[1]))
-    return peak * 100 / 255, _percent(pixel)
+    # The pixels that print the peak, as 255 in an 8-bit mask; the first of them stands for all.
+    mask = ImageMath.lambda_eval(lambda a: (a["t"] == peak) * 255, t=total).convert("L")
+    left, top, _, _ = mask.getbbox()
+    row = next(y for y in range(top, image.height) if mask.getpixel((left, y)))
+    return peak * 100 / 255, _percent(image.getpixel((left, row)))
 
 
 class _Converter:

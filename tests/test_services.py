@@ -251,3 +251,60 @@ def test_an_export_removes_the_files_of_cards_the_deck_no_longer_has(tmp_path):
     _ok(_export(project, tmp_path / "out", "thegamecrafter", "--lang", "en"))
     folder = tmp_path / "out" / "mini" / "thegamecrafter" / "en" / "role"
     assert sorted(p.name for p in folder.iterdir()) == ["001-wolf-front.png", "back.png", "cards.csv"]
+
+
+# --- pictures --------------------------------------------------------------------------------------
+
+
+def _with_art(project: Path, image: Image.Image) -> None:
+    image.save(project / "decks" / "mini" / "art.png")
+    wolf = project / "decks" / "mini" / "roles" / "wolf.yaml"
+    wolf.write_text(wolf.read_text(encoding="utf-8").replace("symbol: symbols/wolf.svg", "art: {file: art.png}"),
+                    encoding="utf-8")
+
+
+def test_a_picture_is_separated_into_cmyk_through_the_profile(tmp_path):
+    project = mini_project(tmp_path / "project")
+    # A pure RGB red and a pure green half: out of the press's gamut, both come back within 240 %.
+    art = Image.new("RGB", (600, 400), (255, 0, 0))
+    art.paste((0, 255, 0), (300, 0, 600, 400))
+    _with_art(project, art)
+    _ok(_export(project, tmp_path / "out", "drivethrucards", "--lang", "en"))
+    pdf = tmp_path / "out" / "mini" / "drivethrucards" / "en" / "mini-role-en.pdf"
+    reader = PdfReader(pdf)
+    images = [x.get_object() for page in reader.pages
+              for x in page["/Resources"].get("/XObject", {}).values() if x.get_object()["/Subtype"] == "/Image"]
+    assert images and {image["/ColorSpace"] for image in images} == {"/DeviceCMYK"}
+    data = images[0].get_data()
+    width, height = int(images[0]["/Width"]), int(images[0]["/Height"])
+    assert len(data) == 4 * width * height
+    cmyk = Image.frombytes("CMYK", (width, height), data)
+    c, m, y, k = cmyk.getpixel((width // 4, height // 2))           # the red half
+    assert m > 200 and y > 200 and c < 20 and k < 20
+    c, m, y, k = cmyk.getpixel((3 * width // 4, height // 2))       # the green half
+    assert c > 150 and y > 150 and m < 60
+    assert max(sum(cmyk.getpixel((x, height // 2))) for x in range(width)) <= 240 * 255 / 100 + 1
+
+
+def test_a_picture_with_transparency_is_refused_for_pdf_x1a(tmp_path):
+    project = mini_project(tmp_path / "project")
+    art = Image.new("RGBA", (300, 300), (0, 0, 0, 0))
+    art.paste((200, 30, 30, 255), (50, 50, 250, 250))
+    _with_art(project, art)
+    result = _export(project, tmp_path / "out", "drivethrucards", "--lang", "en")
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == [
+        "decks/mini/game.yaml:12: role (en): a picture has transparency, which PDF/X-1a does not allow: flatten it "
+        "onto its background (save it without an alpha channel)",
+        "1 problem"]
+
+
+def test_the_ink_of_a_picture_is_its_darkest_pixel_s():
+    from cardgen.pdfx import _max_ink
+
+    image = Image.new("CMYK", (50, 40), (10, 10, 10, 10))
+    image.putpixel((30, 25), (200, 100, 50, 20))          # 370 of 1020: 145 %
+    image.putpixel((31, 5), (20, 20, 20, 20))
+    total, (c, m, y, k) = _max_ink(image)
+    assert total == pytest.approx(370 * 100 / 255)
+    assert (round(c), round(m), round(y), round(k)) == (78, 39, 20, 8)
