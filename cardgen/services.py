@@ -47,7 +47,7 @@ _FIELDS = {"game", "group", "lang", "number", "card"}
 
 
 @dataclass(frozen=True)
-class Size:
+class Trim:
     width: float        # mm
     height: float
     product: str
@@ -62,7 +62,7 @@ class Service:
     bleed: float                    # mm
     safe: float                     # mm inside the trim that text must keep out of
     dpi: int
-    sizes: dict[str, Size]          # cardgen size name -> the service's trim
+    sizes: dict[str, Trim]          # cardgen size name -> the service's trim
     files: dict[str, str]           # role -> file name pattern
     order: tuple[str, ...] = SIDES  # the sides of every copy, in page order (pdf-x1a)
     ink_limit: float | None = None  # per cent (pdf-x1a)
@@ -97,7 +97,7 @@ def load_service(project: Project, service_id: str) -> Service:
     sizes = {}
     for name in reader.mapping("sizes"):
         entry = ("sizes", name)
-        sizes[str(name)] = Size(reader.length(entry + ("width",)), reader.length(entry + ("height",)),
+        sizes[str(name)] = Trim(reader.length(entry + ("width",)), reader.length(entry + ("height",)),
                                 reader.text(entry + ("product",)))
     files = {str(role): reader.pattern(("files", role)) for role in reader.mapping("files")}
     needed = ("deck",) if fmt == "pdf-x1a" else ("front", "back", "shared-back", "list")
