@@ -133,7 +133,8 @@ class Prepared:
 class Pipeline:
     """Stages 3-4 for any number of decks, with the templates and fonts read once."""
 
-    def __init__(self, project: Project, options: BuildOptions):
+    def __init__(self, project: Project, options: BuildOptions, sizes: dict[str, dict] | None = None):
+        """`sizes` replaces card-sizes.yaml's entries of the same names: a print service's own trims."""
         # ReportLab comes in here, not at import time, so that list and --help stay quick.
         from . import fonts
 
@@ -144,11 +145,12 @@ class Pipeline:
         except ValueError as exc:
             raise DeckError([Problem(Where(project.display(project.template("fonts.yaml"))), str(exc))]) from None
         self.game_books: dict[str, FontBook] = {}
-        self.sizes = card_sizes(project)
+        self.sizes = {**card_sizes(project), **(sizes or {})}
         self.card_layout = project.template_data("card-layout.yaml")
 
-    def prepare(self, files: GameFiles, lang: str) -> tuple[Prepared | None, list[Problem]]:
-        """Resolve, faces and layout; every problem of this deck, or a deck ready to render."""
+    def prepare(self, files: GameFiles, lang: str, sheets: bool = True) -> tuple[Prepared | None, list[Problem]]:
+        """Resolve, faces and layout; every problem of this deck, or a deck ready to render.
+        Without `sheets` the cards are not imposed on paper (exports place them themselves)."""
         from . import face, layout, resolve
 
         options = self.options
@@ -159,13 +161,15 @@ class Pipeline:
         deck, problems = resolve.resolve_deck(files, lang, options.card_size, self.sizes, book)
         faces, found = face.compose_faces(deck, self.card_layout, book, options.ink_saver, self.words(lang))
         problems += found
-        try:
-            runs = [(len(list(run)), layout.SheetSpec.from_templates(self.project.template_data, options.paper,
-                                                                     size, options.bleed, options.backs))
-                    for size, run in itertools.groupby(deck.copies, key=lambda card: card.group.size_name)]
-            pages = layout.impose_runs(runs)
-        except ValueError as exc:
-            problems.append(Problem(None, f"{files.id} ({lang}): {exc}"))
+        pages = []
+        if sheets:
+            try:
+                runs = [(len(list(run)), layout.SheetSpec.from_templates(self.project.template_data, options.paper,
+                                                                         size, options.bleed, options.backs))
+                        for size, run in itertools.groupby(deck.copies, key=lambda card: card.group.size_name)]
+                pages = layout.impose_runs(runs)
+            except ValueError as exc:
+                problems.append(Problem(None, f"{files.id} ({lang}): {exc}"))
         if any(problem.fails(options.strict) for problem in problems):
             return None, problems
         return Prepared(deck, faces, pages, book), problems

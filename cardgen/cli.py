@@ -456,4 +456,6 @@ def _describe(project: Project, files) -> dict:
 
 
 from .export import export_command  # noqa: E402  (last: export uses the pipeline modules above)
+from .box import box_command  # noqa: E402
 main.add_command(export_command)
+main.add_command(box_command)

@@ -33,6 +33,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import click
 
@@ -151,41 +152,71 @@ def png_folder(options: ExportOptions, game: str, lang: str) -> Path:
     return options.out / game / "export" / lang
 
 
+class GameLanguages:
+    """One game's languages prepared for an export, one at a time, as ``build`` prepares them.
+
+    Iterating yields each language's deck ready to render; a language whose deck has problems
+    is skipped and its problems kept, so the good languages are still written. :meth:`finish`
+    then raises every problem together, or returns the report."""
+
+    def __init__(self, project: Project, game: str, langs: tuple[str, ...], out: Path,
+                 card_size: Callable[[dict], str | None] = lambda game_data: None,
+                 sizes: dict[str, dict] | None = None):
+        """`card_size` picks, from the game.yaml data, the size its cards take instead of their own."""
+        self.start = time.perf_counter()
+        (self.files,), self.warnings = check(project, [game], strict=False)
+        self.langs = languages(self.files, langs)
+        options = BuildOptions(langs=tuple(self.langs), out=out, card_size=card_size(self.files.game.data))
+        self.pipeline = Pipeline(project, options, sizes=sizes)
+        self.problems: list[Problem] = []
+        self.report = ExportReport(warnings=list(self.warnings))
+
+    def __iter__(self):
+        for lang in self.langs:
+            prepared, found = self.pipeline.prepare(self.files, lang, sheets=False)
+            if prepared is None:
+                self.problems += found
+                continue
+            self.report.warnings += found
+            yield prepared
+
+    def finish(self) -> ExportReport:
+        self.report.seconds = time.perf_counter() - self.start
+        if self.problems:
+            raise DeckError(self.warnings + self.problems)
+        return self.report
+
+
 def export(project: Project, game: str, options: ExportOptions) -> ExportReport:
     """Every language's files written; problems of any language raised together at the end,
     after the good languages are written, as ``build`` does."""
-    start = time.perf_counter()
-    (files,), warnings = check(project, [game], strict=False)
-    langs = languages(files, options.langs)
-    report = ExportReport(warnings=warnings)
-    # prepare also imposes A4 card sheets, which an export does not use: they keep the build's
-    # default bleed, so that an export's bleed cannot fail on a sheet it never prints.
     # Print services cut some sizes a hair differently (poker at 2.5 × 3.5 in): card-sizes.yaml says.
     sizes = card_sizes(project)
-    size = files.game.data.get("card-size", "poker")
-    pipeline = Pipeline(project, BuildOptions(langs=tuple(langs), out=options.out,
-                                              card_size=sizes.get(size, {}).get("print-service")))
+    decks = GameLanguages(project, game, options.langs, options.out, card_size=lambda game_data: sizes.get(
+        game_data.get("card-size", "poker"), {}).get("print-service"))
     sheet = project.template_data("sheet.yaml")
-    problems: list[Problem] = []
-    for lang in langs:
-        prepared, found = pipeline.prepare(files, lang)
-        if prepared is None:
-            problems += found
-            continue
-        report.warnings += found
+    for prepared in decks:
+        lang, report = prepared.deck.lang, decks.report
         pages = print_pages(prepared, options.bleed)
         pdf = print_pdf(prepared, pages, sheet)
         if options.pdf:
-            target = print_pdf_path(options, files.id, lang)
+            target = print_pdf_path(options, decks.files.id, lang)
             write_atomic(target, pdf)
             report.files.append(target)
         if options.png:
-            report.files += _write_pngs(prepared, pages, pdf, png_folder(options, files.id, lang), options.dpi)
+            report.files += _write_pngs(prepared, pages, pdf, png_folder(options, decks.files.id, lang), options.dpi)
         report.cards += len(prepared.deck.copies)
-    report.seconds = time.perf_counter() - start
-    if problems:
-        raise DeckError(warnings + problems)
-    return report
+    return decks.finish()
+
+
+def remove_stale(folder: Path, keep: set[Path]) -> None:
+    """Removes the export's own kinds of file that an earlier export wrote in `folder` (an export's
+    own folder) and this one did not, and folders left empty."""
+    for path in sorted(folder.rglob("*"), reverse=True):
+        if path.is_file() and path.suffix in (".pdf", ".png", ".csv", ".json") and path not in keep:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
 
 
 def _write_pngs(prepared: Prepared, pages: list[Page], pdf: bytes, folder: Path, dpi: int) -> list[Path]:
@@ -212,6 +243,9 @@ def _write_pngs(prepared: Prepared, pages: list[Page], pdf: bytes, folder: Path,
 
 @click.command("export")
 @click.argument("game")
+@click.option("--for", "target", metavar="SERVICE",
+              help="A print service (drivethrucards, makeplayingcards, thegamecrafter, printplaygames: "
+                   "its files as templates/exports/SERVICE.yaml describes them) or tts (Tabletop Simulator).")
 @click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True)
@@ -219,6 +253,8 @@ def _write_pngs(prepared: Prepared, pages: list[Page], pdf: bytes, folder: Path,
               help="Bleed in mm on every side (default: 1/8 in).")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
               help="Resolution of the PNGs.")
+@click.option("--url", help="With --for tts: the address the sheet images will be hosted at, ending in / "
+                            "(default: bare file names, for images copied into TTS's Mods/Images folder).")
 @click.option("--png", is_flag=True, help="One PNG per card front and back, per copy, and cards.csv.")
 @click.option("--pdf", is_flag=True, help="One card per page, TrimBox and BleedBox set, for a print shop.")
 # cli.decks_option's two options, written out: cli imports this module, so this one cannot import
@@ -228,21 +264,38 @@ def _write_pngs(prepared: Prepared, pages: list[Page], pdf: bytes, folder: Path,
 @click.option("--include", "includes", multiple=True,
               type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="A folder of your own cards, as <game>/roles/*.yaml; repeatable.")
-def export_command(game, langs, out, bleed, dpi, png, pdf, decks, includes) -> None:
-    """Export GAME for a print service: a one-card-per-page PDF and numbered PNGs with bleed
-    (neither --png nor --pdf: both)."""
+@click.pass_context
+def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, decks, includes) -> None:
+    """Export GAME for a print shop: a one-card-per-page PDF and numbered PNGs with bleed
+    (neither --png nor --pdf: both); or, with --for, the files a print service or
+    Tabletop Simulator takes."""
     # cli imports this module to register the command, so its helpers come in only when it runs.
     from .cli import DeckProblems
 
-    both = not (png or pdf)
-    options = ExportOptions(tuple(langs), out, bleed, dpi, png or both, pdf or both)
+    project = Project.at(decks, includes)
+    if target is not None:
+        # A service's data file settles bleed, resolution and formats; a flag that says otherwise is a mistake.
+        given = [f"--{name}" for name in ("bleed", "dpi", "png", "pdf")
+                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise click.UsageError(f"{', '.join(given)} cannot be used with --for: the service's file settles them")
+    if url is not None and target != "tts":
+        raise click.UsageError("--url is for --for tts")
     try:
-        report = export(Project.at(decks, includes), game, options)
+        if target is None:
+            both = not (png or pdf)
+            report = export(project, game, ExportOptions(tuple(langs), out, bleed, dpi, png or both, pdf or both))
+        elif target == "tts":
+            from .tts import export_tts
+            report = export_tts(project, game, tuple(langs), out, url or "")
+        else:
+            from .services import export_for
+            report = export_for(project, game, target, tuple(langs), out)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     for problem in report.warnings:
         click.echo(str(problem), err=True)
-    # The PNGs go unlisted (two per card); their folder's cards.csv names each of them.
+    # The PNGs go unlisted (two per card); their folder's CSV names each of them.
     for path in report.files:
         if path.suffix != ".png":
             click.echo(str(path))

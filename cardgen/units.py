@@ -33,6 +33,31 @@ def px(mm_value: float, dpi: float) -> float:
     return mm_value * dpi / MM_PER_INCH
 
 
+def dpi_for(pixels: float, mm_value: float) -> float:
+    """The resolution at which a length of `mm_value` millimetres is `pixels` pixels."""
+    return pixels * MM_PER_INCH / mm_value
+
+
+_LENGTH_UNITS = {"mm": 1.0, "in": MM_PER_INCH, "pt": MM_PER_INCH / PT_PER_INCH}
+
+
+def length(text: str | float | int) -> float:
+    """A length written in a data file ("2.5in", "3mm", "9pt", or a bare number of mm) in millimetres;
+    ValueError for anything else."""
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        return float(text)
+    if isinstance(text, str):
+        for unit, factor in _LENGTH_UNITS.items():
+            if text.strip().endswith(unit):
+                try:
+                    value = float(text.strip()[:-len(unit)])
+                except ValueError:
+                    break
+                if value == value and abs(value) != float("inf"):
+                    return value * factor
+    raise ValueError(f"expected a length such as 2.5in, 3mm or 9pt, got {text!r}")
+
+
 @dataclass(frozen=True)
 class Size:
     """A width and height in millimetres."""

@@ -21,6 +21,23 @@ def mini(tmp_path) -> Path:
     return tmp_path / "project"
 
 
+MINI_BACK = "#24466e"
+
+
+def mini_project(root: Path, card_size: str = "poker") -> Path:
+    """The mini game (seer x1, wolf x2) with a back colour and the given card size, as a project
+    folder at root, so that a back can be told from a front by its pixels; on a round size its
+    cards are tokens, as werewords' answer tokens are."""
+    shutil.copytree(FIXTURES / "mini", root)
+    game = root / "decks" / "mini" / "game.yaml"
+    text = game.read_text(encoding="utf-8").replace("card-size: poker", f"card-size: {card_size}")
+    if card_size.startswith("token-"):
+        text = text.replace("  role: {en: Role, vi: Vai trò}",
+                            "  role: {name: {en: Role, vi: Vai trò}, layout: token}")
+    game.write_text(text + f'back:\n  color: "{MINI_BACK}"\n', encoding="utf-8")
+    return root
+
+
 def run(*args: str):
     """Runs cardgen in-process; returns click's Result (exit_code, stdout, stderr)."""
     return CliRunner().invoke(main, list(args), catch_exceptions=False)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ctypes
 import math
-import shutil
 from pathlib import Path
 
 import pypdfium2
@@ -22,9 +21,9 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from conftest import FIXTURES, ROOT, run
+from conftest import MINI_BACK, ROOT, mini_project, run
 
-BACK = "#24466e"
+BACK = MINI_BACK
 SEER_GREEN, WOLF_RED = "#2f6b3a", "#8c1c13"
 BLEED = 3.175                      # 1/8 in
 POKER = (63.5, 88.9)   # poker as print services cut it: 2.5 × 3.5 in (card-sizes.yaml's poker-us)
@@ -36,16 +35,7 @@ FILES = ["001-seer-back.png", "001-seer-front.png", "002-wolf-back.png", "002-wo
 
 
 def _project(root: Path, card_size: str = "poker") -> Path:
-    """The mini game with a back colour and the given card size, as a project folder at root;
-    on a round size its cards are tokens, as werewords' answer tokens are."""
-    shutil.copytree(FIXTURES / "mini", root)
-    game = root / "decks" / "mini" / "game.yaml"
-    text = game.read_text(encoding="utf-8").replace("card-size: poker", f"card-size: {card_size}")
-    if card_size.startswith("token-"):
-        text = text.replace("  role: {en: Role, vi: Vai trò}",
-                            "  role: {name: {en: Role, vi: Vai trò}, layout: token}")
-    game.write_text(text + f'back:\n  color: "{BACK}"\n', encoding="utf-8")
-    return root
+    return mini_project(root, card_size)
 
 
 def _export(project: Path, out: Path, *options: str, game: str = "mini"):
