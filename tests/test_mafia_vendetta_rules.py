@@ -52,7 +52,8 @@ def test_the_first_night_calls_every_waking_role_in_night_order(tmp_path):
     assert result.exit_code == 0, result.output
     reader = pypdf.PdfReader(tmp_path / "mafia-vendetta" / "mafia-vendetta-script-en.pdf")
     text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
-    first_night = text[text.index("First night"):text.index("Later nights")]
+    # A phase starts with its title and the line that opens every night.
+    first_night = text[text.index("First night Night falls."):text.index("Later nights Night falls.")]
     # 13 players, Standard table: Vixen, Thief, Nurse, Bodyguard, Lawyer, the Mafia, then the Detective.
     calls = ["Vixen", "Thief", "Nurse", "Bodyguard", "Lawyer", "Mafia", "Detective"]
     positions = [first_night.index(f"{name}, open your eyes.") for name in calls]
