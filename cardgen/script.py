@@ -26,9 +26,9 @@ from .tonight import Tonight
 def timer_text(seconds: int, text: Mapping) -> str:
     minutes, rest = divmod(seconds, 60)
     if not minutes:
-        return fill(text["seconds"], n=seconds)
+        return fill(text["timer_seconds"], n=seconds)
     if not rest:
-        return fill(text["minutes"], n=minutes)
+        return fill(text["timer_minutes"], n=minutes)
     return f"{minutes}:{rest:02d}"
 
 

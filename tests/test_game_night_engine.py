@@ -12,7 +12,8 @@ import shutil
 import pypdf
 import pytest
 
-from conftest import FIXTURES, run
+from cardgen.load import load_file
+from conftest import FIXTURES, ROOT, run
 
 
 def lines_of(path) -> list[str]:
@@ -99,10 +100,18 @@ def test_every_deadly_step_is_followed_by_the_win_check(night):
     assert lines.count(check) == 3
 
 
-def test_timers_print_their_length(night):
+def test_timers_print_their_length_and_the_playing_time_its_own(night):
     result, out = build(night, "--lang", "es", "--players", "4")
     assert result.exit_code == 0, result.output
     assert "Votad ahora. (cuenta atrás: 1:30)" in lines_of(out / "night-script-es.pdf")
+    assert "2–6 jugadores · 10–20 minutos" in lines_of(out / "night-rulebook-es.pdf")
+
+
+def test_the_bundled_templates_hold_no_key_twice():
+    # A second key silently replaces the first one in a template: the words of one phrase go missing.
+    for path in sorted((ROOT / "templates").rglob("*.yaml")):
+        _, problems = load_file(path, path.relative_to(ROOT).as_posix())
+        assert problems == [], problems
 
 
 def test_house_rules_carry_the_mark_and_the_rulebook_the_legend(night):
