@@ -157,7 +157,7 @@ class Pipeline:
         except ValueError as exc:
             return None, [Problem(files.game.where(("fonts",)), f"fonts: {exc}")]
         deck, problems = resolve.resolve_deck(files, lang, options.card_size, self.sizes, book)
-        faces, found = face.compose_faces(deck, self.card_layout, book, options.ink_saver)
+        faces, found = face.compose_faces(deck, self.card_layout, book, options.ink_saver, self.words(lang))
         problems += found
         try:
             runs = [(len(list(run)), layout.SheetSpec.from_templates(self.project.template_data, options.paper,
@@ -170,6 +170,11 @@ class Pipeline:
             return None, problems
         return Prepared(deck, faces, pages, book), problems
 
+
+    def words(self, lang: str) -> dict:
+        """cardgen's own words on the sheets (templates/strings.yaml) in a language, English where it has none."""
+        strings = self.project.template_data("strings.yaml")
+        return {**_in_language(strings, "en"), **_in_language(strings, lang)}
 
     def book_for(self, files: GameFiles):
         """The font book of a game: the built-in one, or with the game's own fonts added."""
@@ -193,6 +198,8 @@ class Pipeline:
         given): (kind, PDF, pages)."""
         from . import booklet, document, render, rulebook, script, templating
         from .layout import named_size
+        from .phrases import fill
+        from .tonight import tonight
         from .units import pt
 
         project, options = self.project, self.options
@@ -207,7 +214,7 @@ class Pipeline:
         icons = render.inline_icons(deck)
 
         def page_label(n: int, total: int) -> str:
-            return text["page"].replace("{n}", str(n)).replace("{total}", str(total))
+            return fill(text["page"], n=n, total=total)
 
         out = []
         if deck.rulebook and (kinds is None or "rulebook" in kinds):
@@ -222,40 +229,17 @@ class Pipeline:
                 pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
             out.append(("rulebook", pdf, pages))
         if deck.script and (kinds is None or "script" in kinds):
-            in_play, label = self.in_play(deck, files, text)
-            xml = templating.render(template_dirs, "script.xml.j2", script.context(deck, text, in_play, label))
-            furniture = document.PageFurniture(f"{deck.name.value} · {text['script']} · {language} · {label}",
-                                               page_label)
+            table = tonight(deck, files.game.where(), text, options.players, options.setup, options.extra_cards)
+            context = script.context(deck, text, table)
+            xml = templating.render(template_dirs, "script.xml.j2", context)
+            header = f"{deck.name.value} · {context['title']} · {language} · {table.label}"
+            furniture = document.PageFurniture(header, page_label)
             pdf, pages = _document(document.render_document, "script.xml.j2", xml, book, deck.lang,
                                    styles["script"], styles["colors"],
                                    named_size(papers, styles["script"]["paper"], "paper"),
-                                   furniture, f"{deck.name.value}: {text['script']} ({deck.lang})", icons)
+                                   furniture, f"{deck.name.value}: {context['title']} ({deck.lang})", icons)
             out.append(("script", pdf, pages))
         return out
-
-    def in_play(self, deck: Deck, files: GameFiles, text: dict) -> tuple[frozenset[str], str]:
-        """The cards the script covers, and how the script's pages name them."""
-        options = self.options
-        all_ids = {card.id for card in deck.cards}
-        unknown = [card_id for card_id in options.extra_cards if card_id not in all_ids]
-        if unknown:
-            raise DeckError([Problem(files.game.where(), f"--with: no card '{unknown[0]}'"
-                                     f"{did_you_mean(unknown[0], all_ids)} in {files.id}")])
-        if options.players is None:
-            return frozenset(all_ids), text["all_cards"]
-        setups = {setup.id: setup for setup in deck.setups}
-        setup_id = options.setup or next(iter(setups), None)
-        if setup_id not in setups:
-            raise DeckError([Problem(files.game.where(), f"--setup: {files.id} has no setup '{setup_id}'"
-                                     f"{did_you_mean(str(setup_id), setups)}; setups: {', '.join(setups) or 'none'}")])
-        setup = setups[setup_id]
-        if options.players not in setup.players:
-            raise DeckError([Problem(files.game.where(), f"--players: setup '{setup_id}' of {files.id} has no row "
-                                     f"for {options.players} players")])
-        dealt = setup.deals[setup.players.index(options.players)]
-        label = text["setup_for"].replace("{players}", str(options.players)).replace(
-            "{setup}", setup.name.value if setup.name else setup_id)
-        return frozenset(dealt) | frozenset(options.extra_cards), label
 
 
 def _document(render_document, template: str, xml: str, *args):
@@ -325,10 +309,8 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     result.warnings = found
     outputs = []
     if kinds is None or "cards" in kinds:
-        strings = project.template_data("strings.yaml")
         render_options = render.RenderOptions(options.ink_saver, project.template_data("sheet.yaml"),
-                                              {**_in_language(strings, "en"), **_in_language(strings, lang)},
-                                              options.back_offset)
+                                              pipeline.words(lang), options.back_offset)
         pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
         outputs.append(("cards", pdf, len(prepared.pages)))
     try:

@@ -8,9 +8,10 @@ font book, so the documents get the same per-character font fallback,
 escaping and CJK line breaking as the cards:
 
 ``h1`` ``h2`` ``h3`` headings; ``p`` a paragraph (``class="small"``);
-``blocks`` text with blank-line paragraphs and ``- `` bullets; ``table`` with
+``blocks`` text with blank-line paragraphs and ``- `` bullets; ``item`` one
+bullet (attribute bullet: its mark, such as ``3.``); ``table`` with
 ``tr``/``th``/``td``; ``role`` (attributes name, label, color; text: the
-ability); ``step`` (attribute kind: say, do or note) with a check box.
+ability); ``step`` (attribute kind: say, do or check) with a check box.
 """
 
 from __future__ import annotations
@@ -142,7 +143,9 @@ class _Builder:
     def step(self, element: ET.Element, width: float) -> Flowable:
         kind = element.get("kind", "say")
         size = self.style["sizes"]["body"]
-        text = self.paragraph(element.text or "", "p" if kind == "say" else "do", italic=kind != "say")
+        # Read aloud in body type; the moderator's own instructions smaller and in italic; the win check
+        # smaller but upright, so that it stands out among the instructions.
+        text = self.paragraph(element.text or "", "p" if kind == "say" else "do", italic=kind == "do")
         box = _CheckBox(size * 0.75)
         return Table([[box, text]], colWidths=[size * 1.5, width - size * 1.5], hAlign="LEFT",
                      style=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
@@ -163,6 +166,8 @@ class _Builder:
                 out += self.blocks(text)
             elif tag == "table":
                 out += [self.table(element), Spacer(1, self.style["sizes"]["body"] * 0.5)]
+            elif tag == "item":
+                out.append(self.paragraph(text, "li", bullet=element.get("bullet", "•")))
             elif tag == "role":
                 out.append(self.role(element))
             elif tag == "step":

@@ -105,11 +105,12 @@ def _box(area: Rect, spec: Mapping, padding: float = 0.0) -> Rect:
 
 
 class _Composer:
-    def __init__(self, deck: Deck, layout: Mapping, book: FontBook, ink_saver: bool):
+    def __init__(self, deck: Deck, layout: Mapping, book: FontBook, ink_saver: bool, words: Mapping):
         self.deck = deck
         self.layout = layout
         self.book = book
         self.ink_saver = ink_saver
+        self.strings = words
         self.problems: list[Problem] = []
         # `:card-id:` draws a card's icon inline, for cards with an SVG icon.
         self.icons = frozenset(card.id for card in deck.cards if card.symbol and card.symbol.suffix.lower() == ".svg")
@@ -213,10 +214,13 @@ class _Composer:
                                                        team_color(card)), title_box, tuple(rows))
 
     def night_order(self, card: Card) -> ListFace:
-        """The card's text, then the game's night order made from the cards."""
+        """The card's text, then the game's night order made from the cards, each called by the name
+        the script calls it, and whether the order is a house rule."""
         spans = list(markup.parse(card.ability.value, self.icons))
+        if "order" in self.deck.night.house:
+            spans.append(markup.Span("\n" + self.strings["house_order"], italic=True))
         for number, role in enumerate((c for c in self.deck.night_order if c.id != card.id), start=1):
-            spans += [markup.Span(f"\n{number}. ", bold=True), markup.Span(role.name.value)]
+            spans += [markup.Span(f"\n{number}. ", bold=True), markup.Span(role.call_name)]
         return self.text(card, "night-order", tuple(spans))
 
     def text(self, card: Card, layout: str = "text", spans: tuple[markup.Span, ...] | None = None) -> ListFace:
@@ -257,10 +261,11 @@ class _Composer:
         return BackFace(emblem, title, title_box)
 
 
-def compose_faces(deck: Deck, layout: Mapping, book: FontBook,
-                  ink_saver: bool = False) -> tuple[Faces, list[Problem]]:
-    """Every face and back of the deck, and the texts that do not fit (nothing is drawn if there are any)."""
-    composer = _Composer(deck, layout, book, ink_saver)
+def compose_faces(deck: Deck, layout: Mapping, book: FontBook, ink_saver: bool = False,
+                  words: Mapping | None = None) -> tuple[Faces, list[Problem]]:
+    """Every face and back of the deck, and the texts that do not fit (nothing is drawn if there are any).
+    `words` are cardgen's own words in the deck's language (templates/strings.yaml)."""
+    composer = _Composer(deck, layout, book, ink_saver, words or {})
     fronts = {card.id: composer.front(card) for card in deck.cards}
     backs = {group.id: composer.back(group) for group in deck.groups}
     card_backs = {card.id: composer.card_back(card) for card in deck.cards if card.back_face}

@@ -72,13 +72,25 @@ class Art:
 
 
 @dataclass(frozen=True)
-class Step:
-    """A script step: a line read aloud (say), a silent instruction (do), or the role wake-ups (roles)."""
+class Marks:
+    """What a step says about itself: players may die at it, it is our rule, a countdown runs at it."""
 
-    kind: str                      # say, do or roles
+    deadly: bool = False
+    house: bool = False
+    timer: int | None = None       # seconds
+
+
+@dataclass(frozen=True)
+class Step:
+    """A script step: a line read aloud (say), a silent instruction (do), the role wake-ups (roles),
+    or, in the setup, the dealing of the setup's cards (deal)."""
+
+    kind: str                      # say, do, roles or deal
     text: Text | None              # for say and do
     roles: str | None              # for roles: first-night or night
     when: tuple[str, ...] = ()     # card ids, any of which must be in play; empty: always
+    marks: Marks = Marks()
+    version: str | None = None     # setup steps of one script version only
 
     def applies(self, in_play: frozenset[str]) -> bool:
         return not self.when or any(card in in_play for card in self.when)
@@ -90,6 +102,8 @@ class NightScript:
     say: Text | None
     do: Text | None
     after: tuple[Step, ...] = ()
+    group: bool = False      # several players answer the call
+    marks: Marks = Marks()
 
 
 @dataclass(frozen=True)
@@ -110,12 +124,26 @@ class Card:
     night_script: NightScript | None = None
     art: Art | None = None
 
+    @property
+    def call_name(self) -> str:
+        """The name the card is called by at night (the Werewolf card calls the Werewolves)."""
+        script = self.night_script
+        return script.call.value if script and script.call else self.name.value
+
+
+@dataclass(frozen=True)
+class Part:
+    """A piece of a rulebook section: from the sources, or our own choice (a house rule)."""
+
+    text: Text
+    house: bool = False
+
 
 @dataclass(frozen=True)
 class Section:
     id: str
     title: Text
-    body: Text
+    parts: tuple[Part, ...]
 
 
 @dataclass(frozen=True)
@@ -129,6 +157,7 @@ class Rulebook:
 class Phase:
     title: Text
     steps: tuple[Step, ...]
+    kind: str | None = None        # first-night, night, dawn, day or end
 
 
 @dataclass(frozen=True)
@@ -142,6 +171,18 @@ class ScriptVersion:
 class Script:
     unheld_if: tuple[str, ...]     # with any of these in play, a called role may be held by nobody
     versions: tuple[ScriptVersion, ...]
+    title: Text | None = None      # the game's own name for the script
+    always_held: tuple[str, ...] = ()
+    win_check: Text | None = None
+    setup: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True)
+class NightRules:
+    """Rules of the night that hold for every role, and which of them are ours."""
+
+    dead_roles: str | None = None  # called or skipped; None: the game does not say
+    house: frozenset[str] = frozenset()   # of "order" and "dead-roles"
 
 
 @dataclass(frozen=True)
@@ -150,6 +191,13 @@ class Setup:
     name: Text | None
     players: tuple[int, ...]
     deals: tuple[dict, ...]        # per player count: card id -> number dealt
+    extra: int = 0                 # cards dealt beyond one a player
+    fill: str | None = None        # the card that takes the seats left over
+    house: bool = False
+    where: Where | None = None
+
+    def deal(self, players: int) -> dict:
+        return self.deals[self.players.index(players)]
 
 
 def team_color(card: Card) -> str:
@@ -169,6 +217,7 @@ class Deck:
     rulebook: Rulebook | None = None
     script: Script | None = None
     setups: tuple[Setup, ...] = ()
+    night: NightRules = NightRules()
 
     @property
     def copies(self) -> tuple[Card, ...]:

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .load import Doc, GameFiles, KeyPath
-from .model import (Art, Back, BackFace, Card, Deck, Group, NightScript, Phase, Rulebook, Script, ScriptVersion,
-                    Section, Setup, Step, Team, Text)
+from .model import (Art, Back, BackFace, Card, Deck, Group, Marks, NightRules, NightScript, Part, Phase, Rulebook,
+                    Script, ScriptVersion, Section, Setup, Step, Team, Text)
 from .problems import Problem, Where
 from .setups import setup_cards
 from .validate import fallback_language
@@ -120,18 +120,34 @@ def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes:
         rulebook=_rulebook(r, files.extra.get("rulebook.yaml")),
         script=_script(r, files.extra.get("script.yaml")),
         setups=tuple(_setup(r, game, setup_id, spec) for setup_id, spec in data.get("setups", {}).items()),
+        night=_night_rules(data.get("night", {})),
     )
     return deck, r.problems
+
+
+def _night_rules(spec: dict) -> NightRules:
+    return NightRules(spec.get("dead-roles"), frozenset(spec.get("house-rules", ())))
+
+
+def _marks(spec: dict) -> Marks:
+    return Marks(spec.get("deadly", False), spec.get("house", False), spec.get("timer"))
 
 
 def _step(r: _Resolver, doc: Doc, path: KeyPath) -> Step:
     spec = doc.get(path)
     when = spec.get("if", ())
     when = (when,) if isinstance(when, str) else tuple(when)
+    common = {"when": when, "marks": _marks(spec), "version": spec.get("version")}
     for kind in ("say", "do"):
         if kind in spec:
-            return Step(kind, r.text(doc, path + (kind,)), None, when)
-    return Step("roles", None, spec["roles"], when)
+            return Step(kind, r.text(doc, path + (kind,)), None, **common)
+    if spec.get("deal"):
+        return Step("deal", None, None, **common)
+    return Step("roles", None, spec["roles"], **common)
+
+
+def _steps(r: _Resolver, doc: Doc, path: KeyPath) -> tuple[Step, ...]:
+    return tuple(_step(r, doc, path + (i,)) for i in range(len(doc.get(path))))
 
 
 def _night_script(r: _Resolver, doc: Doc) -> NightScript | None:
@@ -143,8 +159,18 @@ def _night_script(r: _Resolver, doc: Doc) -> NightScript | None:
         call=r.text(doc, path + ("call",)) if "call" in spec else None,
         say=r.text(doc, path + ("say",)) if "say" in spec else None,
         do=r.text(doc, path + ("do",)) if "do" in spec else None,
-        after=tuple(_step(r, doc, path + ("after", i)) for i in range(len(spec.get("after", [])))),
+        after=_steps(r, doc, path + ("after",)) if "after" in spec else (),
+        group=spec.get("group", False),
+        marks=_marks(spec),
     )
+
+
+def _parts(r: _Resolver, doc: Doc, path: KeyPath) -> tuple[Part, ...]:
+    """A section's body: one text from the sources, or its parts in reading order."""
+    if isinstance(doc.get(path), dict):
+        return (Part(r.text(doc, path)),)
+    return tuple(Part(r.text(doc, path + (i, kind)), kind == "house")
+                 for i, part in enumerate(doc.get(path)) for kind in ("text", "house") if kind in part)
 
 
 def _rulebook(r: _Resolver, doc: Doc | None) -> Rulebook | None:
@@ -156,7 +182,7 @@ def _rulebook(r: _Resolver, doc: Doc | None) -> Rulebook | None:
         players=(data["players"]["min"], data["players"]["max"]),
         minutes=(minutes["min"], minutes["max"]) if minutes else None,
         sections=tuple(Section(section_id, r.text(doc, ("sections", section_id, "title")),
-                               r.text(doc, ("sections", section_id, "body")))
+                               _parts(r, doc, ("sections", section_id, "body")))
                        for section_id in data["sections"]),
     )
 
@@ -164,20 +190,27 @@ def _rulebook(r: _Resolver, doc: Doc | None) -> Rulebook | None:
 def _script(r: _Resolver, doc: Doc | None) -> Script | None:
     if doc is None:
         return None
+    data = doc.data
     versions = []
-    for version_id, spec in doc.data["versions"].items():
+    for version_id, spec in data["versions"].items():
         base = ("versions", version_id)
-        phases = tuple(
-            Phase(r.text(doc, base + ("phases", p, "title")),
-                  tuple(_step(r, doc, base + ("phases", p, "steps", s)) for s in range(len(phase["steps"]))))
-            for p, phase in enumerate(spec["phases"]))
+        phases = tuple(Phase(r.text(doc, base + ("phases", p, "title")), _steps(r, doc, base + ("phases", p, "steps")),
+                             phase.get("kind"))
+                       for p, phase in enumerate(spec["phases"]))
         versions.append(ScriptVersion(version_id, r.text(doc, base + ("name",)), phases))
-    return Script(tuple(doc.data.get("unheld-roles-if", ())), tuple(versions))
+    return Script(
+        unheld_if=tuple(data.get("unheld-roles-if", ())), versions=tuple(versions),
+        title=r.text(doc, ("title",)) if "title" in data else None,
+        always_held=tuple(data.get("always-held", ())),
+        win_check=r.text(doc, ("win-check",)) if "win-check" in data else None,
+        setup=_steps(r, doc, ("setup",)) if "setup" in data else (),
+    )
 
 
 def _setup(r: _Resolver, game: Doc, setup_id: str, spec: dict) -> Setup:
     return Setup(setup_id, r.text(game, ("setups", setup_id, "name")) if "name" in spec else None,
-                 tuple(spec["players"]), tuple(setup_cards(spec, n) for n in spec["players"]))
+                 tuple(spec["players"]), tuple(setup_cards(spec, n) for n in spec["players"]),
+                 spec.get("extra", 0), spec.get("fill"), spec.get("house", False), game.where(("setups", setup_id)))
 
 
 def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group], teams: dict[str, Team]) -> Card:

@@ -1,8 +1,12 @@
 """The quick-reference rulebook: a resolved Deck in, the rulebook template's values out.
 
-Components, the setup table and every role's ability come from the deck, so
-a custom card appears by itself; the written sections come from the game's
-rulebook.yaml and the words every game shares from templates/documents/text.yaml.
+Components, the setup (the script's setup steps, then the setup tables), the
+night order and every role's ability come from the deck, so a custom card
+appears by itself and nothing is written twice; the written sections come from
+the game's rulebook.yaml and the words every game shares from
+templates/documents/text.yaml. Whatever the deck marks as a house rule (a
+section's `house` parts, a setup step, a setup table, the night order or the
+dead-roles rule) is printed with the mark, and the legend once under the title.
 """
 
 from __future__ import annotations
@@ -10,18 +14,64 @@ from __future__ import annotations
 from collections import Counter
 from typing import Mapping
 
-from .model import Deck, team_color
+from .model import Deck, Marks, Part, Setup, team_color
+from .phrases import fill
+from .script import deal_line, marked
+from .tonight import Tonight
 
 
-def _fill(text: str, **values) -> str:
-    # str.format would choke on braces a translator wrote; only our own names are replaced.
-    for key, value in values.items():
-        text = text.replace("{" + key + "}", str(value))
-    return text
+def _house(text: str, mark: str) -> str:
+    """A house rule's text with the mark before each of its paragraphs and bullets."""
+    blocks = []
+    for block in text.strip().split("\n\n"):
+        lines = block.split("\n")
+        lines = [f"- {mark} {line[2:]}" if line.startswith("- ") else line for line in lines]
+        if not lines[0].startswith("- "):
+            lines[0] = f"{mark} {lines[0]}"
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def _body(parts: tuple[Part, ...], mark: str) -> str:
+    return "\n\n".join(_house(part.text.value, mark) if part.house else part.text.value.strip() for part in parts)
+
+
+def _setup_steps(deck: Deck, text: Mapping) -> list[str]:
+    """The script's setup steps for the whole box, each version's own steps under the version's name."""
+    script = deck.script
+    if script is None:
+        return []
+    versions = {version.id: version.name.value for version in script.versions}
+    steps = []
+    for step in script.setup:
+        line = deal_line(deck, Tonight(frozenset(), ""), text) if step.kind == "deal" else step.text.value
+        line = marked(line, step.marks, text)
+        steps.append(f"**{versions[step.version]}:** {line}" if step.version else line)
+    return steps
+
+
+def _per_player(setup: Setup) -> list[int] | None:
+    """How many of the table's cards each player gets, where the table deals them out evenly."""
+    counts = [sum(deal.values()) // players for players, deal in zip(setup.players, setup.deals)]
+    return None if setup.fill or setup.extra or set(counts) == {1} else counts
+
+
+def _night_order(deck: Deck, text: Mapping) -> dict | None:
+    waking = deck.night_order
+    if not waking:
+        return None
+    house = deck.night.house
+    title = f"{text['night_order']} {text['house_mark']}" if "order" in house else text["night_order"]
+    rule = marked(text[f"dead_{deck.night.dead_roles}"], Marks(house="dead-roles" in house), text) \
+        if deck.night.dead_roles else ""
+    return {"title": title, "rule": rule,
+            "roles": [card.call_name + (f" ({text['first_night_only']})" if card.first_night_only else "")
+                      for card in waking]}
 
 
 def context(deck: Deck, text: Mapping, sizes: Mapping) -> dict:
     rulebook = deck.rulebook
+    mark = text["house_mark"]
     counts = Counter(card.group.id for card in deck.copies)
     components = []
     for group in deck.groups:
@@ -41,10 +91,12 @@ def context(deck: Deck, text: Mapping, sizes: Mapping) -> dict:
         })
     names = {card.id: card.name.value for card in deck.cards}
     setups = [{
-        "name": setup.name.value if setup.name and len(deck.setups) > 1 else "",
+        "name": " ".join(filter(None, [setup.name.value if setup.name and len(deck.setups) > 1 else "",
+                                       mark if setup.house else ""])),
         "players": setup.players,
         "rows": [{"name": names[card_id], "counts": [deal.get(card_id, 0) for deal in setup.deals]}
                  for card_id in dict.fromkeys(card_id for deal in setup.deals for card_id in deal)],
+        "per_player": _per_player(setup),
     } for setup in deck.setups]
     roles = [{
         "name": card.name.value,
@@ -55,19 +107,29 @@ def context(deck: Deck, text: Mapping, sizes: Mapping) -> dict:
     } for card in deck.cards if card.derived_from is None and card.layout in ("role", "token")]
     used = [group for group in deck.groups if group.shape == "rect" and counts[group.id]]
     sleeves = "; ".join(dict.fromkeys(
-        _fill(text["sleeves"], size=g.size_name, w=f"{g.size.w:g}", h=f"{g.size.h:g}",
+        fill(text["sleeves"], size=g.size_name, w=f"{g.size.w:g}", h=f"{g.size.h:g}",
               sleeve=sizes[g.size_name].get("sleeve", "?")) for g in used))
-    players_line = _fill(text["players"], min=rulebook.players[0], max=rulebook.players[1])
+    players_line = fill(text["players"], min=rulebook.players[0], max=rulebook.players[1])
     if rulebook.minutes:
-        players_line += " · " + _fill(text["minutes"], min=rulebook.minutes[0], max=rulebook.minutes[1])
+        players_line += " · " + fill(text["minutes"], min=rulebook.minutes[0], max=rulebook.minutes[1])
+    sections = [{"id": s.id, "title": s.title.value, "body": _body(s.parts, mark)} for s in rulebook.sections]
+    night_order = _night_order(deck, text)
+    setup_steps = _setup_steps(deck, text)
+    house = (any(part.house for s in rulebook.sections for part in s.parts) or any(s.house for s in deck.setups)
+             or bool(deck.night.house and night_order)
+             or any(step.marks.house for step in (deck.script.setup if deck.script else ())))
     return {
         "game": {"name": deck.name.value},
         "t": text,
         "players_line": players_line,
-        "rulebook": {"sections": [{"id": s.id, "title": s.title.value, "body": s.body.value}
-                                  for s in rulebook.sections]},
+        "legend": f"{mark} {text['house_legend']}" if house else "",
+        "rulebook": {"sections": sections},
+        "setup_steps": setup_steps,
+        "night_order": night_order,
+        # The night order follows the section on the flow of a round, or stands before the roles.
+        "night_order_after": "round" if any(s["id"] == "round" for s in sections) else None,
         "components": components,
         "setups": setups,
         "roles": roles,
-        "making": _fill(text["making"], sleeves=sleeves),
+        "making": fill(text["making"], sleeves=sleeves),
     }

@@ -12,6 +12,15 @@ from __future__ import annotations
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 LAYOUTS = ["role", "token", "words", "night-order", "text"]
 LANG_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$"
+PHASE_KINDS = ["first-night", "night", "dawn", "day", "end"]
+
+# What a step may say about itself, wherever steps are written (script phases, setup, a card's night call).
+STEP_MARKS: dict = {
+    "deadly": {"type": "boolean", "description": "Players may die at this step: the win check follows it."},
+    "house": {"type": "boolean", "description": "Our rule, not the sources': printed with the house-rule mark."},
+    "timer": {"type": "integer", "minimum": 1, "maximum": 3600,
+              "description": "A countdown of this many seconds runs at this step."},
+}
 
 DEFS: dict = {
     "text": {
@@ -91,13 +100,32 @@ DEFS: dict = {
     "step": {
         "type": "object",
         "description": "One step of the script: a line to read aloud (say), a silent instruction (do), "
-                       "or where the role wake-ups go (roles); `if` limits it to games with those cards.",
+                       "where the role wake-ups go (roles), or, in the setup, where the cards are dealt (deal); "
+                       "`if` limits it to games with those cards.",
         "additionalProperties": False,
         "properties": {
             "say": {"$ref": "#/$defs/text"},
             "do": {"$ref": "#/$defs/text"},
             "roles": {"type": "string", "enum": ["first-night", "night"]},
+            "deal": {"type": "boolean",
+                     "description": "Setup only: here the setup's cards are dealt (the exact cards for "
+                                    "--players N; otherwise the rulebook's setup table)."},
             "if": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}},
+            "version": {"$ref": "#/$defs/id",
+                        "description": "Setup only: the step belongs to this version of the script alone."},
+            **STEP_MARKS,
+        },
+    },
+    "parts": {
+        "type": "array",
+        "description": "A section's text in reading order: parts from the sources (text) and our own "
+                       "choices (house), which are printed with the house-rule mark.",
+        "minItems": 1,
+        "items": {
+            "type": "object",
+            "additionalProperties": False,
+            "minProperties": 1,
+            "properties": {"text": {"$ref": "#/$defs/text"}, "house": {"$ref": "#/$defs/text"}},
         },
     },
     "setup": {
@@ -115,6 +143,7 @@ DEFS: dict = {
             },
             "fill": {"$ref": "#/$defs/id"},
             "extra": {"type": "integer", "minimum": 0},
+            "house": {"type": "boolean", "description": "The table is ours, not the sources'."},
         },
     },
 }
@@ -174,6 +203,19 @@ GAME: dict = {
                     "type": "object",
                     "additionalProperties": {"type": "array", "minItems": 1, "items": {"type": "string"}},
                 },
+            },
+        },
+        "night": {
+            "type": "object",
+            "description": "Rules of the night that hold for every role.",
+            "additionalProperties": False,
+            "properties": {
+                "dead-roles": {"type": "string", "enum": ["called", "skipped"],
+                               "description": "Whether the role of a player who is out is still called at "
+                                              "night, with the same pause, so that nobody learns who is out."},
+                "house-rules": {"type": "array", "items": {"type": "string", "enum": ["order", "dead-roles"]},
+                                "description": "Which of the night order and the dead-roles rule are ours, "
+                                               "not the sources'."},
             },
         },
         "setups": {
@@ -236,8 +278,12 @@ CARD: dict = {
                     "additionalProperties": False,
                     "properties": {
                         "call": {"$ref": "#/$defs/text"},
+                        "group": {"type": "boolean",
+                                  "description": "Several players answer the call: the wake-up and go-to-sleep "
+                                                 "lines use the plural."},
                         "say": {"$ref": "#/$defs/text"},
                         "do": {"$ref": "#/$defs/text"},
+                        **STEP_MARKS,
                         "after": {"type": "array", "items": {"$ref": "#/$defs/step"}},
                     },
                 },
@@ -262,7 +308,8 @@ RULEBOOK: dict = {
                 "type": "object",
                 "required": ["title", "body"],
                 "additionalProperties": False,
-                "properties": {"title": {"$ref": "#/$defs/text"}, "body": {"$ref": "#/$defs/text"}},
+                "properties": {"title": {"$ref": "#/$defs/text"},
+                               "body": {"oneOf": [{"$ref": "#/$defs/text"}, {"$ref": "#/$defs/parts"}]}},
             },
         },
     },
@@ -274,10 +321,24 @@ SCRIPT: dict = {
     "required": ["versions"],
     "additionalProperties": False,
     "properties": {
+        "title": {"$ref": "#/$defs/text"},
         "unheld-roles-if": {
             "type": "array",
             "description": "With any of these cards in play a called role may be held by nobody.",
             "items": {"$ref": "#/$defs/id"},
+        },
+        "always-held": {
+            "type": "array",
+            "description": "Cards that are held even when an unheld-roles-if card is in play.",
+            "items": {"$ref": "#/$defs/id"},
+        },
+        "win-check": {"$ref": "#/$defs/text"},
+        "setup": {
+            "type": "array",
+            "description": "The setup, step by step: the rulebook's Setup section and the first phase of "
+                           "every version of the script.",
+            "minItems": 1,
+            "items": {"$ref": "#/$defs/step"},
         },
         "versions": {
             "type": "object",
@@ -297,6 +358,7 @@ SCRIPT: dict = {
                             "additionalProperties": False,
                             "properties": {
                                 "title": {"$ref": "#/$defs/text"},
+                                "kind": {"type": "string", "enum": PHASE_KINDS},
                                 "steps": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/step"}},
                             },
                         },

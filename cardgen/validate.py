@@ -298,9 +298,58 @@ def _check_texts_files(files: GameFiles, languages: list[str]) -> list[Problem]:
                 where = path + ("if",) + ((index,) if isinstance(condition, list) else ())
                 problems += _unknown(doc, where, "card", cards) if isinstance(card_id, str) else []
     script = files.extra.get("script.yaml")
-    if script and isinstance(script.data, dict) and isinstance(script.data.get("unheld-roles-if"), list):
-        for index in range(len(script.data["unheld-roles-if"])):
-            problems += _unknown(script, ("unheld-roles-if", index), "card", cards)
+    if script and isinstance(script.data, dict):
+        for key in ("unheld-roles-if", "always-held"):
+            if isinstance(script.data.get(key), list):
+                for index in range(len(script.data[key])):
+                    problems += _unknown(script, (key, index), "card", cards)
+    problems += _check_steps(files, [doc for doc in docs if doc is not None])
+    return problems
+
+
+_STEP_KINDS = ("say", "do", "roles", "deal")
+
+
+def _check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
+    """What a schema cannot say about steps: each does one thing, in a place where it can be done,
+    and a step at which players die has a win check to follow it."""
+    problems: list[Problem] = []
+    script = files.extra.get("script.yaml")
+    data = script.data if script and isinstance(script.data, dict) else {}
+    versions = list(data.get("versions", {})) if isinstance(data.get("versions"), dict) else []
+    deadly = []
+    for doc in docs:
+        is_script = doc is script
+        for path in _refs(doc.data, schema.SCRIPT if is_script else schema.CARD, "#/$defs/step"):
+            step = doc.get(path)
+            if not isinstance(step, dict):
+                continue
+            kinds = [kind for kind in _STEP_KINDS if kind in step]
+            in_setup = is_script and path[0] == "setup"
+            if len(kinds) != 1:
+                problems.append(Problem(doc.where(path), f"{_dotted(path)}: a step does one thing: expected exactly "
+                                        f"one of {', '.join(_STEP_KINDS)}, got {', '.join(kinds) or 'none'}"))
+            elif kinds[0] == "deal" and not in_setup:
+                problems.append(Problem(doc.where(path + ("deal",)),
+                                        f"{_dotted(path + ('deal',))}: cards are dealt only in the setup"))
+            elif kinds[0] == "roles" and in_setup:
+                problems.append(Problem(doc.where(path + ("roles",)), f"{_dotted(path + ('roles',))}: roles are "
+                                        "called in the phases, not in the setup"))
+            if "version" in step:
+                if not in_setup:
+                    problems.append(Problem(doc.where(path + ("version",)), f"{_dotted(path + ('version',))}: "
+                                            "only setup steps belong to one version (phases are in their version)"))
+                else:
+                    problems += _unknown(doc, path + ("version",), "script version", versions)
+            if step.get("deadly") is True:
+                deadly.append((doc, path))
+        night = doc.data.get("night") if not is_script and isinstance(doc.data, dict) else None
+        if isinstance(night, dict) and isinstance(night.get("script"), dict) and night["script"].get("deadly") is True:
+            deadly.append((doc, ("night", "script")))
+    if deadly and "win-check" not in data:
+        doc, path = deadly[0]
+        problems.append(Problem(doc.where(path + ("deadly",)), f"{_dotted(path + ('deadly',))}: players may die here, "
+                                "but script.yaml has no win-check to follow it"))
     return problems
 
 

@@ -59,7 +59,7 @@ def test_script_wakes_the_roles_in_the_seed_s_order_and_thief_and_cupid_only_on_
     for name in ("Guard", "Seer", "Werewolves", "Witch", "Pied Piper"):
         assert f"{name}, open your eyes." in later
     # The Thief's extra cards may hide any role: every call says to wait as if someone acted.
-    assert first_night.count("Nobody may hold this card") == len(WEREWOLF_FIRST_NIGHT)
+    assert first_night.count("Possibly nobody holds this card") == len(WEREWOLF_FIRST_NIGHT)
 
 
 def test_script_covers_exactly_the_roles_in_play(tmp_path):
@@ -68,7 +68,7 @@ def test_script_covers_exactly_the_roles_in_play(tmp_path):
     text = text_of(tmp_path / "werewolf" / "werewolf-script-en.pdf")
     assert "10 players, setup: Standard" in text
     assert "Seer, open your eyes." in text and "Werewolves, open your eyes." in text
-    for absent in ("Witch, open", "Thief, open", "Nobody may hold this card"):
+    for absent in ("Witch, open", "Thief, open", "Possibly nobody holds this card"):
         assert absent not in text
     assert "The Hunter has fallen" in text          # an `if: hunter` step, in play with --with
     assert "Scapegoat dies" not in text              # an `if: scapegoat` step, not in play
