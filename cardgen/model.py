@@ -123,6 +123,7 @@ class Card:
     derived_from: str | None = None
     night_script: NightScript | None = None
     art: Art | None = None
+    extra_cards: int = 0       # with it dealt, more fill cards dealt and left over in the middle
 
     @property
     def call_name(self) -> str:
@@ -173,7 +174,7 @@ class Script:
     versions: tuple[ScriptVersion, ...]
     title: Text | None = None      # the game's own name for the script
     always_held: tuple[str, ...] = ()
-    win_check: Text | None = None
+    win_check: tuple[Step, ...] = ()   # its parts, each kept when its `if` is in play
     setup: tuple[Step, ...] = ()
 
 

@@ -202,9 +202,20 @@ def _script(r: _Resolver, doc: Doc | None) -> Script | None:
         unheld_if=tuple(data.get("unheld-roles-if", ())), versions=tuple(versions),
         title=r.text(doc, ("title",)) if "title" in data else None,
         always_held=tuple(data.get("always-held", ())),
-        win_check=r.text(doc, ("win-check",)) if "win-check" in data else None,
+        win_check=_win_check(r, doc),
         setup=_steps(r, doc, ("setup",)) if "setup" in data else (),
     )
+
+
+def _win_check(r: _Resolver, doc: Doc) -> tuple[Step, ...]:
+    value = doc.data.get("win-check")
+    if value is None:
+        return ()
+    if isinstance(value, dict):
+        return (Step("check", r.text(doc, ("win-check",)), None),)
+    return tuple(Step("check", r.text(doc, ("win-check", i, "text")), None,
+                      (part["if"],) if isinstance(part.get("if"), str) else tuple(part.get("if", ())))
+                 for i, part in enumerate(value))
 
 
 def _setup(r: _Resolver, game: Doc, setup_id: str, spec: dict) -> Setup:
@@ -229,6 +240,7 @@ def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group]
         night_order=night.get("order"),
         first_night_only=night.get("first-night-only", False),
         layout=spec.get("layout", group.layout),
+        extra_cards=spec.get("extra-cards", 0),
         back_face=BackFace(r.text(doc, ("back", "name")), r.file(back.get("symbol"), doc)) if back else None,
         night_script=_night_script(r, doc),
         art=Art(r.file(spec["art"]["file"], doc), spec["art"].get("fit", "contain"),

@@ -238,6 +238,9 @@ CARD: dict = {
         "group": {"$ref": "#/$defs/id"},
         "count": {"type": "integer", "minimum": 1, "maximum": 1000,
                   "description": "Copies in the box (a thousand at most: a deck, not a print run)."},
+        "extra-cards": {"type": "integer", "minimum": 1, "maximum": 10,
+                        "description": "With this card dealt, this many more of the setup's fill card are dealt "
+                                       "and left over in the middle (the Werewolf Thief's two)."},
         "symbol": {"$ref": "#/$defs/file"},
         "art": {
             "type": "object",
@@ -332,7 +335,16 @@ SCRIPT: dict = {
             "description": "Cards that are held even when an unheld-roles-if card is in play.",
             "items": {"$ref": "#/$defs/id"},
         },
-        "win-check": {"$ref": "#/$defs/text"},
+        "win-check": {
+            "description": "What the moderator checks after a death and who wins then: a text, or parts of it "
+                           "each kept only when the cards its `if` names are in play.",
+            "oneOf": [{"$ref": "#/$defs/text"}, {
+                "type": "array", "minItems": 1,
+                "items": {"type": "object", "required": ["text"], "additionalProperties": False,
+                          "properties": {"text": {"$ref": "#/$defs/text"},
+                                         "if": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}}}},
+            }],
+        },
         "setup": {
             "type": "array",
             "description": "The setup, step by step: the rulebook's Setup section and the first phase of "

@@ -46,24 +46,29 @@ def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
     setup = tonight.setup or (deck.setups[0] if deck.setups else None)
     if setup is None:
         return text["deal_all"]
+    names = {card.id: card.name.value for card in deck.cards}
     if not tonight.dealt:
         even = setup.fill is None and not setup.extra
-        return " ".join([text["deal_table"], text["deal_even_table" if even else "deal_one"]]
-                        + _extra(setup, text))
-    names = {card.id: card.name.value for card in deck.cards}
+        # Cards that bring extra cards of their own (the Thief) say so, whether or not the table lists them.
+        extras = [fill(text["deal_card_extra"], card=card.name.value, n=card.extra_cards, fill=names[setup.fill])
+                  for card in deck.cards if card.extra_cards and setup.fill]
+        return " ".join([text["deal_table"], text["deal_even_table" if even else "deal_one"],
+                         *_extra(setup.extra, text), *extras])
     total = sum(tonight.dealt.values())
     cards = text["list_separator"].join(fill(text["deal_item"], n=n, name=names[card_id])
                                         for card_id, n in tonight.dealt.items())
-    each = (total - setup.extra) // tonight.players
+    each = (total - tonight.extra) // tonight.players
     dealing = text["deal_one"] if each == 1 else fill(text["deal_each"], n=each)
-    return " ".join([fill(text["deal_cards"], total=total, cards=cards), dealing]
-                    + _extra(setup, text))
+    return " ".join([fill(text["deal_cards"], total=total, cards=cards), dealing, *_extra(tonight.extra, text)])
 
 
-def _extra(setup: Setup, text: Mapping) -> list[str]:
-    if not setup.extra:
+def _extra(extra: int, text: Mapping) -> list[str]:
+    if not extra:
         return []
-    return [text["deal_extra_one"] if setup.extra == 1 else fill(text["deal_extra"], extra=setup.extra)]
+    return [text["deal_extra_one"] if extra == 1 else fill(text["deal_extra"], extra=extra)]
+
+
+_FULL_WIDTH_STOPS = "。；：！？，、）」』"
 
 
 @dataclass
@@ -84,7 +89,13 @@ class _Writer:
         return [line, *self.check()] if marks.deadly else [line]
 
     def check(self) -> list[dict]:
-        return [{"kind": "check", "text": f"**{self.text['win_check']}:** {self.script.win_check.value}",
+        parts = ""
+        for part in self.script.win_check:
+            if part.applies(self.tonight.in_play):
+                # Chinese runs on after its full-width punctuation; other languages take a space.
+                parts += ("" if not parts or parts[-1] in _FULL_WIDTH_STOPS else " ") + part.text.value
+        label = self.text["win_check"]
+        return [{"kind": "check", "text": f"**{label}**{'' if label[-1] in _FULL_WIDTH_STOPS else ' '}{parts}",
                  "house": False}]
 
     def held_by_nobody(self, card: Card) -> bool:

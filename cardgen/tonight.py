@@ -27,6 +27,7 @@ class Tonight:
     players: int | None = None
     setup: Setup | None = None
     dealt: Mapping[str, int] = field(default_factory=dict)   # card id -> copies, in the setup's order
+    extra: int = 0                               # cards dealt beyond one a player, left in the middle
 
 
 def tonight(deck: Deck, where: Where, text: Mapping, players: int | None, setup_id: str | None,
@@ -50,13 +51,26 @@ def tonight(deck: Deck, where: Where, text: Mapping, players: int | None, setup_
         raise DeckError([Problem(setup.where, f"--players: setup '{setup_id}' of {deck.game} has no row "
                                         f"for {players} players")])
     dealt = dict(setup.deal(players))
+    cards = {card.id: card for card in deck.cards}
+    # A card of a kind the setup never deals (the Sheriff's title, a player aid) is in play but takes no seat.
+    seated = {cards[card_id].group.id for card_id in dealt}
+    in_play = set(dealt)
     for card_id in extra_cards:
+        in_play.add(card_id)
+        if cards[card_id].group.id not in seated:
+            continue
         if setup.fill is None or not dealt.get(setup.fill):
             why = "no card fills seats" if setup.fill is None else f"every {setup.fill} seat is taken"
             raise DeckError([Problem(setup.where, f"--with {card_id}: setup '{setup_id}' of {deck.game} has no seat "
                                                   f"left for it ({why})")])
         dealt[setup.fill] -= 1
         dealt[card_id] = dealt.get(card_id, 0) + 1
+    # The Thief's two extra cards: more of the fill card, dealt to nobody.
+    extra = setup.extra
+    for card_id, n in list(dealt.items()):
+        if cards[card_id].extra_cards and n and setup.fill:
+            extra += cards[card_id].extra_cards * n
+            dealt[setup.fill] = dealt.get(setup.fill, 0) + cards[card_id].extra_cards * n
     dealt = {card_id: n for card_id, n in dealt.items() if n}
     label = fill(text["setup_for"], players=players, setup=setup.name.value if setup.name else setup_id)
-    return Tonight(frozenset(dealt), label, players, setup, dealt)
+    return Tonight(frozenset(in_play | set(dealt)), label, players, setup, dealt, extra)

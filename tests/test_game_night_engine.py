@@ -72,7 +72,10 @@ def test_without_a_player_count_the_deal_points_to_the_table_and_the_rulebook_nu
     setup = rulebook[rulebook.index("Setup 1."):rulebook.index("Setup by player count")]
     assert setup == ("Setup 1. Pick a narrator who does not play. 2. Take the cards the setup table gives for "
                      "your number of players. Shuffle them and deal one face down to each player. Lay the card "
-                     "left over face down in the middle of the table. 3. ◆ The seer takes the middle card. "
+                     "left over face down in the middle of the table. With the Joker card in play, add 1 × Villager "
+                     "to them before shuffling; what is left over after the deal goes face down in the middle of the "
+                     "table. "
+                     "3. ◆ The seer takes the middle card. "
                      "4. Bell: Give the narrator a bell. ")
 
 
@@ -91,7 +94,7 @@ def test_every_deadly_step_is_followed_by_the_win_check(night):
     result, out = build(night, "--lang", "en")
     assert result.exit_code == 0, result.output
     lines = lines_of(out / "night-script-en.pdf")
-    check = "Win check: If no wolf is left the village wins."
+    check = "Win check: If no wolf is left the village wins. The badge holder breaks ties."
     deaths = [i for i, line in enumerate(lines) if line in ("The most voted player is out.",
                                                            "Hunter, shoot now if you must.")]
     assert len(deaths) == 3            # the vote, and the Hunter's first-night call in both versions
@@ -173,7 +176,7 @@ def test_with_needs_a_seat_to_take(night):
     result, _ = build(night, "--lang", "en", "--players", "2", "--setup", "pairs", "--with", "hunter")
     assert result.exit_code == 1
     assert result.output == ("building night (en)\n"
-                             "decks/night/game.yaml:22: --with hunter: setup 'pairs' of night has no seat left for it "
+                             "decks/night/game.yaml:24: --with hunter: setup 'pairs' of night has no seat left for it "
                              "(no card fills seats)\n1 problem\n")
 
 
@@ -224,7 +227,7 @@ def test_steps_that_cannot_be_done_are_errors_at_their_line(night, step, message
     script = night / "decks" / "night" / "script.yaml"
     text = script.read_text(encoding="utf-8")
     if "deadly" in step:
-        text = text.replace("win-check:", "# win-check:")
+        text = text[:text.index("win-check:")] + text[text.index("setup:"):]
     head, tail = text.split("versions:\n")
     script.write_text(head + step + "versions:\n" + tail, encoding="utf-8")
     line = head.count("\n") + 1
@@ -244,3 +247,27 @@ def test_cards_are_dealt_only_in_the_setup(night):
     line = text[:text.index('- say: {en: "Vote now."')].count("\n") + 1
     assert f"decks/night/script.yaml:{line}: versions.plain.phases.1.steps.0.deal: cards are dealt only in the " \
            "setup" in result.output.splitlines(), result.output
+
+
+def test_a_card_the_setup_never_deals_is_in_play_without_a_seat(night):
+    result, out = build(night, "--lang", "en", "--players", "5", "--with", "badge")
+    assert result.exit_code == 0, result.output
+    text = joined(out / "night-script-en.pdf")
+    assert "Take these 6 cards: 2 × Wolf, 1 × Seer, 3 × Villager." in text       # the badge takes no seat
+    assert "Win check: If no wolf is left the village wins. The badge holder breaks ties." in text
+
+
+def test_a_card_with_extra_cards_deals_them_from_the_fill_card(night):
+    result, out = build(night, "--lang", "en", "--players", "5", "--with", "joker")
+    assert result.exit_code == 0, result.output
+    text = joined(out / "night-script-en.pdf")
+    assert ("Take these 7 cards: 2 × Wolf, 1 × Seer, 3 × Villager, 1 × Joker. Shuffle them and deal one face down "
+            "to each player. Lay the 2 cards left over face down in the middle of the table.") in text
+
+
+def test_a_win_check_part_for_a_card_not_in_play_is_left_out(night):
+    result, out = build(night, "--lang", "en", "--players", "5")
+    assert result.exit_code == 0, result.output
+    lines = lines_of(out / "night-script-en.pdf")
+    assert "Win check: If no wolf is left the village wins." in lines
+    assert not any("badge" in line for line in lines)
