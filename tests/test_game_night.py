@@ -1,0 +1,123 @@
+"""Every bundled game from the open box to the end, as a first-time moderator reads its tailored script.
+
+For one setup of each game, in every language, the script PDF is read back and
+walked in order: the setup (exactly the cards dealt), the first night (exactly
+the roles in play, in night order), the day, the later nights (no first-night
+role), and the end, with the win check printed after the deaths. What the
+script should hold is taken from the deck's own data, so a new role or a
+changed setup is checked the same way.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import pypdf
+import pytest
+
+from cardgen.build import BuildOptions, Pipeline, check
+from cardgen.project import Project
+from cardgen.script import deal_line
+from cardgen.tonight import tonight
+from conftest import ROOT
+
+LANGS = ("en", "vi", "zh", "es")
+# One evening per game: players and the cards added to the setup's table.
+EVENINGS = {
+    "werewolf": (10, ("hunter", "cupid", "witch", "sheriff")),
+    "salem-1692": (6, ()),
+    "mafia-vendetta": (10, ()),
+    "werewords": (6, ("mason", "mason")),
+}
+
+
+def squeeze(text: str) -> str:
+    """Text as it comes back from a PDF, compared without its line breaks and spaces (Chinese breaks anywhere)."""
+    return "".join(text.replace("**", "").split())
+
+
+@pytest.fixture(scope="module")
+def pipeline():
+    project = Project.at(ROOT / "decks")
+    return project, Pipeline(project, BuildOptions())
+
+
+def evening(pipeline, game: str, lang: str):
+    """The resolved deck, who plays, the script's phrases and the script PDF's lines."""
+    project, pipe = pipeline
+    (files,), _ = check(project, [game], strict=False)
+    prepared, problems = pipe.prepare(files, lang)
+    assert prepared is not None, problems
+    players, extra = EVENINGS[game]
+    pipe.options = replace(pipe.options, players=players, extra_cards=extra)
+    ((kind, pdf, _),) = pipe.documents(prepared, files, frozenset({"script"}))
+    lines = [line.strip() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages
+             for line in page.extract_text().splitlines() if line.strip()]
+    phrases_all = project.template_data("documents/text.yaml")
+    phrases = {**phrases_all["en"], **phrases_all.get(lang, {})}
+    table = tonight(prepared.deck, files.game.where(), phrases, players, None, extra)
+    return prepared.deck, table, phrases, lines
+
+
+def headings(lines: list[str], titles: list[str], start: int) -> list[int]:
+    """The lines that are these headings, in this order, from line `start` on."""
+    at = []
+    for title in titles:
+        start = lines.index(title, start)
+        at.append(start)
+    return at
+
+
+def in_order(text: str, pieces: list[str], start: int = 0) -> list[int]:
+    """Where each piece stands, each after the one before; fails naming the first piece not found."""
+    at = []
+    for piece in pieces:
+        found = text.find(squeeze(piece), start)
+        assert found >= 0, f"not found after position {start}: {piece!r}"
+        at.append(found)
+        start = found + len(squeeze(piece))
+    return at
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", list(EVENINGS))
+def test_a_game_runs_from_setup_to_the_end(pipeline, game, lang):
+    deck, table, phrases, lines = evening(pipeline, game, lang)
+    text = squeeze("".join(lines))
+    script = deck.script
+    waking = [card for card in deck.night_order if card.id in table.in_play]
+    wake = lambda card: (phrases["wake_group"] if card.night_script and card.night_script.group
+                         else phrases["wake"]).replace("{name}", card.call_name)
+    for version in script.versions:
+        kinds = [phase.kind for phase in version.phases]
+        # Every game opens with its setup and has a first night, a day and an end, in that order.
+        assert kinds.index("first-night") < kinds.index("day") < kinds.index("end") == len(kinds) - 1, kinds
+        titles = [phrases["setup_title"]] + [phase.title.value for phase in version.phases]
+        version_at = lines.index(version.name.value) if len(script.versions) > 1 else 0
+        at = headings(lines, titles, version_at)
+        sections = {kind: squeeze("".join(lines[start:end])) for kind, start, end in
+                    zip(["setup"] + kinds, at, at[1:] + [len(lines)])}
+        # The setup deals exactly tonight's cards, each with its number.
+        assert squeeze(deal_line(deck, table, phrases)) in sections["setup"]
+        for card_id, n in table.dealt.items():
+            name = next(card.name.value for card in deck.cards if card.id == card_id)
+            assert squeeze(phrases["deal_item"].replace("{n}", str(n)).replace("{name}", name)) in sections["setup"]
+        # The first night calls exactly the roles in play, in night order (Salem calls its witches in the text).
+        first = sections["first-night"]
+        if any(step.kind == "roles" for phase in version.phases for step in phase.steps):
+            in_order(first, [wake(card) for card in waking])
+            for card in deck.night_order:
+                if card.id not in table.in_play:
+                    assert squeeze(wake(card)) not in first, card.id
+        # Later nights (Werewords plays one) leave out the first-night roles.
+        if "night" in sections and any(step.kind == "roles" for phase in version.phases for step in phase.steps):
+            for card in waking:
+                assert (squeeze(wake(card)) in sections["night"]) == (not card.first_night_only), card.id
+        # Wherever players die the win check follows, and the day is one such place.
+        if script.win_check:
+            check_line = squeeze(phrases["win_check"])
+            assert check_line in sections["day"]
+            assert text.count(check_line) >= 2
+        # The end says how the game ends: it is not empty.
+        assert len(sections["end"]) > 20
