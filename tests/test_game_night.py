@@ -14,6 +14,7 @@ import io
 from dataclasses import replace
 
 import pypdf
+import pypdfium2
 import pytest
 
 from cardgen.build import BuildOptions, Pipeline, check
@@ -121,3 +122,28 @@ def test_a_game_runs_from_setup_to_the_end(pipeline, game, lang):
             assert text.count(check_line) >= 2
         # The end says how the game ends: it is not empty.
         assert len(sections["end"]) > 20
+
+
+def test_the_night_order_card_names_every_role_as_the_script_calls_it(pipeline, tmp_path):
+    from conftest import run
+
+    # A Latin and a CJK language: the names come from the same data in every language.
+    result = run("build", "mafia-vendetta", "--lang", "es", "--lang", "zh", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    for lang in ("es", "zh"):
+        night_order_card_matches_the_script(pipeline, tmp_path, lang)
+
+
+def night_order_card_matches_the_script(pipeline, tmp_path, lang):
+    deck, _, phrases, lines = evening(pipeline, "mafia-vendetta", lang)
+    # pypdfium2 reads card sheets (a pattern of thousands of symbols a back) some 50 times faster than pypdf.
+    sheets = pypdfium2.PdfDocument(tmp_path / "mafia-vendetta" / f"mafia-vendetta-cards-{lang}.pdf")
+    cards = squeeze("".join(page.get_textpage().get_text_range() for page in sheets))
+    script = squeeze("".join(lines))
+    order = [card for card in deck.night_order if card.layout != "night-order"]
+    # The card lists them numbered, in night order, by the very names the script wakes them with.
+    in_order(cards, [f"{number}.{card.call_name}" for number, card in enumerate(order, start=1)])
+    for card in order:
+        if card.id in ("thug", "detective"):       # in play in the evening walked above
+            wake = phrases["wake_group" if card.night_script.group else "wake"]
+            assert squeeze(wake.replace("{name}", card.call_name)) in script
