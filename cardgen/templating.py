@@ -4,16 +4,33 @@ Templates are looked up in the project's templates/ first, then the built-in
 one, like MkDocs themes. They run sandboxed: deck texts are values, escaped
 on the way in (autoescape, for the XML documents), and never templates
 themselves; a template that reaches for unsafe attributes, or any file outside
-its folder (a symbolic link leading out), fails with its file and line.
+its folder (a symbolic link leading out, a pipe), fails with its file and line.
+
+A project's own template is a stranger's program: it runs in a child process
+with a memory budget (:data:`MEMORY_BYTES`, where the system enforces one) and
+a time limit (:data:`SECONDS`), and its output is cut off at
+:data:`MAX_OUTPUT_CHARS`; the built-in templates run in-process.
 """
 
 from __future__ import annotations
 
 import os
+import pickle
+import select
+import signal
+import time
 import traceback
 from pathlib import Path
 from typing import Any, Sequence
 
+from . import contained
+
+BUILTIN = Path(__file__).resolve().parent.parent / "templates"
+SECONDS = 20.0
+MEMORY_BYTES = 512 * 1024 * 1024
+MAX_OUTPUT_CHARS = 2 * 1024 * 1024
+MAX_TEMPLATE_BYTES = 1024 * 1024
+MAX_REPEAT = 100_000        # the longest text or list `*` may make, and the largest power `**` may
 
 
 class TemplateError(Exception):
@@ -22,6 +39,9 @@ class TemplateError(Exception):
     def __init__(self, file: str, line: int | None, message: str):
         self.file, self.line, self.message = file, line, message
         super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
+
+    def __reduce__(self):
+        return TemplateError, (self.file, self.line, self.message)
 
 
 def _template_line(exc: BaseException) -> tuple[str | None, int | None]:
@@ -34,15 +54,33 @@ def _template_line(exc: BaseException) -> tuple[str | None, int | None]:
 
 def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], autoescape: bool = True) -> str:
     """`autoescape` is for XML output; YAML templates quote their values with the tojson filter."""
+    if all(_builtin(Path(folder)) or not _has_templates(Path(folder)) for folder in template_dirs):
+        return _render(template_dirs, name, context, autoescape)
+    return _bounded(template_dirs, name, context, autoescape)
+
+
+def _builtin(folder: Path) -> bool:
+    return os.path.realpath(folder).startswith(os.path.realpath(BUILTIN) + os.sep) or \
+        os.path.realpath(folder) == os.path.realpath(BUILTIN)
+
+
+def _has_templates(folder: Path) -> bool:
+    """Whether a project's templates folder holds any file a template could load."""
+    return folder.is_dir() and any(files for _, _, files in os.walk(folder))
+
+
+def _render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], autoescape: bool) -> str:
     # Imported here: builds with nothing to do, list and --help never need Jinja2.
     import jinja2
     from jinja2.sandbox import SandboxedEnvironment
 
-    class _ContainedLoader(jinja2.FileSystemLoader):
-        """A file loader that will not follow a symbolic link out of its folders."""
+    class _ContainedLoader(jinja2.BaseLoader):
+        """Templates read by the rule of cardgen.contained: never a link out of their folders, never a pipe."""
+
+        def __init__(self, searchpath: Sequence[str]):
+            self.searchpath = list(searchpath)
 
         def get_source(self, environment, template):
-            # Checked before anything is read: a symbolic link out of the folder is never opened.
             pieces = jinja2.loaders.split_template_path(template)
             for folder in self.searchpath:
                 # The folder itself must not be a link out (templates/documents -> elsewhere).
@@ -50,13 +88,39 @@ def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], au
                 if os.path.realpath(folder) != os.path.join(os.path.realpath(parent), os.path.basename(folder)):
                     raise TemplateError(folder, None, "is a symbolic link; cardgen does not follow it")
                 candidate = os.path.join(folder, *pieces)
-                if os.path.isfile(candidate):
-                    if not os.path.realpath(candidate).startswith(os.path.realpath(folder) + os.sep):
-                        raise TemplateError(candidate, None, "leads outside its templates folder (a symbolic link?)")
-                    break
-            return super().get_source(environment, template)
+                why = contained.reason(Path(candidate), Path(folder))
+                if why == contained.MISSING:
+                    continue
+                if why == contained.OUTSIDE:
+                    raise TemplateError(candidate, None, "leads outside its templates folder (a symbolic link?)")
+                try:
+                    if why:
+                        raise contained.Refused(why)
+                    source = contained.read(Path(candidate), Path(folder), MAX_TEMPLATE_BYTES).decode("utf-8")
+                except (contained.Refused, UnicodeDecodeError) as exc:
+                    raise TemplateError(candidate, None, str(exc) if isinstance(exc, contained.Refused)
+                                        else "not UTF-8 text") from None
+                return source, candidate, lambda: True
+            raise jinja2.TemplateNotFound(template)
 
-    env = SandboxedEnvironment(
+    class _Sandbox(SandboxedEnvironment):
+        """The sandbox, with `*` and `**` unable to make a text, list or number of unbounded size."""
+
+        intercepted_binops = frozenset(["*", "**"])
+
+        def call_binop(self, context, operator, left, right):
+            if operator == "**" and isinstance(right, (int, float)) and abs(right) > 64 \
+                    and isinstance(left, (int, float)) and abs(left) > 1:
+                raise OverflowError(f"a power this large ({left} ** {right}) is refused in templates")
+            if operator == "*":
+                for thing, times in ((left, right), (right, left)):
+                    if isinstance(thing, (str, list, tuple)) and isinstance(times, int) \
+                            and len(thing) * times > MAX_REPEAT:
+                        raise OverflowError(f"a repetition this long ({len(thing)} × {times}) is refused in "
+                                            "templates")
+            return super().call_binop(context, operator, left, right)
+
+    env = _Sandbox(
         loader=_ContainedLoader([str(d) for d in template_dirs]),
         autoescape=autoescape,
         undefined=jinja2.StrictUndefined,
@@ -65,7 +129,14 @@ def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], au
         keep_trailing_newline=True,
     )
     try:
-        return env.get_template(name).render(context)
+        pieces, size = [], 0
+        for piece in env.get_template(name).generate(context):
+            pieces.append(piece)
+            size += len(piece)
+            if size > MAX_OUTPUT_CHARS:
+                raise TemplateError(name, None, f"its output runs past {MAX_OUTPUT_CHARS // 1024 // 1024} million "
+                                                "characters; cardgen stops it there")
+        return "".join(pieces)
     except TemplateError:
         raise
     except jinja2.TemplateSyntaxError as exc:
@@ -73,6 +144,88 @@ def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], au
     except jinja2.TemplateNotFound:
         raise TemplateError(name, None, f"no such template in {', '.join(map(str, template_dirs))}") from None
     except (jinja2.TemplateError, TypeError, ValueError, AttributeError, OverflowError, RecursionError,
-            ArithmeticError, LookupError) as exc:
+            ArithmeticError, LookupError, MemoryError) as exc:
         file, line = _template_line(exc)
-        raise TemplateError(file or name, line, str(exc)) from None
+        raise TemplateError(file or name, line, str(exc) or type(exc).__name__) from None
+
+
+def _bounded(template_dirs: Sequence[Path], name: str, context: dict[str, Any], autoescape: bool) -> str:
+    """_render in a forked child with a memory budget, killed after SECONDS (in-process where the
+    system cannot fork)."""
+    if not hasattr(os, "fork"):
+        return _render(template_dirs, name, context, autoescape)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                   # the child: render, send the outcome, leave at once
+        os.close(read_end)
+        code = 0
+        try:
+            _limit_memory(MEMORY_BYTES)
+            try:
+                outcome: Any = ("text", _render(template_dirs, name, context, autoescape))
+            except TemplateError as exc:
+                outcome = ("error", exc.file, exc.line, exc.message)
+            except MemoryError:
+                outcome = ("error", name, None, f"needed more than the {MEMORY_BYTES // 1024 // 1024} MiB of "
+                                                "memory a template may use")
+            with os.fdopen(write_end, "wb") as out:
+                pickle.dump(outcome, out)
+        except BaseException:                      # noqa: BLE001 - nothing may escape a forked child
+            code = 1
+        os._exit(code)
+    os.close(write_end)
+    try:
+        data = _read_until(read_end, time.monotonic() + SECONDS)
+    finally:
+        os.close(read_end)
+        _end(pid)
+    if data is None:
+        raise TemplateError(name, None, f"did not finish within {SECONDS:g} s; cardgen stops a template there")
+    try:
+        outcome = pickle.loads(data)
+    except Exception:                              # noqa: BLE001 - a child killed half way
+        raise TemplateError(name, None, f"stopped before it finished (it may have needed more than the "
+                                        f"{MEMORY_BYTES // 1024 // 1024} MiB of memory a template may use)") \
+            from None
+    if outcome[0] == "text":
+        return outcome[1]
+    raise TemplateError(*outcome[1:])
+
+
+def _read_until(fd: int, deadline: float) -> bytes | None:
+    """All a pipe gives until it closes, or None when the deadline comes first."""
+    chunks = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            return None
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _end(pid: int) -> None:
+    """The child gone and reaped, however it stands."""
+    try:
+        if os.waitpid(pid, os.WNOHANG) == (0, 0):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def _limit_memory(budget: int) -> None:
+    """The child may grow by `budget` bytes beyond what it shares with its parent (Linux; elsewhere
+    the time limit alone bounds it)."""
+    try:
+        import resource
+
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        resource.setrlimit(resource.RLIMIT_AS, (used + budget, used + budget))
+    except (ImportError, OSError, ValueError):
+        pass
