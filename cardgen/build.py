@@ -254,7 +254,8 @@ class Pipeline:
             style = styles["booklet" if options.booklet else "rulebook"]
             xml = templating.render(template_dirs, "rulebook.xml.j2", rulebook.context(deck, text, self.sizes))
             furniture = document.PageFurniture(f"{deck.name.value} · {text['rulebook']} · {language}", page_label)
-            pdf, pages = _document(document.render_document, "rulebook.xml.j2", xml, book, deck.lang, style,
+            pdf, pages = _document(document.render_document, f"{files.id} ({deck.lang}): its rulebook",
+                                   "rulebook.xml.j2", xml, book, deck.lang, style,
                                    styles["colors"], named_size(papers, style["paper"], "paper"), furniture,
                                    f"{deck.name.value}: {text['rulebook']} ({deck.lang})", icons, once)
             if options.booklet and not once:
@@ -266,7 +267,8 @@ class Pipeline:
             xml = templating.render(template_dirs, "script.xml.j2", script.context(deck, text, in_play, label))
             furniture = document.PageFurniture(f"{deck.name.value} · {text['script']} · {language} · {label}",
                                                page_label)
-            pdf, pages = _document(document.render_document, "script.xml.j2", xml, book, deck.lang,
+            pdf, pages = _document(document.render_document, f"{files.id} ({deck.lang}): its script",
+                                   "script.xml.j2", xml, book, deck.lang,
                                    styles["script"], styles["colors"],
                                    named_size(papers, styles["script"]["paper"], "paper"),
                                    furniture, f"{deck.name.value}: {text['script']} ({deck.lang})", icons, once)
@@ -312,18 +314,22 @@ class Pipeline:
         return frozenset(dealt) | frozenset(options.extra_cards), label
 
 
-def _document(render_document, template: str, xml: str, *args):
+def _document(render_document, what: str, template: str, xml: str, *args):
     """A document, or a TemplateError naming the template whose XML it could not use."""
     import xml.etree.ElementTree as ET
 
     from reportlab.platypus.doctemplate import LayoutError
 
+    from .document import MAX_PAGES, TooManyPages
     from .fonts import FontError
 
     try:
         return render_document(xml, *args)
     except FontError:
         raise
+    except TooManyPages:
+        raise DeckError([Problem(None, f"{what} runs past {MAX_PAGES} pages, more than cardgen lays out: shorten "
+                                       "its texts or its template")]) from None
     except (ValueError, ET.ParseError) as exc:
         raise TemplateError(f"documents/{template}", None, f"its output is not a document cardgen can draw: {exc}") \
             from None

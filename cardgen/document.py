@@ -36,6 +36,15 @@ from .textfit import paragraph_markup
 from .units import Size, pt
 
 
+# A quick reference and a moderator's script are a few pages; laying out hundreds (a template's loop,
+# a megabyte of text) would only keep a build busy for minutes.
+MAX_PAGES = 100
+
+
+class TooManyPages(Exception):
+    """A document that runs past MAX_PAGES: its layout is stopped there."""
+
+
 @dataclass(frozen=True)
 class PageFurniture:
     """What every page shows at its top and bottom."""
@@ -211,6 +220,8 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
 
         def furnish(canvas, doc, known_total=total):
             pages[0] = doc.page
+            if doc.page > MAX_PAGES:
+                raise TooManyPages(f"runs past {MAX_PAGES} pages")
             if not painters:
                 # One painter per document, so that each icon becomes one form in it.
                 painters.append(IconPainter(canvas, body_font))

@@ -60,7 +60,9 @@ def _check(r: _Reader) -> None:
     for index in range(count):
         tag, _, offset, length = r.unpack(">4sIII", 12 + 16 * index)
         if offset + length > len(r.data):
-            raise _Bad(f"its '{tag.decode('latin-1')}' table reaches past the end of the file")
+            name = tag.decode("latin-1")
+            raise _Bad(f"its '{name}' table reaches past the end of the file" if name.isprintable()
+                       else "a table reaches past the end of the file")
         tables[tag] = (offset, length)
     for tag in (b"head", b"hhea", b"maxp", b"hmtx", b"cmap", b"loca", b"glyf"):
         if tag not in tables:

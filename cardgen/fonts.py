@@ -252,8 +252,9 @@ def _register(name: str, path: Path) -> TTFont:
     other = _FILES.get(font.face.name)
     if other is not None:
         # ReportLab keeps one font per PostScript name and would silently draw with the other file.
-        raise FontError((path, other), f"font files {other.name} and {path.name} have the same PostScript "
-                                       f"name {font.face.name.decode('latin-1')!r} but are different fonts; "
+        first, second = sorted((other.name, path.name))
+        raise FontError((path, other), f"font files {first} and {second} have the same PostScript name "
+                                       f"{font.face.name.decode('latin-1')!r} but are different fonts; "
                                        "one PDF cannot hold both: give one a name of its own")
     pdfmetrics.registerFont(font)
     _FILES[font.face.name] = path

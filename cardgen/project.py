@@ -95,7 +95,7 @@ class Project:
 
     def display(self, path: Path) -> str:
         """A path as errors show it: relative to the project folder."""
-        for shown in (path.absolute(), path.resolve()):
+        for shown in (path.absolute(), Path(os.path.realpath(path))):
             try:
                 return shown.relative_to(self.root).as_posix()
             except ValueError:

@@ -129,22 +129,26 @@ def _render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], a
         keep_trailing_newline=True,
     )
     try:
+        template = env.get_template(name)
         pieces, size = [], 0
-        for piece in env.get_template(name).generate(context):
+        for piece in template.generate(context):
             pieces.append(piece)
             size += len(piece)
             if size > MAX_OUTPUT_CHARS:
-                raise TemplateError(name, None, f"its output runs past {MAX_OUTPUT_CHARS // 1024 // 1024} million "
-                                                "characters; cardgen stops it there")
+                raise TemplateError(template.filename or name, None, f"its output runs past "
+                                    f"{MAX_OUTPUT_CHARS // 1024 // 1024} million characters; cardgen stops it there")
         return "".join(pieces)
     except TemplateError:
         raise
+    except MemoryError as exc:
+        file, line = _template_line(exc)
+        raise TemplateError(file or name, line, _OUT_OF_MEMORY) from None
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(exc.filename or name, exc.lineno, exc.message or "syntax error") from None
     except jinja2.TemplateNotFound:
         raise TemplateError(name, None, f"no such template in {', '.join(map(str, template_dirs))}") from None
     except (jinja2.TemplateError, TypeError, ValueError, AttributeError, OverflowError, RecursionError,
-            ArithmeticError, LookupError, MemoryError) as exc:
+            ArithmeticError, LookupError) as exc:
         file, line = _template_line(exc)
         raise TemplateError(file or name, line, str(exc) or type(exc).__name__) from None
 
@@ -166,8 +170,7 @@ def _bounded(template_dirs: Sequence[Path], name: str, context: dict[str, Any], 
             except TemplateError as exc:
                 outcome = ("error", exc.file, exc.line, exc.message)
             except MemoryError:
-                outcome = ("error", name, None, f"needed more than the {MEMORY_BYTES // 1024 // 1024} MiB of "
-                                                "memory a template may use")
+                outcome = ("error", _source(template_dirs, name), None, _OUT_OF_MEMORY)
             with os.fdopen(write_end, "wb") as out:
                 pickle.dump(outcome, out)
         except BaseException:                      # noqa: BLE001 - nothing may escape a forked child
@@ -180,16 +183,24 @@ def _bounded(template_dirs: Sequence[Path], name: str, context: dict[str, Any], 
         os.close(read_end)
         _end(pid)
     if data is None:
-        raise TemplateError(name, None, f"did not finish within {SECONDS:g} s; cardgen stops a template there")
+        raise TemplateError(_source(template_dirs, name), None, f"did not finish within {SECONDS:g} s; cardgen "
+                                                                "stops a template there")
     try:
         outcome = pickle.loads(data)
     except Exception:                              # noqa: BLE001 - a child killed half way
-        raise TemplateError(name, None, f"stopped before it finished (it may have needed more than the "
-                                        f"{MEMORY_BYTES // 1024 // 1024} MiB of memory a template may use)") \
-            from None
+        raise TemplateError(_source(template_dirs, name), None, "stopped before it finished (" + _OUT_OF_MEMORY
+                            + "?)") from None
     if outcome[0] == "text":
         return outcome[1]
     raise TemplateError(*outcome[1:])
+
+
+_OUT_OF_MEMORY = f"needed more than the {MEMORY_BYTES // 1024 // 1024} MiB of memory a template may use"
+
+
+def _source(template_dirs: Sequence[Path], name: str) -> str:
+    """The file a template name stands for (the first folder's that has it), for messages."""
+    return next((str(Path(folder) / name) for folder in template_dirs if os.path.lexists(Path(folder) / name)), name)
 
 
 def _read_until(fd: int, deadline: float) -> bytes | None:

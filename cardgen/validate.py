@@ -188,6 +188,8 @@ def _check_translations(doc: Doc, rule: dict, languages: list[str], owner: str,
                 where, f"{owner}: no {', '.join(repr(lang) for lang in lacking)} text for {_dotted(path)}; the card "
                 f"falls back to {shown}", "warning"))
         for lang, value in text.items():
+            if not isinstance(lang, str) or not re.match(schema.LANG_PATTERN, lang):
+                continue       # the schema check has said it is no language code
             if lang not in languages:
                 problems.append(Problem(
                     doc.where(path + (lang,)),
@@ -451,7 +453,8 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     problems += check_schema(game, schema.GAME)
     data = game.data if isinstance(game.data, dict) else {}
     languages = data.get("languages") if isinstance(data.get("languages"), list) else []
-    languages = [lang for lang in languages if isinstance(lang, str)]
+    # A language that is not a code has been reported; texts are checked against the others.
+    languages = [lang for lang in languages if isinstance(lang, str) and re.match(schema.LANG_PATTERN, lang)]
     # With no usable list of languages (the schema has said so), no text can be checked against it.
     check_translations = bool(languages)
     languages = languages or ["en"]
