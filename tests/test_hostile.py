@@ -35,7 +35,7 @@ import pytest
 import reportlab
 import yaml
 
-from conftest import FIXTURES, ROOT, run
+from conftest import FIXTURES, ROOT, game, run, write
 
 # -- watching what cardgen touches -------------------------------------------------------------
 
@@ -174,21 +174,8 @@ CVE_2023_33733 = (
 
 
 @pytest.fixture
-def project(mini: Path, tmp_path: Path, monkeypatch) -> Path:
-    """The mini game as a project, with the working folder beside it (where a payload's files would land)."""
-    monkeypatch.chdir(tmp_path)
-    return mini
-
-
-def game(project: Path) -> Path:
-    return project / "decks" / "mini"
-
-
-def write(project: Path, name: str, text: str) -> Path:
-    path = game(project) / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
+def project(mini_here: Path) -> Path:
+    return mini_here
 
 
 def card(project: Path, name: str = "Seer", ability: str = "Look.", extra: str = "", file: str = SEER) -> Path:
