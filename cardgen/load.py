@@ -19,7 +19,7 @@ from typing import Any, Iterable, Sequence
 import yaml
 
 from . import contained
-from .problems import Problem, Where, did_you_mean
+from .problems import Problem, Where, did_you_mean, relative
 from .yaml12 import Loader
 
 KeyPath = tuple[Any, ...]
@@ -272,8 +272,9 @@ def displayer(root: Path):
                 return path.absolute().relative_to(start.absolute()).as_posix()
             except ValueError:
                 continue
-        return path.as_posix()
+        return relative(path)
     return display
+
 
 
 def load_game(folder: Path, root: Path, includes: Sequence[Path] = (),

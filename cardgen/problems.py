@@ -7,7 +7,9 @@ can collect all of them and stop once, and the CLI can print them the same way.
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterable, Literal
 
 # A note tells what the build did (an included card replacing a bundled one) and never fails it.
@@ -48,6 +50,15 @@ def _printable(text: str) -> str:
     """Control characters a deck smuggled into a message, spelled out: they must not reach a terminal."""
     return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}"
                    for ch in text)
+
+
+def relative(path: Path) -> str:
+    """A path outside the project and the working folder, as one would type it from here (../mine/x.yaml):
+    a message names no absolute path of the machine it runs on."""
+    try:
+        return Path(os.path.relpath(Path(path).absolute())).as_posix()
+    except ValueError:          # another drive, on Windows
+        return Path(path).as_posix()
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

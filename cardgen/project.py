@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from . import contained, yaml12
-from .problems import DeckError, Problem, Where
+from .problems import DeckError, Problem, Where, relative
 
 BUILTIN = Path(__file__).resolve().parent.parent
 
@@ -100,7 +100,7 @@ class Project:
                 return shown.relative_to(self.root).as_posix()
             except ValueError:
                 continue
-        return path.as_posix()
+        return relative(path)
 
 
 MAX_TEMPLATE_BYTES = 1024 * 1024
