@@ -296,9 +296,10 @@ def load_game(folder: Path, root: Path, includes: Sequence[Path] = (),
         problems.extend(found)
         return doc
 
-    game_path = folder / "game.yaml"
-    game = read(game_path, folder) if os.path.lexists(game_path) else None
-    if not os.path.lexists(game_path):
+    game_path, game = folder / "game.yaml", None
+    if os.path.lexists(game_path):
+        game = read(game_path, folder)
+    else:
         problems.append(Problem(Where(display(folder)), "no game.yaml in the game folder"))
 
     def card_files(paths: Iterable[Path], owner: Path):
