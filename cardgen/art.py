@@ -12,9 +12,12 @@ and :func:`resolution_warning`).
 Only PNG and JPEG are accepted, judged by the format Pillow detects in the
 file's content, not by its extension (MPO, the multi-picture JPEG some cameras
 write, counts as JPEG: Pillow reads its first picture). Anything else, an
-unreadable file, a truncated one, or one whose header claims more pixels than
-Pillow's decompression-bomb limit (``Image.MAX_IMAGE_PIXELS``, left untouched)
-raises :class:`ArtError` with a one-line message that names the file.
+unreadable file, a truncated one, or one whose header claims more than
+:data:`MAX_PIXELS` (the budget that keeps a build's memory bounded: decoding
+and converting a picture takes a few bytes per pixel several times over) or
+more than Pillow's decompression-bomb limit (``Image.MAX_IMAGE_PIXELS``, left
+untouched) raises :class:`ArtError` with a one-line message that names the
+file and its size. The file is read by the rule of :mod:`cardgen.contained`.
 
 Conversions: CMYK, greyscale and RGB with an embedded ICC profile are converted
 to sRGB through that profile (plain conversion when there is none or it is
@@ -56,6 +59,8 @@ from __future__ import annotations
 import hashlib
 import io
 import math
+import os
+import re
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
@@ -63,9 +68,14 @@ from pathlib import Path
 
 from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
 
-from . import units
+from . import contained, units
 
 FITS = ("contain", "cover")
+# Decoded pixels: far more than a card needs (a poker card's art box takes about 600 x 310 at
+# 300 DPI); measured, a 25-megapixel RGBA PNG takes a build to about 0.5 GB. A JPEG counts as the
+# decoder's draft scaling reads it, so a camera's large photo passes.
+MAX_PIXELS = 25_000_000
+MAX_ART_BYTES = 64 * 1024 * 1024
 ACCEPTED = {"PNG": "PNG", "JPEG": "JPEG", "MPO": "JPEG"}
 PNG_COMPRESS_LEVEL = 6
 _EPS = 1e-6
@@ -111,7 +121,7 @@ def place(path: Path, box_w: float, box_h: float, fit: str = "contain",
         raise ArtError(f"{path.name}: focus must be two fractions (x, y), not {focus!r}") from None
     if not (0 <= fx <= 1 and 0 <= fy <= 1):
         raise ArtError(f"{path.name}: focus fractions must lie between 0 and 1, not {focus!r}")
-    resolved = path.resolve()
+    resolved = Path(os.path.realpath(path))
     try:
         stat = resolved.stat()
     except OSError as exc:
@@ -190,22 +200,28 @@ def _prepare(path: Path, mtime_ns: int, size: int, box_w: float, box_h: float, f
     name = path.name
     kind = None
     try:
+        data = contained.read(path, path.parent, MAX_ART_BYTES)
+    except contained.Refused as exc:
+        raise ArtError(f"{name}: {exc}") from None
+    try:
         with warnings.catch_warnings():
             # Pillow only warns between MAX_IMAGE_PIXELS and twice that; treat both as bombs.
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as im:
+            with Image.open(io.BytesIO(data)) as im:
                 kind = ACCEPTED.get(im.format or "")
                 if kind is None:
                     found = im.format or "unknown"
                     raise ArtError(f"{name}: a {found} image; only PNG and JPEG are accepted")
-                out, geo = _decode(im, box_w, box_h, fit, focus, dpi)
+                out, geo = _decode(im, name, box_w, box_h, fit, focus, dpi)
     except ArtError:
         raise
     except UnidentifiedImageError:
         raise ArtError(f"{name}: not an image Pillow can read; only PNG and JPEG are accepted") from None
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ArtError(f"{name}: claims more pixels than the limit of {Image.MAX_IMAGE_PIXELS} "
-                       f"(a possible decompression bomb); scale it down") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        claimed = re.search(r"\((\d+) pixels\)", str(exc))
+        raise ArtError(f"{name}: claims {claimed.group(1) + ' pixels' if claimed else 'more pixels'}, more than "
+                       f"Pillow opens (a possible decompression bomb); cardgen takes pictures of up to "
+                       f"{MAX_PIXELS // 1_000_000} megapixels: scale it down") from None
     except MemoryError:
         raise ArtError(f"{name}: too large to decode in memory") from None
     except Exception as exc:  # Pillow's decoders raise OSError, SyntaxError, ValueError, struct.error...
@@ -219,9 +235,10 @@ def _prepare(path: Path, mtime_ns: int, size: int, box_w: float, box_h: float, f
     return Placed(hashlib.sha256(png).hexdigest(), png, geo.x, geo.y, geo.w, geo.h, geo.dpi)
 
 
-def _decode(im: Image.Image, box_w: float, box_h: float, fit: str, focus: tuple[float, float],
+def _decode(im: Image.Image, name: str, box_w: float, box_h: float, fit: str, focus: tuple[float, float],
             dpi: float) -> tuple[Image.Image, _Geometry]:
-    """Loads, orients, converts and crops/downsamples; returns the RGB or RGBA image and its geometry."""
+    """Loads, orients, converts and crops/downsamples; returns the RGB or RGBA image and its geometry.
+    A picture that would decode to more than MAX_PIXELS is refused before it is decoded."""
     orientation = im.getexif().get(0x0112, 1)
     swapped = orientation in (5, 6, 7, 8)
     width, height = (im.height, im.width) if swapped else im.size
@@ -235,6 +252,10 @@ def _decode(im: Image.Image, box_w: float, box_h: float, fit: str, focus: tuple[
         need_w = math.ceil(2 * geo.target[0] * width / (right - left))
         need_h = math.ceil(2 * geo.target[1] * height / (bottom - top))
         im.draft(None, (need_h, need_w) if swapped else (need_w, need_h))
+    if im.width * im.height > MAX_PIXELS:     # as decoded: a JPEG's draft scaling counts
+        raise ArtError(f"{name}: a picture of {width} × {height} pixels ({width * height / 1e6:.0f} megapixels); "
+                       f"cardgen takes pictures of up to {MAX_PIXELS // 1_000_000} megapixels: scale it down "
+                       f"(about {geo.target[0]} × {geo.target[1]} is plenty for its box)")
     im.load()
     im = _to_rgb(ImageOps.exif_transpose(im))
     sx, sy = im.width / width, im.height / height   # 1 unless the decoder scaled

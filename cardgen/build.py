@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from .load import GameFiles, load_game
-from .problems import DeckError, Problem, Where
+from . import contained
+from .load import GameFiles, include_strays, load_game
+from .problems import DeckError, Problem, Where, count
 from .project import Project
 from .templating import TemplateError
 from .validate import did_you_mean, validate_game
@@ -55,18 +56,20 @@ class Report:
     cards: int = 0
     seconds: float = 0.0
     warnings: list[Problem] = field(default_factory=list)
-    up_to_date: int = 0
+    kept: list[Path] = field(default_factory=list)     # outputs already up to date
+
+    @property
+    def up_to_date(self) -> int:
+        return len(self.kept)
 
     def summary(self) -> str:
+        warned = sum(1 for w in self.warnings if w.severity == "warning")
+        tail = f", {count(warned, 'warning')}" if warned else ""
         if not self.files and self.up_to_date:
-            return f"up to date ({_count(self.up_to_date, 'file')}) in {self.seconds:.1f} s"
-        line = f"{_count(len(self.files), 'file')}, {_count(self.pages, 'page')}, " \
-               f"{_count(self.cards, 'card')} in {self.seconds:.1f} s"
-        return line + (f"; {self.up_to_date} up to date" if self.up_to_date else "")
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+            return f"up to date ({count(self.up_to_date, 'file')}) in {self.seconds:.1f} s{tail}"
+        line = f"{count(len(self.files), 'file')}, {count(self.pages, 'page')}, " \
+               f"{count(self.cards, 'card')} in {self.seconds:.1f} s"
+        return line + (f"; {self.up_to_date} up to date" if self.up_to_date else "") + tail
 
 
 def card_sizes(project: Project) -> dict[str, dict]:
@@ -91,19 +94,31 @@ def game_folder(project: Project, name: str) -> Path:
 
 
 def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[GameFiles], list[Problem]]:
-    """Stages 1-2 for every game; raises DeckError once with all problems, returns the warnings."""
+    """Stages 1-2 for every game; raises DeckError once with all problems, returns the warnings.
+
+    A game folder in decks/ that is a symbolic link leading out of it is refused, like any file that
+    leaves its folder."""
+    names = list(names)
     games, problems = [], []
     folders = [game_folder(project, n) for n in names] if names else [project.decks / g for g in project.games()]
     if not folders:
         raise DeckError([Problem(Where(project.display(project.decks)), "no games found (no */game.yaml)")])
     sizes = card_sizes(project)
     for folder in folders:
+        if folder.parent == project.decks:
+            why = contained.folder_reason(folder, project.decks)
+            if why:
+                problems.append(Problem(Where(project.display(folder)), why))
+                continue
         # A game outside the project is named relative to the folder that holds it.
         root = project.root if folder.is_relative_to(project.root) else folder.parent
-        files, found = load_game(folder, root, project.includes)
+        files, found = load_game(folder, root, project.includes, named=len(names) == 1)
         found += validate_game(files, sizes)
         problems += found
         games.append(files)
+    for include in project.includes:
+        problems += include_strays(include, project.root, project.games(), [files.id for files in games],
+                                   named=len(names) == 1)
     # In reading order, file by file, so that a designer can work down the list.
     problems.sort(key=Problem.sort_key)
     if any(p.fails(strict) for p in problems):
@@ -145,6 +160,7 @@ class Pipeline:
         except ValueError as exc:
             raise DeckError([Problem(Where(project.display(project.template("fonts.yaml"))), str(exc))]) from None
         self.game_books: dict[str, FontBook] = {}
+        self.drawn: dict[str, list[Problem]] = {}       # per game: the SVGs it names that cannot be drawn
         self.sizes = {**card_sizes(project), **(sizes or {})}
         self.card_layout = project.template_data("card-layout.yaml")
 
@@ -153,14 +169,18 @@ class Pipeline:
         Without `sheets` the cards are not imposed on paper (exports place them themselves)."""
         from . import face, layout, resolve
 
+        from .fonts import FontError
+
         options = self.options
         try:
             book = self.book_for(files)
+            deck, problems = resolve.resolve_deck(files, lang, options.card_size, self.sizes, book)
+            faces, found = face.compose_faces(deck, self.card_layout, book, options.ink_saver, self.words(lang))
+        except FontError as exc:     # fonts are opened when a text first needs them
+            return None, [self.font_problem(files, exc)]
         except ValueError as exc:
             return None, [Problem(files.game.where(("fonts",)), f"fonts: {exc}")]
-        deck, problems = resolve.resolve_deck(files, lang, options.card_size, self.sizes, book)
-        faces, found = face.compose_faces(deck, self.card_layout, book, options.ink_saver, self.words(lang))
-        problems += found
+        problems += found + self.drawing_problems(files)
         pages = []
         if sheets:
             try:
@@ -174,11 +194,30 @@ class Pipeline:
             return None, problems
         return Prepared(deck, faces, pages, book), problems
 
-
     def words(self, lang: str) -> dict:
         """cardgen's own words on the sheets (templates/strings.yaml) in a language, English where it has none."""
         strings = self.project.template_data("strings.yaml")
         return {**_in_language(strings, "en"), **_in_language(strings, lang)}
+
+    def drawing_problems(self, files: GameFiles) -> list[Problem]:
+        """Every SVG of the game drawn once, as the build draws it: what svglib or ReportLab stumble on."""
+        from . import svgcheck
+        from .validate import svg_refs
+
+        if files.id not in self.drawn:
+            self.drawn[files.id] = [Problem(where, f"{written} is {reason}")
+                                    for where, written, path, folder in svg_refs(files)
+                                    if (reason := svgcheck.drawing_problem(path, folder))]
+        return self.drawn[files.id]
+
+    def font_problem(self, files: GameFiles, exc: ValueError) -> Problem:
+        """Where a font that cannot be used is to be fixed: the game's `fonts:` for its own fonts,
+        else the project's font file."""
+        families = (files.game.data.get("fonts") or {}).get("families", {})
+        own = {str(file) for faces in families.values() for file in faces.values()}
+        if any(path.as_posix().endswith(name) for path in exc.paths for name in own):
+            return Problem(files.game.where(("fonts",)), f"fonts: {exc}")
+        return Problem(Where(self.project.display(exc.paths[0])), str(exc))
 
     def book_for(self, files: GameFiles):
         """The font book of a game: the built-in one, or with the game's own fonts added."""
@@ -196,10 +235,10 @@ class Pipeline:
             self.game_books[files.id] = book
         return self.game_books[files.id]
 
-    def documents(self, prepared: Prepared, files: GameFiles,
-                  kinds: frozenset[str] | None = None) -> list[tuple[str, bytes, int]]:
+    def documents(self, prepared: Prepared, files: GameFiles, kinds: frozenset[str] | None = None,
+                  once: bool = False) -> list[tuple[str, bytes, int]]:
         """The rulebook and the moderator script of a deck that has their texts (of `kinds`, when
-        given): (kind, PDF, pages)."""
+        given): (kind, PDF, pages); `once`: each laid out a single time, to check it (validate)."""
         from . import booklet, document, render, rulebook, script, templating
         from .layout import named_size
         from .phrases import fill
@@ -225,10 +264,11 @@ class Pipeline:
             style = styles["booklet" if options.booklet else "rulebook"]
             xml = templating.render(template_dirs, "rulebook.xml.j2", rulebook.context(deck, text, self.sizes))
             furniture = document.PageFurniture(f"{deck.name.value} · {text['rulebook']} · {language}", page_label)
-            pdf, pages = _document(document.render_document, "rulebook.xml.j2", xml, book, deck.lang, style,
+            pdf, pages = _document(document.render_document, f"{files.id} ({deck.lang}): its rulebook",
+                                   "rulebook.xml.j2", xml, book, deck.lang, style,
                                    styles["colors"], named_size(papers, style["paper"], "paper"), furniture,
-                                   f"{deck.name.value}: {text['rulebook']} ({deck.lang})", icons)
-            if options.booklet:
+                                   f"{deck.name.value}: {text['rulebook']} ({deck.lang})", icons, once)
+            if options.booklet and not once:
                 sheet = named_size(papers, style["sheet"], "paper").rotated()
                 pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
             out.append(("rulebook", pdf, pages))
@@ -238,22 +278,52 @@ class Pipeline:
             xml = templating.render(template_dirs, "script.xml.j2", context)
             header = f"{deck.name.value} · {context['title']} · {language} · {table.label}"
             furniture = document.PageFurniture(header, page_label)
-            pdf, pages = _document(document.render_document, "script.xml.j2", xml, book, deck.lang,
+            pdf, pages = _document(document.render_document, f"{files.id} ({deck.lang}): its script",
+                                   "script.xml.j2", xml, book, deck.lang,
                                    styles["script"], styles["colors"],
                                    named_size(papers, styles["script"]["paper"], "paper"),
-                                   furniture, f"{deck.name.value}: {context['title']} ({deck.lang})", icons)
+                                   furniture, f"{deck.name.value}: {context['title']} ({deck.lang})", icons, once)
             out.append(("script", pdf, pages))
         return out
 
+    def document_outputs(self, prepared: Prepared, files: GameFiles, kinds: frozenset[str] | None = None,
+                         once: bool = False) -> tuple[list[tuple[str, bytes, int]], list[Problem]]:
+        """documents(), with what stops them as problems: a template, a font, a --setup."""
+        from .fonts import FontError
 
-def _document(render_document, template: str, xml: str, *args):
+        try:
+            return self.documents(prepared, files, kinds, once), []
+        except DeckError as exc:
+            return [], exc.problems
+        except TemplateError as exc:
+            return [], [Problem(Where(self.project.display(Path(exc.file)), exc.line), exc.message)]
+        except FontError as exc:
+            return [], [self.font_problem(files, exc)]
+
+
+def _document(render_document, what: str, template: str, xml: str, *args):
     """A document, or a TemplateError naming the template whose XML it could not use."""
     import xml.etree.ElementTree as ET
 
+    from reportlab.platypus.doctemplate import LayoutError
+
+    from .document import MAX_PAGES, TooManyPages
+    from .fonts import FontError
+
     try:
         return render_document(xml, *args)
+    except FontError:
+        raise
+    except TooManyPages:
+        raise DeckError([Problem(None, f"{what} runs past {MAX_PAGES} pages, more than cardgen lays out: shorten "
+                                       "its texts or its template")]) from None
     except (ValueError, ET.ParseError) as exc:
         raise TemplateError(f"documents/{template}", None, f"its output is not a document cardgen can draw: {exc}") \
+            from None
+    except LayoutError:
+        # Every text of the built-in templates can break across pages; a table row or a heading cannot.
+        raise TemplateError(f"documents/{template}", None, "its output has a part taller than a page that cannot "
+                                                           "be split across pages (a table row?); shorten it") \
             from None
 
 
@@ -261,13 +331,23 @@ def jobs(games: list[GameFiles], options: BuildOptions) -> list[tuple[GameFiles,
     return [(files, lang) for files in games for lang in languages(files, options.langs)]
 
 
-def validate(project: Project, names: Iterable[str], options: BuildOptions) -> tuple[list[GameFiles], list[Problem]]:
-    """Everything a build checks, without rendering: returns the games and their warnings."""
+def validate(project: Project, names: Iterable[str], options: BuildOptions,
+             progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> tuple[list[GameFiles], list[Problem]]:
+    """Every check a build makes, without writing anything: every deck resolved and laid out, its
+    pictures and symbols opened and drawn once, its rulebook and script rendered and laid out once.
+    Only the card sheets themselves are not drawn (every face on them has been fitted and every picture
+    on them opened). Returns the games and their warnings."""
     games, warnings = check(project, names, options.strict)
     check_options(project, options)
     pipeline = Pipeline(project, options)
+    problems: list[Problem] = []
+    for files, lang in progress(jobs(games, options)):
+        prepared, found = pipeline.prepare(files, lang)
+        problems += found
+        if prepared is not None:
+            problems += pipeline.document_outputs(prepared, files, once=True)[1]
     # A problem in a text every language shares is found once per language: say it once.
-    problems = list(dict.fromkeys(p for files, lang in jobs(games, options) for p in pipeline.prepare(files, lang)[1]))
+    problems = list(dict.fromkeys(problems))
     if any(problem.fails(options.strict) for problem in problems):
         raise DeckError(warnings + problems)
     return games, warnings + problems
@@ -301,6 +381,7 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     """Stages 3-6 for one game in one language: its PDFs written (only `kinds` of them, when
     given: the others are up to date), or its problems."""
     from . import render
+    from .fonts import FontError
     from .write import write_atomic
 
     # A worker process makes its own: templates are re-read for every build, never kept stale.
@@ -315,16 +396,17 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     if kinds is None or "cards" in kinds:
         render_options = render.RenderOptions(options.ink_saver, project.template_data("sheet.yaml"),
                                               pipeline.words(lang), options.back_offset)
-        pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
+        try:
+            pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
+        except FontError as exc:
+            result.problems = [pipeline.font_problem(files, exc)]
+            return result
         outputs.append(("cards", pdf, len(prepared.pages)))
-    try:
-        outputs += [output for output in pipeline.documents(prepared, files, kinds)]
-    except DeckError as exc:
-        result.problems = exc.problems
+    documents, problems = pipeline.document_outputs(prepared, files, kinds)
+    if problems:
+        result.problems = problems
         return result
-    except TemplateError as exc:
-        result.problems = [Problem(Where(project.display(Path(exc.file)), exc.line), exc.message)]
-        return result
+    outputs += documents
     for kind, data, pages in outputs:
         target = output_path(options, files, kind, lang)
         try:
@@ -346,11 +428,60 @@ def _run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles
         for files, lang, kinds in progress(todo):
             yield files, lang, run_job(project, options, files, lang, kinds, pipeline)
         return
-    with concurrent.futures.ProcessPoolExecutor(workers) as pool:
-        futures = [pool.submit(run_job, project, options, files, lang, kinds) for files, lang, kinds in todo]
+    pool = concurrent.futures.ProcessPoolExecutor(workers, initializer=end_on_signals)
+    try:
+        futures = [pool.submit(_in_worker, project, options, files, lang, kinds) for files, lang, kinds in todo]
         # Reported in job order, whatever order the workers finish in, so output does not depend on timing.
         for (files, lang, _), future in zip(progress(todo), futures):
             yield files, lang, future.result()
+    except BaseException:
+        # Ended by a signal, Ctrl-C or an error: no worker may outlive the build.
+        _stop(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _in_worker(*args) -> JobResult:
+    """run_job in a worker process; a signal that ends the build ends the worker too, once the job's
+    cleanups have run (the pool would otherwise hand it the next job)."""
+    try:
+        return run_job(*args)
+    except SystemExit as exc:
+        os._exit(exc.code if isinstance(exc.code, int) else 1)
+
+
+def end_on_signals() -> None:
+    """SIGTERM and SIGHUP end this process as Ctrl-C does, running every cleanup on the way out (a
+    half-written temporary file is removed, worker processes are stopped); signals the caller
+    chose to ignore stay ignored."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) in (signal.SIG_DFL, _ended):
+            signal.signal(number, _ended)
+
+
+def _ended(signum, frame) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _stop(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Cancels what has not started and ends the workers at once (they clean up as they go)."""
+    terminate = getattr(pool, "terminate_workers", None)        # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(timeout=10)
 
 
 def check_options(project: Project, options: BuildOptions) -> None:
@@ -377,29 +508,37 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
             remove_abandoned(folder)
     todo, inputs = [], {}   # todo: (game, language, the outputs to write)
     for files, lang in jobs(games, options):
-        game_folders = [files.folder, *(include / files.id for include in project.includes)]
+        game_folders = [files.folder, *files.included]
         kinds = output_kinds(files)
         for kind in kinds:
             inputs[files.id, lang, kind] = manifest.inputs(kind, lang, game_folders, project.templates,
                                                            project.fonts, options)
         stale = frozenset(kind for kind in kinds if options.force or not manifest.fresh(
             output_path(options, files, kind, lang), inputs[files.id, lang, kind]))
-        report.up_to_date += len(kinds) - len(stale)
+        report.kept += [output_path(options, files, kind, lang) for kind in kinds if kind not in stale]
         if stale:
             todo.append((files, lang, stale))
     problems: list[Problem] = []
-    for files, lang, result in _run_all(project, options, todo, progress):
-        problems += result.problems
-        report.warnings += result.warnings
-        report.cards += result.cards
-        for target, pages in result.written:
-            report.files.append(target)
-            report.pages += pages
-            kind = target.stem.removeprefix(f"{files.id}-").rsplit("-", 1)[0]
-            manifest.record(target, inputs[files.id, lang, kind])
+    try:
+        for files, lang, result in _run_all(project, options, todo, progress):
+            problems += result.problems
+            report.warnings += result.warnings
+            report.cards += result.cards
+            for target, pages in result.written:
+                report.files.append(target)
+                report.pages += pages
+                kind = target.stem.removeprefix(f"{files.id}-").rsplit("-", 1)[0]
+                manifest.record(target, inputs[files.id, lang, kind])
+    except BaseException:
+        # A worker ended half way through writing leaves its temporary file: it is gone now, so remove it.
+        for folder in [options.out, *(options.out / files.id for files in games)]:
+            if folder.is_dir():
+                remove_abandoned(folder)
+        raise
     if report.files:
         manifest.save()
     report.seconds = time.perf_counter() - start
     if problems:
-        raise DeckError(warnings + problems)
+        # A problem of a file every language shares stops every language: say it once.
+        raise DeckError(list(dict.fromkeys(warnings + problems)))
     return report

@@ -14,39 +14,58 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .build import BuildOptions, build, card_sizes, check, validate
-from .problems import DeckError, Problem
+from .build import BuildOptions, build, card_sizes, check, end_on_signals, game_folder, validate
+from .problems import DeckError, Problem, count, did_you_mean, tally
 from .project import Project
 from .resolve import resolve_deck
 from .setups import setup_cards
-from .validate import did_you_mean
 
 BACKS = ["long", "short", "fold", "none"]
 
 
 class DeckProblems(click.ClickException):
-    """Exit 1 with every problem on its own line."""
+    """Exit 1 with every problem on its own line, then the errors and warnings counted apart."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], quiet: bool = False):
         # Stable: within one line, problems keep the order the stages found them in.
-        super().__init__("\n".join(str(p) for p in sorted(problems, key=Problem.sort_key)))
-        self.count = sum(1 for p in problems if p.severity != "note")
+        shown = [p for p in sorted(problems, key=Problem.sort_key) if not (quiet and p.severity == "note")]
+        super().__init__("\n".join(str(p) for p in shown))
+        self.tally = tally(problems)
 
     def format_message(self) -> str:
         return self.message
 
     def show(self, file=None) -> None:
-        click.echo(self.format_message(), err=True)
-        click.echo(f"{self.count} problem{'s' if self.count != 1 else ''}", err=True)
+        if self.message:
+            click.echo(self.format_message(), err=True)
+        click.echo(self.tally, err=True)
 
 
 def _project(decks: Path | None, includes: tuple[Path, ...] = ()) -> Project:
-    return Project.at(decks, includes)
+    try:
+        return Project.at(decks, includes)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
 
 
-def _warn(problems: list[Problem]) -> None:
+def _warn(problems: list[Problem], quiet: bool = False) -> None:
     for problem in problems:
-        click.echo(str(problem), err=True)
+        if not (quiet and problem.severity == "note"):
+            click.echo(str(problem), err=True)
+
+
+def verbosity_option(command):
+    """-q and -v: fewer lines (no progress, no file list, no notes) or more (every step, every file)."""
+    command = click.option("-v", "--verbose", is_flag=True,
+                           help="Say each step, and list outputs that were already up to date.")(command)
+    return click.option("-q", "--quiet", is_flag=True,
+                        help="Only problems and the last line: no progress, no file list, no notes.")(command)
+
+
+def _verbosity(quiet: bool, verbose: bool) -> int:
+    if quiet and verbose:
+        raise click.UsageError("-q and -v are opposites; give one of them")
+    return -1 if quiet else 1 if verbose else 0
 
 
 def _finite(value: float, param, ctx) -> float:
@@ -101,6 +120,7 @@ def decks_option(command):
 @click.version_option(__version__, prog_name="cardgen")
 def main() -> None:
     """Print-and-cut card sheets for social-deduction party games, from YAML decks."""
+    end_on_signals()
 
 
 @main.command("build")
@@ -128,38 +148,56 @@ def main() -> None:
 @click.option("--printer", help="Use the back offset remembered for this printer in cardgen.toml.")
 @click.option("--list-targets", is_flag=True, help="Print what would be built and stop.")
 @click.option("--json", "as_json", is_flag=True, help="With --list-targets: as JSON.")
+@verbosity_option
 @decks_option
 def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, strict, booklet, players, setup,
-                  extra_cards, force, jobs, back_offset, printer, list_targets, as_json, decks, includes) -> None:
+                  extra_cards, force, jobs, back_offset, printer, list_targets, as_json, decks, includes,
+                  quiet, verbose) -> None:
     """Build the card PDFs, rulebooks and moderator scripts of GAMES (default: every game under decks/).
 
     Outputs whose inputs did not change since the last build into the same folder are kept as they are."""
+    level = _verbosity(quiet, verbose)
+    if players is None and (setup or extra_cards):
+        given = "--setup" if setup else "--with"
+        raise click.UsageError(f"{given} chooses what the script covers for a number of players: give --players "
+                               "too (without it the script covers every card)")
+    project = _project(decks, includes)
     options = BuildOptions(langs=tuple(langs), paper=paper, card_size=card_size, bleed=bleed, backs=backs,
                            ink_saver=ink_saver, out=out, strict=strict, booklet=booklet, players=players,
                            setup=setup, extra_cards=tuple(extra_cards), force=force, jobs=jobs,
-                           back_offset=_back_offset(_project(decks, includes), back_offset, printer))
+                           back_offset=_back_offset(project, back_offset, printer))
     if list_targets:
-        _list_targets(_project(decks, includes), games, options, as_json)
+        _list_targets(project, games, options, as_json)
         return
+    try:
+        report = build(project, games, options, _progress("building", level))
+    except DeckError as exc:
+        raise DeckProblems(exc.problems, quiet) from None
+    if level >= 0:
+        for path in report.files:
+            click.echo(str(path))
+    if level > 0:
+        for path in report.kept:
+            click.echo(f"{path} (up to date)")
+    # Last, just above the summary, so that no list of files scrolls them away.
+    _warn(report.warnings, quiet)
+    click.echo(report.summary())
 
+
+def _progress(verb: str, level: int):
+    """A progress bar on a terminal (a line per job with -v or elsewhere), nothing with -q."""
     def progress(jobs):
-        if sys.stderr.isatty():
-            with click.progressbar(jobs, label="Building", file=sys.stderr,
+        if level < 0:
+            yield from jobs
+        elif sys.stderr.isatty() and level == 0:
+            with click.progressbar(jobs, label=verb.capitalize(), file=sys.stderr,
                                    item_show_func=lambda job: job and f"{job[0].id} {job[1]}") as bar:
                 yield from bar
         else:
             for job in jobs:
-                click.echo(f"building {job[0].id} ({job[1]})", err=True)
+                click.echo(f"{verb} {job[0].id} ({job[1]})", err=True)
                 yield job
-
-    try:
-        report = build(_project(decks, includes), games, options, progress)
-    except DeckError as exc:
-        raise DeckProblems(exc.problems) from None
-    _warn(report.warnings)
-    for path in report.files:
-        click.echo(str(path))
-    click.echo(report.summary())
+    return progress
 
 
 @main.command("calibrate")
@@ -219,18 +257,21 @@ def _list_targets(project: Project, games, options: BuildOptions, as_json: bool)
 @main.command("validate")
 @click.argument("games", nargs=-1)
 @click.option("--strict", is_flag=True, help="Warnings count as errors.")
+@verbosity_option
 @decks_option
-def validate_command(games, strict, decks, includes) -> None:
-    """Check GAMES (ids or paths; default: every game) and list every problem."""
+def validate_command(games, strict, decks, includes, quiet, verbose) -> None:
+    """Check GAMES (ids or paths; default: every game) as a build would, and list every problem."""
+    level = _verbosity(quiet, verbose)
     project = _project(decks, includes)
     try:
-        checked, warnings = validate(project, games, BuildOptions(strict=strict))
+        checked, warnings = validate(project, games, BuildOptions(strict=strict),
+                                     _progress("checking", level) if level > 0 else lambda jobs: jobs)
     except DeckError as exc:
-        raise DeckProblems(exc.problems) from None
-    _warn(warnings)
-    counts = [f"{n} {kind}{'s' if n != 1 else ''}" for kind in ("warning", "note")
-              if (n := sum(1 for w in warnings if w.severity == kind))]
-    click.echo(", ".join([f"{len(checked)} game{'s' if len(checked) != 1 else ''} valid", *counts]))
+        raise DeckProblems(exc.problems, quiet) from None
+    _warn(warnings, quiet)
+    kinds = ("warning",) if quiet else ("warning", "note")
+    counts = [count(n, kind) for kind in kinds if (n := sum(1 for w in warnings if w.severity == kind))]
+    click.echo(", ".join([f"{count(len(checked), 'game')} valid", *counts]))
 
 
 @main.command("list")
@@ -304,7 +345,11 @@ def watch_command(game, langs, out, interval, decks, includes) -> None:
 
     project = _project(decks, includes)
     options = BuildOptions(tuple(langs), out=out)
-    folders = [project.decks / game, *(include / game for include in project.includes), *project.templates]
+    try:
+        folder = game_folder(project, game)      # a misspelt game is an error now, not a watch for ever
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    folders = [folder, *(include / folder.name for include in project.includes), *project.templates]
 
     def snapshot() -> dict[Path, int]:
         return {path: path.stat().st_mtime_ns for folder in folders if folder.is_dir()
@@ -317,7 +362,7 @@ def watch_command(game, langs, out, interval, decks, includes) -> None:
             if now != seen:
                 seen = now
                 try:
-                    report = build(project, [game], options)
+                    report = build(project, [str(folder) if folder.parent != project.decks else game], options)
                 except DeckError as exc:
                     click.echo("\n".join(str(p) for p in sorted(exc.problems, key=Problem.sort_key)), err=True)
                     click.echo(f"{time.strftime('%H:%M:%S')} not built; watching for changes", err=True)
@@ -377,10 +422,12 @@ def _new_role_text(project: Project, game_id: str, card_id: str, data: dict, ord
                    check: str) -> str:
     from . import templating
 
+    from .validate import fallback_language
+
     return templating.render([p / "new" for p in project.templates], "role.yaml.j2", {
         "id": card_id, "game": game_id, "check": check, "name": card_id.replace("-", " ").title(),
-        "languages": data["languages"], "team": next(iter(data["teams"])), "teams": list(data["teams"]),
-        "free_order": max(orders, default=0) + 10,
+        "languages": data["languages"], "primary": fallback_language(list(data["languages"])),
+        "team": next(iter(data["teams"])), "teams": list(data["teams"]), "free_order": max(orders, default=0) + 10,
     }, autoescape=False)
 
 
@@ -394,6 +441,7 @@ def new_role_command(game, card_id, into, decks, includes) -> None:
     """A new card file ID for GAME that validates and builds as it is."""
     import re
 
+    from . import templating
     from .schema import ID_PATTERN
 
     if not re.match(ID_PATTERN, card_id):
@@ -406,8 +454,11 @@ def new_role_command(game, card_id, into, decks, includes) -> None:
     orders = [doc.data.get("night", {}).get("order", 0) for doc in files.cards.values()]
     folder = (into / files.id) if into else files.folder
     command = f"cardgen validate {files.id}" + (f" --include {into}" if into else "")
-    _write_new(folder / "roles" / f"{card_id}.yaml",
-               _new_role_text(project, files.id, card_id, files.game.data, orders, command))
+    try:
+        text = _new_role_text(project, files.id, card_id, files.game.data, orders, command)
+    except templating.TemplateError as exc:
+        raise click.ClickException(f"the project's templates/new/ cannot make a card: {exc}") from None
+    _write_new(folder / "roles" / f"{card_id}.yaml", text)
 
 
 @new_group.command("game")
@@ -420,21 +471,31 @@ def new_game_command(game_id, langs, decks, includes) -> None:
 
     import yaml
 
-    from . import templating
-    from .schema import ID_PATTERN
+    from . import templating, yaml12
+    from .schema import ID_PATTERN, LANG_PATTERN
+    from .validate import fallback_language
 
     if not re.match(ID_PATTERN, game_id):
         raise click.ClickException(f"'{game_id}' is not a valid id: kebab-case English, like my-game")
+    for lang in langs:
+        if not re.match(LANG_PATTERN, lang):
+            raise click.BadParameter(f"'{lang}' is not a language code: two or three lower-case letters, "
+                                     "optionally with a region or script, like en, no, pt-BR or zh-Hant",
+                                     param_hint="'--lang'")
     project = _project(decks, includes)
     folder = project.decks / game_id
     name = game_id.replace("-", " ").title()
-    languages = list(langs) or ["en"]
-    game_text = templating.render([p / "new" for p in project.templates], "game.yaml.j2",
-                                  {"id": game_id, "name": name, "languages": languages}, autoescape=False)
+    languages = list(dict.fromkeys(langs)) or ["en"]
+    try:
+        game_text = templating.render([p / "new" for p in project.templates], "game.yaml.j2",
+                                      {"id": game_id, "name": name, "languages": languages,
+                                       "primary": fallback_language(languages)}, autoescape=False)
+        data = yaml12.safe_load(game_text)
+        role_text = _new_role_text(project, game_id, "villager", data, [], f"cardgen validate {game_id}")
+    except (templating.TemplateError, yaml.YAMLError, KeyError, TypeError, AttributeError, StopIteration) as exc:
+        raise click.ClickException(f"the project's templates/new/ cannot make a game: {exc}") from None
     _write_new(folder / "game.yaml", game_text)
-    _write_new(folder / "roles" / "villager.yaml",
-               _new_role_text(project, game_id, "villager", yaml.safe_load(game_text), [],
-                              f"cardgen validate {game_id}"))
+    _write_new(folder / "roles" / "villager.yaml", role_text)
 
 
 class _AnyGlyph:

@@ -9,25 +9,27 @@ that a group prints with ``--printer office`` instead of retyping numbers::
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
 from .problems import DeckError, Problem, Where
+from .project import read_text
 
 
 def _settings(root: Path) -> tuple[dict, str]:
-    own = root / "cardgen.toml"
-    if own.is_file():
-        return _read(own), "cardgen.toml"
-    pyproject = root / "pyproject.toml"
-    if pyproject.is_file():
-        return _read(pyproject).get("tool", {}).get("cardgen", {}), "pyproject.toml [tool.cardgen]"
+    for name, where in (("cardgen.toml", "cardgen.toml"), ("pyproject.toml", "pyproject.toml [tool.cardgen]")):
+        path = root / name
+        if os.path.lexists(path):
+            settings = _read(path, root)
+            return (settings if name == "cardgen.toml" else settings.get("tool", {}).get("cardgen", {})), where
     return {}, "cardgen.toml"
 
 
-def _read(path: Path) -> dict:
+def _read(path: Path, root: Path) -> dict:
+    """A settings file of the project folder, read by the rule of cardgen.contained."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_text(path, root, path.name))
     except tomllib.TOMLDecodeError as exc:
         raise DeckError([Problem(Where(path.name), f"TOML error: {exc}")]) from None
 
@@ -35,11 +37,12 @@ def _read(path: Path) -> dict:
 def printer_offset(root: Path, name: str) -> tuple[float, float]:
     """The back offset remembered for a printer."""
     settings, where = _settings(root)
-    printers = settings.get("printers", {})
+    printers = settings.get("printers", {}) if isinstance(settings, dict) else {}
+    printers = printers if isinstance(printers, dict) else {}
     if name not in printers:
         known = ", ".join(printers) or "none yet"
         raise DeckError([Problem(None, f"no printer '{name}' in {where}; printers: {known}")])
-    offset = printers[name].get("back-offset")
+    offset = printers[name].get("back-offset") if isinstance(printers[name], dict) else None
     if not (isinstance(offset, list) and len(offset) == 2 and all(isinstance(v, (int, float)) for v in offset)):
         raise DeckError([Problem(None, f"{where}: printers.{name}.back-offset: expected [x, y] in mm, "
                                        f"got {offset!r}")])

@@ -11,7 +11,8 @@ escaping and CJK line breaking as the cards:
 ``blocks`` text with blank-line paragraphs and ``- `` bullets; ``item`` one
 bullet (attribute bullet: its mark, such as ``3.``); ``table`` with
 ``tr``/``th``/``td``; ``role`` (attributes name, label, color; text: the
-ability); ``step`` (attribute kind: say, do or check) with a check box.
+ability); ``step`` (attribute kind: say, do or check) with a check box, split
+across pages when it is long.
 """
 
 from __future__ import annotations
@@ -36,6 +37,15 @@ from .textfit import paragraph_markup
 from .units import Size, pt
 
 
+# A quick reference and a moderator's script are a few pages; laying out hundreds (a template's loop,
+# a megabyte of text) would only keep a build busy for minutes.
+MAX_PAGES = 100
+
+
+class TooManyPages(Exception):
+    """A document that runs past MAX_PAGES: its layout is stopped there."""
+
+
 @dataclass(frozen=True)
 class PageFurniture:
     """What every page shows at its top and bottom."""
@@ -44,17 +54,26 @@ class PageFurniture:
     footer: Callable[[int, int], str]     # (page, total) -> text
 
 
-class _CheckBox(Flowable):
-    """An empty square to tick a step off."""
+class _StepText(Paragraph):
+    """A script step: its text, with the check box in the margin before its first line. It splits
+    across columns and pages like any paragraph, so a step of any length fits; the continuation of a
+    split step has no box of its own."""
 
-    def __init__(self, size: float):
-        super().__init__()
-        self.size = size
-        self.width = self.height = size
+    box = 0.0          # the box's side in points; 0 on a continuation
+    rise = 0.0         # how far the box's top stands above the text's
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        if len(parts) > 1:
+            parts[0].box, parts[0].rise = self.box, self.rise
+        return parts
 
     def draw(self) -> None:
-        self.canv.setLineWidth(0.8)
-        self.canv.rect(0, 0, self.size, self.size, stroke=1, fill=0)
+        super().draw()
+        if self.box:
+            top = self.height + self.rise
+            self.canv.setLineWidth(0.8)
+            self.canv.rect(0, top - self.box, self.box, self.box, stroke=1, fill=0)
 
 
 class _Builder:
@@ -88,16 +107,20 @@ class _Builder:
             "cell": paragraph_style("cell", "small", colors["text"]),
             "do": paragraph_style("do", "small", colors["muted"]),
         }
+        # A step's text stands right of its check box.
+        for name, base in (("step-say", "p"), ("step-do", "do")):
+            self.styles[name] = ParagraphStyle(name, parent=self.styles[base], leftIndent=sizes["body"] * 1.5,
+                                               rightIndent=6, spaceBefore=6, spaceAfter=0)
 
     def paragraph(self, text: str, style: str, bold: bool = False, italic: bool = False,
-                  color: str | None = None, bullet: str | None = None) -> Paragraph:
+                  color: str | None = None, bullet: str | None = None, kind: type = Paragraph) -> Paragraph:
         spans = markup.parse(text, self.icons)
         if bold or italic:
             spans = tuple(markup.Span(s.text, s.bold or bold, s.italic or italic) for s in spans)
         body = paragraph_markup(spans, self.book, self.lang, self.styles[style].fontSize)
         if color:
             body = f'<font color="#{HexColor(color).hexval()[2:]}">{body}</font>'
-        return Paragraph(body, self.styles[style], bulletText=bullet)
+        return kind(body, self.styles[style], bulletText=bullet)
 
     def blocks(self, text: str) -> list[Flowable]:
         """Blank lines part paragraphs; a line starting with "- " starts a bullet, and the
@@ -140,18 +163,17 @@ class _Builder:
                                           ("VALIGN", (0, 0), (-1, -1), "BOTTOM")]),
                              ability])
 
-    def step(self, element: ET.Element, width: float) -> Flowable:
+    def step(self, element: ET.Element) -> Flowable:
         kind = element.get("kind", "say")
-        size = self.style["sizes"]["body"]
         # Read aloud in body type; the moderator's own instructions smaller and in italic; the win check
         # smaller but upright, so that it stands out among the instructions.
-        text = self.paragraph(element.text or "", "p" if kind == "say" else "do", italic=kind == "do")
-        box = _CheckBox(size * 0.75)
-        return Table([[box, text]], colWidths=[size * 1.5, width - size * 1.5], hAlign="LEFT",
-                     style=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                            ("TOPPADDING", (0, 0), (0, 0), size * 0.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 3)])
+        text = self.paragraph(element.text or "", "step-say" if kind == "say" else "step-do", italic=kind == "do",
+                              kind=_StepText)
+        size = self.style["sizes"]["body"]
+        text.box, text.rise = size * 0.75, 3 - size * 0.2
+        return text
 
-    def flowables(self, root: ET.Element, width: float) -> list[Flowable]:
+    def flowables(self, root: ET.Element) -> list[Flowable]:
         out: list[Flowable] = []
         for element in root:
             tag, text = element.tag, element.text or ""
@@ -171,7 +193,7 @@ class _Builder:
             elif tag == "role":
                 out.append(self.role(element))
             elif tag == "step":
-                out.append(self.step(element, width))
+                out.append(self.step(element))
             else:
                 raise ValueError(f"document element <{tag}> is not one cardgen knows")
         return out
@@ -179,8 +201,9 @@ class _Builder:
 
 def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors: Mapping, page: Size,
                     furniture: PageFurniture, title: str,
-                    icons: Mapping[str, tuple[Path, Color]]) -> tuple[bytes, int]:
-    """The PDF and its page count. Pages are numbered 'n of total', so it is laid out twice.
+                    icons: Mapping[str, tuple[Path, Color]], once: bool = False) -> tuple[bytes, int]:
+    """The PDF and its page count. Pages are numbered 'n of total', so it is laid out twice
+    (`once`: a single time, to check that it can be; the page numbers are then not final).
     `icons` are the cards a text may show inline as `:card-id:`."""
     root = ET.fromstring(xml)
     body_font = book.face(book.order(lang)[0], False, False)
@@ -195,13 +218,15 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
                     leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
               for i in range(columns)]
     total = 0
-    for _ in range(2):
+    for _ in range(1 if once else 2):
         buffer = io.BytesIO()
         pages = [0]
         painters: list[IconPainter] = []
 
         def furnish(canvas, doc, known_total=total):
             pages[0] = doc.page
+            if doc.page > MAX_PAGES:
+                raise TooManyPages(f"runs past {MAX_PAGES} pages")
             if not painters:
                 # One painter per document, so that each icon becomes one form in it.
                 painters.append(IconPainter(canvas, body_font))
@@ -221,6 +246,6 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
         doc = BaseDocTemplate(buffer, pagesize=(width, height), invariant=1, title=title, creator="cardgen",
                               initialFontName=body_font,
                               pageTemplates=[PageTemplate("page", frames=frames, onPage=furnish)])
-        doc.build(builder.flowables(root, column_w))
+        doc.build(builder.flowables(root))
         total = pages[0]
     return buffer.getvalue(), total

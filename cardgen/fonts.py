@@ -12,8 +12,9 @@ input gives a byte-identical PDF.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import struct
-
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -22,7 +23,8 @@ import yaml
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from cardgen.markup import Span
+from . import contained, fontcheck, yaml12
+from .markup import Span
 
 FACES = ("regular", "bold", "italic", "bold-italic")
 _FACE_OF_STYLE = {
@@ -43,8 +45,19 @@ _NAME_SUFFIX = {"regular": "Regular", "bold": "Bold", "italic": "Italic", "bold-
 # The "font" of an inline icon piece: its text is the card id, drawn by a callback, not a font.
 ICON = "cardgen-icon"
 
-# Shared by every FontBook: a file is parsed and registered once per process.
-_LOADED: dict[Path, TTFont] = {}
+# Shared by every FontBook: a font is parsed and registered once per process, by its bytes, so
+# that a copy of a bundled font under another name is the same font (ReportLab keeps one per
+# PostScript name and would otherwise refuse the second).
+_LOADED: dict[str, TTFont] = {}
+_FILES: dict[bytes, Path] = {}       # PostScript name -> the file it was registered from
+
+
+class FontError(ValueError):
+    """A font file that cannot be used, and which files it is about."""
+
+    def __init__(self, paths: tuple[Path, ...], message: str):
+        self.paths = paths
+        super().__init__(message)
 
 
 def _face_key(bold: bool, italic: bool) -> str:
@@ -72,7 +85,12 @@ class FontBook:
         per language, so a designer's font serves one game without touching the rest.
         """
         try:
-            spec = yaml.safe_load(Path(spec_file).read_text(encoding="utf-8"))
+            data = contained.read(Path(spec_file), Path(spec_file).parent, 1024 * 1024)
+            spec = yaml12.safe_load(data.decode("utf-8"))
+        except contained.Refused as error:
+            raise ValueError(f"{Path(spec_file).name}: {error}") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"{Path(spec_file).name}: not UTF-8 text") from None
         except yaml.YAMLError as error:
             raise ValueError(f"{Path(spec_file).name}: YAML error: {str(error).splitlines()[0]}") from None
         if extra:
@@ -186,16 +204,17 @@ def _face_files(spec_file: Path, family: str, faces: object, font_dirs: Sequence
 
 def _find_file(family: str, key: str, file: str, font_dirs: Sequence[Path]) -> Path:
     for directory in font_dirs:
-        try:
-            path = (Path(directory) / file).resolve()
-            path.is_file()
-        except (OSError, ValueError):
-            raise ValueError(f"font file name {file[:60]!r} ({family} {key}) is not a usable file name") from None
+        path = Path(directory) / file
+        why = contained.reason(path, Path(directory))
         # A deck names its fonts: never let one reach out of the fonts folders.
-        if not path.is_relative_to(Path(directory).resolve()):
+        if why == contained.UNUSABLE:
+            raise ValueError(f"font file name {file[:60]!r} ({family} {key}) is not a usable file name")
+        if why == contained.OUTSIDE:
             raise ValueError(f"font file {file} ({family} {key}) is outside the fonts folder")
-        if path.is_file():
+        if why is None:
             return path
+        if why != contained.MISSING:
+            raise ValueError(f"font file {file} ({family} {key}) is {why}")
     searched = ", ".join(str(d) for d in font_dirs) or "no font directories"
     raise ValueError(f"font file {file} ({family} {key}) not found in {searched}")
 
@@ -210,21 +229,34 @@ def _order(spec_file: Path, lang: str, order: object, families: Mapping[str, obj
 
 
 def _register(name: str, path: Path) -> TTFont:
-    """Parses and registers a font file once per process."""
-    font = _LOADED.get(path)
+    """Parses and registers a font file once per process, after checking its tables (fontcheck)."""
+    try:
+        data = contained.read(path, path.parent, fontcheck.MAX_FONT_BYTES)
+    except contained.Refused as error:
+        raise FontError((path,), f"cannot use font file {path.name}: {error}") from None
+    digest = hashlib.sha256(data).hexdigest()
+    font = _LOADED.get(digest)
     if font is not None:
         return font
+    reason = fontcheck.problem(data)
+    if reason:
+        raise FontError((path,), f"cannot use font file {path.name}: not a TrueType font cardgen can embed ({reason})")
     if name in pdfmetrics.getRegisteredFontNames():
-        raise ValueError(f"font name {name} is already registered from another file than {path}")
+        raise FontError((path,), f"font name {name} is already registered from another file than {path.name}")
     try:
-        font = TTFont(name, str(path))
+        font = TTFont(name, io.BytesIO(data))
     except (TTFError, ValueError, struct.error, OSError, IndexError, KeyError) as error:
         # A damaged or non-TrueType file fails in many ways inside ReportLab's parser.
-        raise ValueError(f"cannot use font file {path.name}: not a TrueType font cardgen can embed ({error})") \
-            from None
+        raise FontError((path,), f"cannot use font file {path.name}: not a TrueType font cardgen can embed "
+                              f"({error})") from None
+    other = _FILES.get(font.face.name)
+    if other is not None:
+        # ReportLab keeps one font per PostScript name and would silently draw with the other file.
+        first, second = sorted((other.name, path.name))
+        raise FontError((path, other), f"font files {first} and {second} have the same PostScript name "
+                                       f"{font.face.name.decode('latin-1')!r} but are different fonts; "
+                                       "one PDF cannot hold both: give one a name of its own")
     pdfmetrics.registerFont(font)
-    # ReportLab keeps one font per PostScript name and silently reuses it.
-    if pdfmetrics.getFont(name) is not font:
-        raise ValueError(f"{path}: another file with the PostScript name {font.face.name!r} is already registered")
-    _LOADED[path] = font
+    _FILES[font.face.name] = path
+    _LOADED[digest] = font
     return font

@@ -8,6 +8,8 @@ draw a card's icon inline in a text (``:werewolf:`` in the card markup).
 
 from __future__ import annotations
 
+import io
+import math
 from functools import lru_cache
 from pathlib import Path
 
@@ -15,16 +17,51 @@ from reportlab.graphics import renderPDF, shapes
 from reportlab.lib.colors import Color, white
 from svglib.svglib import svg2rlg
 
+from . import contained
+
 # The name of the inline-icon callback ReportLab paragraphs call (<onDraw name=...>).
 INLINE_CALLBACK = "cardgenIcon"
+MAX_SVG_BYTES = 2 * 1024 * 1024      # as svgcheck, which has refused larger ones already
 
 
-@lru_cache(maxsize=None)
-def _svg(path: Path) -> shapes.Drawing:
-    drawing = svg2rlg(str(path))
+def _read(path: Path) -> bytes:
+    stat = path.stat()
+    return _read_version(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=256)
+def _read_version(path: Path, mtime_ns: int, size: int) -> bytes:
+    # Validation checked the file against its game folder; it is read the same careful way again.
+    return contained.read(path, path.parent, MAX_SVG_BYTES)
+
+
+def _parse(data: bytes) -> shapes.Drawing:
+    drawing = svg2rlg(io.BytesIO(data))
     if drawing is None:
-        raise ValueError(f"{path.name}: not a readable SVG")
+        raise ValueError("not a readable SVG")
+    _solid_where_dashes_cannot_be(drawing)
     return drawing
+
+
+@lru_cache(maxsize=256)
+def _svg(data: bytes) -> shapes.Drawing:
+    return _parse(data)
+
+
+def _solid_where_dashes_cannot_be(node) -> None:
+    """A dash pattern of zero length or with negative dashes is drawn solid, as SVG says it is
+    (ReportLab refuses to draw one at all)."""
+    if isinstance(node, shapes.Group):
+        for child in node.contents:
+            _solid_where_dashes_cannot_be(child)
+    dashes = getattr(node, "strokeDashArray", None)
+    if dashes is not None:
+        values = dashes[1] if isinstance(dashes, tuple) and len(dashes) == 2 and isinstance(dashes[1], list) \
+            else dashes
+        numbers = values if isinstance(values, (list, tuple)) else [values]
+        if not all(isinstance(v, (int, float)) and math.isfinite(v) and v >= 0 for v in numbers) \
+                or not sum(numbers) > 0:
+            node.strokeDashArray = None
 
 
 def _recolor(node, color: Color, hole: Color) -> None:
@@ -47,19 +84,24 @@ class IconPainter:
     def __init__(self, canvas, body_font: str):
         self.c = canvas
         self.body_font = body_font
-        self.forms: dict[tuple[Path, str | None, str], str] = {}
+        self.forms: dict[tuple[bytes, str | None, str], str] = {}
 
     def draw(self, path: Path, color: Color | None, x: float, y: float, w: float, h: float,
              hole: Color = white) -> None:
         """The icon centred in the box (x, y, w, h in points), its aspect kept; its dark shapes
         in `color` (None: the file's own colours)."""
-        key = (path, color.hexval() if color else None, hole.hexval())
-        drawing = _svg(path)
+        self.draw_svg(_read(path), color, x, y, w, h, hole)
+
+    def draw_svg(self, data: bytes, color: Color | None, x: float, y: float, w: float, h: float,
+                 hole: Color = white) -> None:
+        """As draw, for an SVG's bytes."""
+        key = (data, color.hexval() if color else None, hole.hexval())
+        drawing = _svg(data)
         if key not in self.forms:
             # Named by first use, not by hash(), so that rebuilds are byte-identical.
             self.forms[key] = name = f"Sym{len(self.forms)}"
             # A fresh copy per colour: recolouring changes the cached drawing's shapes.
-            copy = svg2rlg(str(path))
+            copy = _parse(data)
             if color is not None:
                 _recolor(copy, color, hole)
             # Otherwise the drawing starts from Helvetica, which would end up referenced but not embedded.

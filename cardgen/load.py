@@ -9,13 +9,18 @@ file and line, never as exceptions. ``load_game`` gathers a game folder's files.
 
 from __future__ import annotations
 
+import os
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import yaml
 
-from .problems import Problem, Where
+from . import contained
+from .problems import Problem, Where, did_you_mean, relative
+from .yaml12 import Loader
 
 KeyPath = tuple[Any, ...]
 TEXT_FILES = ("rulebook.yaml", "script.yaml")   # optional files beside game.yaml
@@ -55,11 +60,51 @@ class Doc:
         return value
 
 
-class _PositionLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    """The safe loader, recording positions while it composes the node tree."""
+class _PositionLoader(Loader):
+    """The YAML 1.2 safe loader, recording positions while it composes the node tree."""
 
 
-def _walk(node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: list, file: str) -> None:
+# A YAML escape in a double-quoted text: \0, \a, \x07, \u0007... (an escaped backslash is skipped whole).
+_ESCAPE = re.compile(r"\\\\|\\(?:([0abtnvfreN])|x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8}))")
+_NAMED_ESCAPES = dict(zip("0abtnvfreN", "\0\a\b\t\n\v\f\r\x1b\x85"))
+
+
+def _control(value: str) -> str | None:
+    """The first control character of a text other than a line break (a NUL, a terminal escape...)."""
+    return next((ch for ch in value if ch != "\n" and unicodedata.category(ch) == "Cc"), None)
+
+
+def _control_line(node: yaml.ScalarNode, source: str, char: str) -> int:
+    """The line where `char` is written in a scalar: raw (a tab), or as a double-quoted escape."""
+    start, end = node.start_mark.index, node.end_mark.index
+    written = source[start:end]
+    at = written.find(char)
+    for match in _ESCAPE.finditer(written):
+        named, *codes = match.groups()
+        code = _NAMED_ESCAPES.get(named) if named else next((chr(int(c, 16)) for c in codes if c), None)
+        if code == char and (at < 0 or match.start() < at):
+            at = match.start()
+            break
+    return node.start_mark.line + 1 + written[:max(at, 0)].count("\n")
+
+
+def _control_problem(node: yaml.ScalarNode, path: KeyPath, source: str, file: str) -> Problem | None:
+    char = _control(node.value)
+    if char is None:
+        return None
+    name = _CONTROL_NAMES.get(char, "a C1 control" if ord(char) >= 0x80 else "a control character")
+    where = ".".join(map(str, path))
+    return Problem(Where(file, _control_line(node, source, char)),
+                   f"{where + ': ' if where else ''}control character U+{ord(char):04X} ({name}) in the text; "
+                   "deck texts may hold line breaks but no other control characters")
+
+
+_CONTROL_NAMES = {"\0": "NUL", "\a": "bell", "\b": "backspace", "\t": "tab", "\v": "vertical tab",
+                  "\f": "form feed", "\r": "carriage return", "\x1b": "escape", "\x7f": "delete"}
+
+
+def _walk(node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: list, file: str,
+          source: str) -> None:
     lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         seen: dict[Any, int] = {}
@@ -71,15 +116,21 @@ def _walk(node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: li
                 problems.append(Problem(Where(file, line), f"duplicate key '{key}' (first at line {seen[key]})"))
                 continue
             seen[key] = line
-            _walk(value_node, path + (key,), lines, blocks, problems, file)
+            if isinstance(key_node, yaml.ScalarNode) and (found := _control_problem(key_node, path, source, file)):
+                problems.append(found)
+            _walk(value_node, path + (key,), lines, blocks, problems, file, source)
             # A nested mapping or list starts on a later line; its key's line is where to look.
             if not isinstance(value_node, yaml.ScalarNode):
                 lines[path + (key,)] = line
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            _walk(item, path + (index,), lines, blocks, problems, file)
-    elif isinstance(node, yaml.ScalarNode) and node.style == "|":
-        blocks.add(path)
+            _walk(item, path + (index,), lines, blocks, problems, file, source)
+    elif isinstance(node, yaml.ScalarNode):
+        if node.style == "|":
+            blocks.add(path)
+        found = _control_problem(node, path, source, file)
+        if found:
+            problems.append(found)
 
 
 # Decks are shared online: a file or an alias bomb must be refused before anything walks it.
@@ -132,13 +183,16 @@ def _unreadable_scalar(loader, root: yaml.Node) -> yaml.Node:
     return root
 
 
-def load_file(path: Path, display: str) -> tuple[Doc | None, list[Problem]]:
-    """Reads one YAML file; `display` is the name errors use (relative to the project)."""
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        return None, [Problem(Where(display), f"file of {size / 1024 / 1024:.1f} MiB; deck files are limited "
+def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc | None, list[Problem]]:
+    """Reads one YAML file of `folder` (by default its own); `display` is the name errors use
+    (relative to the project)."""
+    try:
+        raw = contained.read(path, folder or path.parent, MAX_FILE_BYTES)
+    except contained.TooLarge as exc:
+        return None, [Problem(Where(display), f"file of {exc.size / 1024 / 1024:.1f} MiB; deck files are limited "
                                               f"to {MAX_FILE_BYTES // 1024 // 1024} MiB")]
-    raw = path.read_bytes()
+    except contained.Refused as exc:
+        return None, [Problem(Where(display), str(exc))]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -180,10 +234,11 @@ def load_file(path: Path, display: str) -> tuple[Doc | None, list[Problem]]:
     blocks: set[KeyPath] = set()
     problems: list[Problem] = []
     try:
-        _walk(node, (), lines, blocks, problems, display)
+        _walk(node, (), lines, blocks, problems, display, text)
     except RecursionError:
         return None, [Problem(Where(display), "nested too deeply to be a deck file")]
-    return Doc(display, data, lines, frozenset(blocks), path=path), problems
+    # An alias repeats its anchor's nodes: their problems are said once.
+    return Doc(display, data, lines, frozenset(blocks), path=path), list(dict.fromkeys(problems))
 
 
 @dataclass
@@ -195,6 +250,7 @@ class GameFiles:
     game: Doc | None
     cards: dict[str, Doc]
     extra: dict[str, Doc] = field(default_factory=dict)   # other files the game names, e.g. word lists
+    included: tuple[Path, ...] = ()                       # the --include folders its extra cards came from
 
     def folder_of(self, doc: Doc) -> Path:
         """Where the file paths a document names start."""
@@ -207,82 +263,142 @@ class GameFiles:
         return tuple(sorted(doc.path for doc in docs if doc is not None and doc.path is not None))
 
 
-def load_game(folder: Path, root: Path, includes: Sequence[Path] = ()) -> tuple[GameFiles, list[Problem]]:
-    """Loads ``game.yaml``, ``roles/*.yaml`` and the word lists of a game folder, then the
-    card files of each include folder's ``<game>/roles/``; an included card replaces a
-    bundled card of the same id, and a note says so.
-
-    File names in problems are relative to `root`, the project folder, or else to the
-    working directory.
-    """
-    problems: list[Problem] = []
-
+def displayer(root: Path):
+    """How files are named in problems: relative to `root`, the project folder, or else to the working
+    directory, a symbolic link by its own name, not where it leads."""
     def display(path: Path) -> str:
-        # Named as the designer sees it: a symbolic link by its own name, not where it leads.
         for start in (root, Path.cwd()):
             try:
                 return path.absolute().relative_to(start.absolute()).as_posix()
             except ValueError:
                 continue
-        return path.as_posix()
+        return relative(path)
+    return display
 
-    game_path = folder / "game.yaml"
-    game = None
-    if game_path.is_file():
-        game, found = load_file(game_path, display(game_path))
-        problems += found
+
+
+def load_game(folder: Path, root: Path, includes: Sequence[Path] = (),
+              named: bool = False) -> tuple[GameFiles, list[Problem]]:
+    """Loads ``game.yaml``, ``roles/*.yaml``, the word lists, ``rulebook.yaml`` and ``script.yaml`` of a
+    game folder, then the card files of each include folder's ``<game>/roles/``; an included card
+    replaces a bundled card of the same id, and a note says so. When the command `named` this one
+    game, an include folder without a ``<game>/`` may hold the game's card files straight in it.
+
+    Every file is read by the rule of :mod:`cardgen.contained`: a file that leads out of its folder,
+    loops, or is not a regular file is a problem naming it, never read. File names in problems are
+    relative to `root`, the project folder, or else to the working directory.
+    """
+    problems: list[Problem] = []
+    display = displayer(root)
+
+    def read(path: Path, owner: Path) -> Doc | None:
+        doc, found = load_file(path, display(path), owner)
+        problems.extend(found)
+        return doc
+
+    game_path, game = folder / "game.yaml", None
+    if os.path.lexists(game_path):
+        game = read(game_path, folder)
     else:
         problems.append(Problem(Where(display(folder)), "no game.yaml in the game folder"))
-    def card_files(owner: Path):
-        """The card files of roles/ in owner, each loaded, never one that leads out of owner."""
-        for card_path in sorted((owner / "roles").glob("*.yaml")):
-            if not _inside(card_path, owner):
-                problems.append(Problem(Where(display(card_path)), "a symbolic link leading outside its folder; "
-                                        "cardgen does not read it"))
-                continue
-            doc, found = load_file(card_path, display(card_path))
-            problems.extend(found)
+
+    def card_files(paths: Iterable[Path], owner: Path):
+        """Each card file loaded, never one that breaks the rule of its folder `owner`."""
+        for card_path in sorted(paths):
+            doc = read(card_path, owner)
             if doc is not None:
                 yield card_path, doc
 
-    cards = {card_path.stem: doc for card_path, doc in card_files(folder)}
+    cards = {card_path.stem: doc for card_path, doc in card_files(_yaml_in(folder / "roles"), folder)}
+    included = []
     for include in includes:
         own = include / folder.name
-        if own.exists() and not _inside(own, include):
-            problems.append(Problem(Where(display(own)), "a symbolic link leading outside its folder; "
-                                    "cardgen does not read it"))
+        why = contained.folder_reason(own, include)
+        if why:
+            problems.append(Problem(Where(display(own)), why))
             continue
-        for card_path, doc in card_files(own):
+        if own.is_dir():
+            paths = _yaml_in(own / "roles")
+        elif named:
+            own, paths = include, _yaml_in(include)
+        else:
+            continue
+        included.append(own)
+        for card_path, doc in card_files(paths, own):
             doc.base = own
             if card_path.stem in cards:
                 problems.append(Problem(doc.where(), f"card '{card_path.stem}' replaces the one in "
                                         f"{cards[card_path.stem].file}", "note"))
             cards[card_path.stem] = doc
     extra: dict[str, Doc] = {}
-    for name in _word_lists(game) + [n for n in TEXT_FILES if (folder / n).is_file()]:
-        path = folder / name
-        if _is_file(path) and _inside(path, folder):
-            doc, found = load_file(path, display(path))
-            problems += found
-            if doc is not None:
+    # A word list that is not there, or that leads out, validation reports where game.yaml names it; a
+    # rulebook or script is read when its name is there, and one that cannot be read is said, never skipped.
+    for name in dict.fromkeys(_word_lists(game)):
+        if contained.reason(folder / name, folder) not in (contained.MISSING, contained.UNUSABLE, contained.OUTSIDE):
+            if (doc := read(folder / name, folder)) is not None:
                 extra[name] = doc
-    return GameFiles(folder.name, folder, game, cards, extra), problems
+    for name in TEXT_FILES:
+        if os.path.lexists(folder / name) and (doc := read(folder / name, folder)) is not None:
+            extra[name] = doc
+    return GameFiles(folder.name, folder, game, cards, extra, tuple(included)), problems
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    """Whether path, symbolic links followed, is in folder."""
+def _yaml_in(folder: Path) -> list[Path]:
+    """The .yaml files straight in a folder (none when it is not a folder)."""
     try:
-        return path.resolve().is_relative_to(folder.resolve())
-    except (OSError, ValueError):
-        return False
+        return [path for path in folder.iterdir() if path.suffix == ".yaml"]
+    except OSError:
+        return []
 
 
-def _is_file(path: Path) -> bool:
-    """Path.is_file, for a name a deck wrote: too long or with a NUL byte, it is simply not a file."""
-    try:
-        return path.is_file()
-    except (OSError, ValueError):
-        return False
+def include_strays(include: Path, root: Path, games: Sequence[str], built: Sequence[str],
+                   named: bool) -> list[Problem]:
+    """A warning for every YAML file in an --include folder that no game of this build takes, saying
+    where it should go: cards go in ``<DIR>/<game>/roles/<id>.yaml`` (or straight in DIR when the
+    command names one game)."""
+    display = displayer(root)
+    problems = []
+    single = built[0] if named and len(built) == 1 and not (include / built[0]).is_dir() else None
+    example = built[0] if len(built) == 1 else "<game>"
+
+    def warn(path: Path, message: str) -> None:
+        problems.append(Problem(Where(display(path)), f"not read: {message}", "warning"))
+
+    def target(game: str, name: str) -> str:
+        return display(include / game / "roles" / name)
+
+    for path in sorted(_walk_files(include)):
+        parts = path.relative_to(include).parts
+        if path.suffix not in (".yaml", ".yml") or any(part.startswith(".") for part in parts):
+            continue
+        if len(parts) == 1:
+            if single is None:
+                warn(path, f"a card file of an --include folder goes in {target(example, path.name)}"
+                           + ("" if named else ", or straight in the folder when the command names one game"))
+        elif single is not None and parts[0] not in games and not did_you_mean(parts[0], games):
+            warn(path, f"an --include folder adds cards only, as {display(include / path.name)} "
+                       f"or {target(single, path.name)}")
+        elif parts[0] not in games:
+            warn(path, f"no game '{parts[0]}'{did_you_mean(parts[0], games)} for the cards of "
+                       f"{display(include / parts[0])}; games here: {', '.join(games) or 'none'}")
+        elif parts[0] not in built:
+            continue       # another game's card, read when that game is built
+        elif len(parts) == 3 and parts[1] == "roles" and path.suffix == ".yaml":
+            continue       # a card of the game: read by load_game
+        else:
+            warn(path, f"an --include folder adds cards only, as {target(parts[0], path.stem + '.yaml')}")
+    return problems
+
+
+def _walk_files(folder: Path, limit: int = 10_000) -> list[Path]:
+    """Files under folder, symbolic links to folders not followed, at most `limit` of them."""
+    found = []
+    for top, dirs, names in os.walk(folder):
+        dirs.sort()
+        found += [Path(top) / name for name in names]
+        if len(found) >= limit:
+            break
+    return found[:limit]
 
 
 def _word_lists(game: Doc | None) -> list[str]:

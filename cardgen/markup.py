@@ -50,6 +50,7 @@ class _Run:
     marks: list[_Mark]
     can_open: bool
     can_close: bool
+    at: int = 0          # where the run starts in the text
 
 
 _ICON = re.compile(r"(?<![\w:]):([a-z0-9]+(?:-[a-z0-9]+)*):(?![\w:])")
@@ -85,8 +86,27 @@ def _tokenize(text: str) -> list[str | _Run]:
             continue
         before = text[match.start() - 1] if match.start() > 0 else " "
         after = text[match.end()] if match.end() < len(text) else " "
-        tokens.append(_Run([_Mark(k) for k in kinds], not after.isspace(), not before.isspace()))
+        tokens.append(_Run([_Mark(k) for k in kinds], not after.isspace(), not before.isspace(), match.start()))
     return tokens
+
+
+def unpaired(text: str) -> list[tuple[int, str, bool]]:
+    """Marks that could open or close a style but found no partner, so they print as written:
+    (where in the NFC text, the mark, whether it opened), for a designer who left a `**` unclosed."""
+    tokens = _tokenize(unicodedata.normalize("NFC", text).rstrip())
+    _pair(tokens)
+    found = []
+    for run in tokens:
+        if isinstance(run, _Run) and (run.can_open or run.can_close):
+            lone = [mark for mark in run.marks if not mark.paired]
+            if lone:
+                found.append((run.at, "".join(mark.kind for mark in lone), any(mark.opens for mark in lone)))
+    return found
+
+
+def icon_names(text: str) -> list[tuple[int, str]]:
+    """Every `:word:` that would be a card's icon if a card of that id had one: (where, id)."""
+    return [(match.start(), match.group(1)) for match in _ICON.finditer(unicodedata.normalize("NFC", text))]
 
 
 def _pair(tokens: list[str | _Run]) -> None:

@@ -14,7 +14,7 @@ from typing import Iterable
 from PIL import Image
 
 from .build import BuildOptions, Pipeline, check, languages
-from .problems import DeckError
+from .problems import DeckError, Problem, Where
 from .project import Project
 from .write import write_atomic
 
@@ -54,6 +54,7 @@ def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out:
     sheet = project.template_data("sheet.yaml")
     report, cards, problems = PreviewReport(), [], []
     teams: dict[str, str] = {}
+    names: dict[str, dict[str, str]] = {}     # game -> language -> the game's name in it
     for files in games:
         for lang in languages(files, langs):
             prepared, found = pipeline.prepare(files, lang)
@@ -65,6 +66,7 @@ def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out:
             pngs = rasterise(print_pdf(prepared, pages, sheet), pages,
                              [2 * item + side for item in first.values() for side in (0, 1)], dpi)
             folder = out / "preview" / files.id / lang
+            names.setdefault(files.id, {})[lang] = prepared.deck.name.value
             for card in prepared.deck.cards:
                 item = first[card.id]
                 for side, number in (("front", 2 * item), ("back", 2 * item + 1)):
@@ -81,13 +83,20 @@ def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out:
             report.cards += len(prepared.deck.cards)
     if problems:
         raise DeckError(problems)
+    # One entry per game, named in the language the gallery shows (first: the game's first language).
+    games_shown = [{"value": game, "text": next(iter(by_lang.values())), "names": by_lang}
+                   for game, by_lang in sorted(names.items())]
     filters = [
-        {"key": "game", "label": "Game", "options": sorted({(c["game"], c["game_name"]) for c in cards})},
-        {"key": "lang", "label": "Language", "options": sorted({(c["lang"], c["lang"]) for c in cards})},
-        {"key": "team", "label": "Team", "options": sorted(teams.items())},
+        {"key": "game", "label": "Game", "options": games_shown},
+        {"key": "lang", "label": "Language",
+         "options": [{"value": lang, "text": lang} for lang in sorted({c["lang"] for c in cards})]},
+        {"key": "team", "label": "Team", "options": [{"value": k, "text": v} for k, v in sorted(teams.items())]},
     ]
-    page = templating.render([folder / "preview" for folder in project.templates], "gallery.html.j2",
-                             {"cards": cards, "filters": filters})
+    try:
+        page = templating.render([folder / "preview" for folder in project.templates], "gallery.html.j2",
+                                 {"cards": cards, "filters": filters})
+    except templating.TemplateError as exc:
+        raise DeckError([Problem(Where(project.display(Path(exc.file)), exc.line), exc.message)]) from None
     index = out / "preview" / "index.html"
     write_atomic(index, page.encode("utf-8"))
     report.files.insert(0, index)

@@ -8,12 +8,14 @@ without touching cardgen.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from .problems import DeckError, Problem, Where
+from . import contained, yaml12
+from .problems import DeckError, Problem, Where, relative
 
 BUILTIN = Path(__file__).resolve().parent.parent
 
@@ -28,38 +30,58 @@ class Project:
 
     @classmethod
     def at(cls, decks: Path | None = None, includes: tuple[Path, ...] = ()) -> "Project":
-        """The project of a decks folder; by default ./decks."""
-        decks = (decks or Path("decks")).resolve()
+        """The project of a decks folder; by default ./decks. The decks folder and the project's own
+        templates/ and fonts/ must be folders of the project itself, not symbolic links leading out."""
+        written = decks or Path("decks")
+        why = contained.folder_reason(written, written.absolute().parent)
+        if why:
+            raise DeckError([Problem(Where(written.as_posix()), why)])
+        decks = written.resolve()
         root = decks.parent
 
         def search(name: str) -> tuple[Path, ...]:
             own = root / name
+            why = contained.folder_reason(own, root)
+            if why:
+                raise DeckError([Problem(Where(name), why)])
             builtin = BUILTIN / name
             return tuple(dict.fromkeys(p for p in (own, builtin) if p.is_dir()))
 
         return cls(root, decks, search("templates"), search("fonts"), tuple(p.resolve() for p in includes))
 
     def games(self) -> list[str]:
+        """The game folders in decks/: those with a game.yaml (which may still be unusable: the load says)."""
         if not self.decks.is_dir():
             return []
-        return sorted(p.name for p in self.decks.iterdir() if (p / "game.yaml").is_file())
+        return sorted(p.name for p in self.decks.iterdir() if os.path.lexists(p / "game.yaml"))
 
     def template(self, name: str) -> Path:
-        """The first templates folder's file of that name."""
+        """The first templates folder's file of that name; one that breaks the rule of
+        :mod:`cardgen.contained` (a link out, a pipe) is an error, not a reason to look further."""
+        return self._template(name)[0]
+
+    def _template(self, name: str) -> tuple[Path, Path]:
         for folder in self.templates:
             path = folder / name
-            if path.is_file():
-                if not path.resolve().is_relative_to(folder.resolve()):
-                    raise DeckError([Problem(Where(self.display(path)), "leads outside its templates folder "
-                                                                        "(a symbolic link?)")])
-                return path
+            for inner in list(path.relative_to(folder).parents)[-2::-1]:     # documents/ of documents/x.yaml
+                why = contained.folder_reason(folder / inner, folder)
+                if why:
+                    raise DeckError([Problem(Where(self.display(folder / inner)), why)])
+            why = contained.reason(path, folder)
+            if why == contained.OUTSIDE:
+                raise DeckError([Problem(Where(self.display(path)), "leads outside its templates folder "
+                                                                    "(a symbolic link?)")])
+            if why not in (None, contained.MISSING):
+                raise DeckError([Problem(Where(self.display(path)), why)])
+            if why is None:
+                return path, folder
         raise DeckError([Problem(None, f"template '{name}' not found in "
                                        f"{', '.join(self.display(t) for t in self.templates) or 'no templates folder'}")])
 
     def template_data(self, name: str):
-        path = self.template(name)
+        path, folder = self._template(name)
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = yaml12.safe_load(read_text(path, folder, self.display(path)))
         except yaml.YAMLError as exc:
             raise DeckError([Problem(Where(self.display(path)), f"YAML error: {str(exc).splitlines()[0]}")]) from None
         except RecursionError:
@@ -73,7 +95,22 @@ class Project:
 
     def display(self, path: Path) -> str:
         """A path as errors show it: relative to the project folder."""
-        try:
-            return path.resolve().relative_to(self.root).as_posix()
-        except ValueError:
-            return path.as_posix()
+        for shown in (path.absolute(), Path(os.path.realpath(path))):
+            try:
+                return shown.relative_to(self.root).as_posix()
+            except ValueError:
+                continue
+        return relative(path)
+
+
+MAX_TEMPLATE_BYTES = 1024 * 1024
+
+
+def read_text(path: Path, folder: Path, display: str) -> str:
+    """A template or settings file of `folder` as text, by the rule of :mod:`cardgen.contained`."""
+    try:
+        return contained.read(path, folder, MAX_TEMPLATE_BYTES).decode("utf-8")
+    except contained.Refused as exc:
+        raise DeckError([Problem(Where(display), str(exc))]) from None
+    except UnicodeDecodeError:
+        raise DeckError([Problem(Where(display), "not UTF-8 text; save the file as UTF-8")]) from None

@@ -38,7 +38,8 @@ class _Resolver:
     def text(self, doc: Doc, path: KeyPath) -> Text:
         """The text in the build's language, or English, at path (a language mapping)."""
         texts: dict = doc.get(path)
-        return self.plain(doc, path + (self.lang if self.lang in texts else self.fallback,))
+        # An empty text (a TODO of cardgen new) falls back too; validation has warned about it.
+        return self.plain(doc, path + (self.lang if (texts.get(self.lang) or "").strip() else self.fallback,))
 
     def plain(self, doc: Doc, path: KeyPath) -> Text:
         """The string at path, NFC, with every character checked against the fonts."""

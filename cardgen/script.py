@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from .model import Card, Deck, Marks, Script, Setup, Step
+from .model import Card, Deck, Marks, Script, Step
 from .phrases import fill
 from .tonight import Tonight
 

@@ -4,16 +4,33 @@ Templates are looked up in the project's templates/ first, then the built-in
 one, like MkDocs themes. They run sandboxed: deck texts are values, escaped
 on the way in (autoescape, for the XML documents), and never templates
 themselves; a template that reaches for unsafe attributes, or any file outside
-its folder (a symbolic link leading out), fails with its file and line.
+its folder (a symbolic link leading out, a pipe), fails with its file and line.
+
+A project's own template is a stranger's program: it runs in a child process
+with a memory budget (:data:`MEMORY_BYTES`, where the system enforces one) and
+a time limit (:data:`SECONDS`), and its output is cut off at
+:data:`MAX_OUTPUT_CHARS`; the built-in templates run in-process.
 """
 
 from __future__ import annotations
 
 import os
+import pickle
+import select
+import signal
+import time
 import traceback
 from pathlib import Path
 from typing import Any, Sequence
 
+from . import contained
+
+BUILTIN = Path(__file__).resolve().parent.parent / "templates"
+SECONDS = 10.0
+MEMORY_BYTES = 512 * 1024 * 1024
+MAX_OUTPUT_CHARS = 2 * 1024 * 1024
+MAX_TEMPLATE_BYTES = 1024 * 1024
+MAX_REPEAT = 100_000        # the longest text or list `*` may make, and the largest power `**` may
 
 
 class TemplateError(Exception):
@@ -22,6 +39,9 @@ class TemplateError(Exception):
     def __init__(self, file: str, line: int | None, message: str):
         self.file, self.line, self.message = file, line, message
         super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
+
+    def __reduce__(self):
+        return TemplateError, (self.file, self.line, self.message)
 
 
 def _template_line(exc: BaseException) -> tuple[str | None, int | None]:
@@ -32,17 +52,62 @@ def _template_line(exc: BaseException) -> tuple[str | None, int | None]:
     return None, None
 
 
+# The project templates that ran out of time, as they stood then: each language of a build would
+# otherwise wait SECONDS again for the same loop.
+_TIMED_OUT: dict[tuple, TemplateError] = {}
+
+
 def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], autoescape: bool = True) -> str:
     """`autoescape` is for XML output; YAML templates quote their values with the tojson filter."""
+    own = [Path(folder) for folder in template_dirs if not _builtin(Path(folder)) and _has_templates(Path(folder))]
+    if not own:
+        return _render(template_dirs, name, context, autoescape)
+    key = (name, tuple(_fingerprint(folder) for folder in own))
+    if key in _TIMED_OUT:
+        raise _TIMED_OUT[key]
+    try:
+        return _bounded(template_dirs, name, context, autoescape)
+    except TemplateError as exc:
+        if exc.message.startswith("did not finish"):
+            _TIMED_OUT[key] = exc
+        raise
+
+
+def _builtin(folder: Path) -> bool:
+    return os.path.realpath(folder).startswith(os.path.realpath(BUILTIN) + os.sep) or \
+        os.path.realpath(folder) == os.path.realpath(BUILTIN)
+
+
+def _has_templates(folder: Path) -> bool:
+    """Whether a project's templates folder holds any file a template could load."""
+    return folder.is_dir() and any(files for _, _, files in os.walk(folder))
+
+
+def _fingerprint(folder: Path) -> tuple:
+    """The files of a templates folder as they stand: name, size and modification time."""
+    found = []
+    for top, _, files in os.walk(folder):
+        for name in files:
+            try:
+                info = os.lstat(os.path.join(top, name))
+            except OSError:
+                continue
+            found.append((os.path.join(top, name), info.st_size, info.st_mtime_ns))
+    return tuple(sorted(found))
+
+
+def _render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], autoescape: bool) -> str:
     # Imported here: builds with nothing to do, list and --help never need Jinja2.
     import jinja2
     from jinja2.sandbox import SandboxedEnvironment
 
-    class _ContainedLoader(jinja2.FileSystemLoader):
-        """A file loader that will not follow a symbolic link out of its folders."""
+    class _ContainedLoader(jinja2.BaseLoader):
+        """Templates read by the rule of cardgen.contained: never a link out of their folders, never a pipe."""
+
+        def __init__(self, searchpath: Sequence[str]):
+            self.searchpath = list(searchpath)
 
         def get_source(self, environment, template):
-            # Checked before anything is read: a symbolic link out of the folder is never opened.
             pieces = jinja2.loaders.split_template_path(template)
             for folder in self.searchpath:
                 # The folder itself must not be a link out (templates/documents -> elsewhere).
@@ -50,13 +115,39 @@ def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], au
                 if os.path.realpath(folder) != os.path.join(os.path.realpath(parent), os.path.basename(folder)):
                     raise TemplateError(folder, None, "is a symbolic link; cardgen does not follow it")
                 candidate = os.path.join(folder, *pieces)
-                if os.path.isfile(candidate):
-                    if not os.path.realpath(candidate).startswith(os.path.realpath(folder) + os.sep):
-                        raise TemplateError(candidate, None, "leads outside its templates folder (a symbolic link?)")
-                    break
-            return super().get_source(environment, template)
+                why = contained.reason(Path(candidate), Path(folder))
+                if why == contained.MISSING:
+                    continue
+                if why == contained.OUTSIDE:
+                    raise TemplateError(candidate, None, "leads outside its templates folder (a symbolic link?)")
+                try:
+                    if why:
+                        raise contained.Refused(why)
+                    source = contained.read(Path(candidate), Path(folder), MAX_TEMPLATE_BYTES).decode("utf-8")
+                except (contained.Refused, UnicodeDecodeError) as exc:
+                    raise TemplateError(candidate, None, str(exc) if isinstance(exc, contained.Refused)
+                                        else "not UTF-8 text") from None
+                return source, candidate, lambda: True
+            raise jinja2.TemplateNotFound(template)
 
-    env = SandboxedEnvironment(
+    class _Sandbox(SandboxedEnvironment):
+        """The sandbox, with `*` and `**` unable to make a text, list or number of unbounded size."""
+
+        intercepted_binops = frozenset(["*", "**"])
+
+        def call_binop(self, context, operator, left, right):
+            if operator == "**" and isinstance(right, (int, float)) and abs(right) > 64 \
+                    and isinstance(left, (int, float)) and abs(left) > 1:
+                raise OverflowError(f"a power this large ({left} ** {right}) is refused in templates")
+            if operator == "*":
+                for thing, times in ((left, right), (right, left)):
+                    if isinstance(thing, (str, list, tuple)) and isinstance(times, int) \
+                            and len(thing) * times > MAX_REPEAT:
+                        raise OverflowError(f"a repetition this long ({len(thing)} × {times}) is refused in "
+                                            "templates")
+            return super().call_binop(context, operator, left, right)
+
+    env = _Sandbox(
         loader=_ContainedLoader([str(d) for d in template_dirs]),
         autoescape=autoescape,
         undefined=jinja2.StrictUndefined,
@@ -65,9 +156,20 @@ def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], au
         keep_trailing_newline=True,
     )
     try:
-        return env.get_template(name).render(context)
+        template = env.get_template(name)
+        pieces, size = [], 0
+        for piece in template.generate(context):
+            pieces.append(piece)
+            size += len(piece)
+            if size > MAX_OUTPUT_CHARS:
+                raise TemplateError(template.filename or name, None, f"its output runs past "
+                                    f"{MAX_OUTPUT_CHARS // 1024 // 1024} million characters; cardgen stops it there")
+        return "".join(pieces)
     except TemplateError:
         raise
+    except MemoryError as exc:
+        file, line = _template_line(exc)
+        raise TemplateError(file or name, line, _OUT_OF_MEMORY) from None
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(exc.filename or name, exc.lineno, exc.message or "syntax error") from None
     except jinja2.TemplateNotFound:
@@ -75,4 +177,93 @@ def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], au
     except (jinja2.TemplateError, TypeError, ValueError, AttributeError, OverflowError, RecursionError,
             ArithmeticError, LookupError) as exc:
         file, line = _template_line(exc)
-        raise TemplateError(file or name, line, str(exc)) from None
+        raise TemplateError(file or name, line, str(exc) or type(exc).__name__) from None
+
+
+def _bounded(template_dirs: Sequence[Path], name: str, context: dict[str, Any], autoescape: bool) -> str:
+    """_render in a forked child with a memory budget, killed after SECONDS (in-process where the
+    system cannot fork)."""
+    if not hasattr(os, "fork"):
+        return _render(template_dirs, name, context, autoescape)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                   # the child: render, send the outcome, leave at once
+        os.close(read_end)
+        code = 0
+        try:
+            _limit_memory(MEMORY_BYTES)
+            try:
+                outcome: Any = ("text", _render(template_dirs, name, context, autoescape))
+            except TemplateError as exc:
+                outcome = ("error", exc.file, exc.line, exc.message)
+            except MemoryError:
+                outcome = ("error", _source(template_dirs, name), None, _OUT_OF_MEMORY)
+            with os.fdopen(write_end, "wb") as out:
+                pickle.dump(outcome, out)
+        except BaseException:                      # noqa: BLE001 - nothing may escape a forked child
+            code = 1
+        os._exit(code)
+    os.close(write_end)
+    try:
+        data = _read_until(read_end, time.monotonic() + SECONDS)
+    finally:
+        os.close(read_end)
+        _end(pid)
+    if data is None:
+        raise TemplateError(_source(template_dirs, name), None, f"did not finish within {SECONDS:g} s; cardgen "
+                                                                "stops a template there")
+    try:
+        outcome = pickle.loads(data)
+    except Exception:                              # noqa: BLE001 - a child killed half way
+        raise TemplateError(_source(template_dirs, name), None, "stopped before it finished (" + _OUT_OF_MEMORY
+                            + "?)") from None
+    if outcome[0] == "text":
+        return outcome[1]
+    raise TemplateError(*outcome[1:])
+
+
+_OUT_OF_MEMORY = f"needed more than the {MEMORY_BYTES // 1024 // 1024} MiB of memory a template may use"
+
+
+def _source(template_dirs: Sequence[Path], name: str) -> str:
+    """The file a template name stands for (the first folder's that has it), for messages."""
+    return next((str(Path(folder) / name) for folder in template_dirs if os.path.lexists(Path(folder) / name)), name)
+
+
+def _read_until(fd: int, deadline: float) -> bytes | None:
+    """All a pipe gives until it closes, or None when the deadline comes first."""
+    chunks = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            return None
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _end(pid: int) -> None:
+    """The child gone and reaped, however it stands."""
+    try:
+        if os.waitpid(pid, os.WNOHANG) == (0, 0):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def _limit_memory(budget: int) -> None:
+    """The child may grow by `budget` bytes beyond what it shares with its parent (Linux; elsewhere
+    the time limit alone bounds it)."""
+    try:
+        import resource
+
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        resource.setrlimit(resource.RLIMIT_AS, (used + budget, used + budget))
+    except (ImportError, OSError, ValueError):
+        pass

@@ -19,7 +19,9 @@ any other CJK paragraph drawn in the process.
 
 from __future__ import annotations
 
-import hashlib
+import multiprocessing.util
+import os
+import shutil
 import tempfile
 import unicodedata
 from pathlib import Path
@@ -240,11 +242,21 @@ _PIXEL = bytes.fromhex(
 @lru_cache(maxsize=1)
 def _spacer() -> str:
     """A transparent pixel on disk: inline icons reserve their room in the line with it
-    (ReportLab 5 opens paragraph images from plain file paths only, not data: URIs)."""
-    path = Path(tempfile.gettempdir()) / f"cardgen-spacer-{hashlib.sha256(_PIXEL).hexdigest()[:12]}.png"
-    if not path.is_file() or path.read_bytes() != _PIXEL:
-        path.write_bytes(_PIXEL)
+    (ReportLab 5 opens paragraph images from plain file paths only, not data: URIs). It lives in a
+    folder of this process's own: a shared name in the temporary folder could be another user's
+    symbolic link, which writing the pixel would follow."""
+    folder = tempfile.mkdtemp(prefix="cardgen-")
+    path = Path(folder) / "spacer.png"
+    path.write_bytes(_PIXEL)
+    # Run at exit by the main process and by worker processes alike (atexit is not, in workers).
+    multiprocessing.util.Finalize(None, _remove_spacer, args=(folder, os.getpid()), exitpriority=0)
     return str(path)
+
+
+def _remove_spacer(folder: str, owner: int) -> None:
+    # A forked worker inherits this; only the process that made the folder removes it.
+    if os.getpid() == owner:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _piece(font: str, text: str, size: float) -> str:

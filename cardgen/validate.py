@@ -10,14 +10,13 @@ are warnings; everything else is an error.
 
 from __future__ import annotations
 
-import difflib
 import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import schema, svgcheck
+from . import contained, schema, svgcheck
 from .load import Doc, GameFiles, KeyPath
-from .problems import Problem, Where
+from .problems import Problem, Where, did_you_mean
 from .setups import setup_cards
 
 _TYPES = {
@@ -27,6 +26,15 @@ _TYPES = {
     "integer": (int, "an integer"),
     "number": ((int, float), "a number"),
     "boolean": (bool, "true or false"),
+}
+
+
+# What a pattern of the schema asks for, in words: a message never shows a regular expression.
+_FORMS = {
+    schema.LANG_PATTERN: "a language code (two or three lower-case letters, optionally with a region or script: "
+                         "en, no, pt-BR, zh-Hant)",
+    schema.ID_PATTERN: "a valid name (lowercase, digits and '-')",
+    r"\.[tT][tT][fF]$": "a TrueType font file (a name ending in .ttf)",
 }
 
 
@@ -42,11 +50,6 @@ def _show(value: Any) -> str:
     if value is None:
         return "nothing"
     return repr(value)
-
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{match[0]}'?)" if match else ""
 
 
 def _deref(rule: dict) -> dict:
@@ -91,7 +94,9 @@ class _SchemaCheck:
         if "enum" in rule and value not in rule["enum"]:
             self.report(path, f"expected one of {', '.join(map(str, rule['enum']))}, got {_show(value)}")
         if "pattern" in rule and isinstance(value, str) and not re.search(rule["pattern"], value):
-            self.report(path, f"{value!r} does not have the expected form ({rule.get('description', rule['pattern'])})")
+            form = _FORMS.get(rule["pattern"])
+            self.report(path, f"{value!r} is not {form}" if form else
+                        f"{value!r} does not have the expected form ({rule.get('description', rule['pattern'])})")
         if "minimum" in rule and isinstance(value, (int, float)) and value < rule["minimum"]:
             self.report(path, f"expected at least {rule['minimum']}, got {value}")
         if "maximum" in rule and isinstance(value, (int, float)) and value > rule["maximum"]:
@@ -127,7 +132,7 @@ class _SchemaCheck:
                             "warning")
             else:
                 if names and not re.search(names["pattern"], key):
-                    self.report(path + (key,), f"'{key}' is not a valid name (lowercase, digits and '-')")
+                    self.report(path + (key,), f"'{key}' is not {_FORMS.get(names['pattern'], _FORMS[schema.ID_PATTERN])}")
                 if isinstance(extra, dict):
                     self.check(item, extra, path + (key,))
 
@@ -162,29 +167,87 @@ def fallback_language(languages: list[str]) -> str:
     return "en" if "en" in languages else languages[0]
 
 
-def _check_translations(doc: Doc, rule: dict, languages: list[str], owner: str) -> list[Problem]:
+def _check_translations(doc: Doc, rule: dict, languages: list[str], owner: str,
+                        icons: frozenset[str] = frozenset()) -> list[Problem]:
+    """Every text of a file: its fallback language there, every language of the game there and not
+    empty (one warning per text, naming the languages it lacks), no language the game lacks, and what
+    each says printable (:func:`check_text`)."""
     problems = []
+    fallback = fallback_language(languages)
     for path in _refs(doc.data, rule, "#/$defs/text"):
         text = doc.get(path)
         if not isinstance(text, dict):
             continue
         where = doc.where(path)
-        fallback = fallback_language(languages)
-        if fallback not in text:
+        if not _written(text, fallback):
             problems.append(Problem(where, f"{_dotted(path)}: no '{fallback}' text to fall back on"))
-        for lang in languages:
-            if lang not in text and lang != fallback:
-                shown = "English" if fallback == "en" else f"'{fallback}'"
-                problems.append(Problem(
-                    where, f"{owner}: no '{lang}' text for {_dotted(path)}; the card falls back to {shown}",
-                    "warning"))
-        for lang in text:
+        lacking = [lang for lang in languages if lang != fallback and not _written(text, lang)]
+        if lacking:
+            shown = "English" if fallback == "en" else f"'{fallback}'"
+            problems.append(Problem(
+                where, f"{owner}: no {', '.join(repr(lang) for lang in lacking)} text for {_dotted(path)}; the card "
+                f"falls back to {shown}", "warning"))
+        for lang, value in text.items():
+            if not isinstance(lang, str) or not re.match(schema.LANG_PATTERN, lang):
+                continue       # the schema check has said it is no language code
             if lang not in languages:
                 problems.append(Problem(
                     doc.where(path + (lang,)),
                     f"{_dotted(path + (lang,))}: '{lang}' is not one of the game's languages "
                     f"({', '.join(languages)})", "warning"))
+            elif isinstance(value, str):
+                problems += check_text(doc, path + (lang,), icons)
     return problems
+
+
+def _written(text: dict, lang: str) -> bool:
+    """Whether a text has something in that language: an empty one (a TODO of cardgen new) has not."""
+    value = text.get(lang)
+    return value is not None and (not isinstance(value, str) or bool(value.strip()))
+
+
+def check_text(doc: Doc, path: KeyPath, icons: frozenset[str] = frozenset(), markup_marks: bool = True) \
+        -> list[Problem]:
+    """What a text holds that would not print as written: a script cardgen cannot shape (an error),
+    a `:word:` that is no card's icon and a `**` or `*` never closed (warnings), each at its line."""
+    from . import markup, scripts
+
+    value = doc.get(path)
+    problems = []
+
+    def at(index: int) -> Where:
+        return Where(doc.file, doc.text_line(path, value[:index].count("\n")))
+
+    found = scripts.unsupported(value)
+    if found:
+        char, script, needs = found
+        lang = f"the '{path[-1]}' text" if len(path) > 1 else "the text"
+        problems.append(Problem(at(value.index(char)), f"{_dotted(path)}: {lang} is in {script} script "
+                                f"('{char}' U+{ord(char):04X}), which needs shaping ({needs}) that cardgen "
+                                "does not do yet; see the scripts cardgen prints in docs/designing.md"))
+    if not markup_marks:
+        return problems
+    for index, name in markup.icon_names(value):
+        if name not in icons:
+            hint = did_you_mean(name, icons)
+            problems.append(Problem(at(index), f"{_dotted(path)}: ':{name}:' is no card's icon{hint}; it prints as "
+                                    "written (only cards with an SVG symbol have one)", "warning"))
+    for index, mark, opened in markup.unpaired(value):
+        style = {"*": "italic", "**": "bold", "***": "bold italic"}.get(mark, "a style")
+        what = "opens {} that is never closed" if opened else "closes {} that was never opened"
+        problems.append(Problem(at(index), f"{_dotted(path)}: '{mark}' {what.format(style)}; it prints as written",
+                                "warning"))
+    return problems
+
+
+def svg_refs(files: GameFiles) -> list[tuple[Where, str, Path, Path]]:
+    """Every SVG a game's files name: (where, the key and value as written, the file, its folder)."""
+    docs = [(files.game, schema.GAME, files.folder)] + [(doc, schema.CARD, files.folder_of(doc))
+                                                         for doc in files.cards.values()]
+    return [(doc.where(path), f"{_dotted(path)}: '{doc.get(path)}'", folder / doc.get(path), folder)
+            for doc, rule, folder in docs if isinstance(doc.data, dict)
+            for path in _refs(doc.data, rule, "#/$defs/file")
+            if isinstance(doc.get(path), str) and doc.get(path).lower().endswith(".svg")]
 
 
 def _check_files(doc: Doc, rule: dict, folder: Path) -> list[Problem]:
@@ -194,21 +257,23 @@ def _check_files(doc: Doc, rule: dict, folder: Path) -> list[Problem]:
 
 def _check_file(doc: Doc, path: KeyPath, folder: Path) -> list[Problem]:
     value = doc.get(path)
-    try:
-        target = (folder / value).resolve()
-        target.is_file()
-    except (OSError, ValueError):
-        return [Problem(doc.where(path), f"{_dotted(path)}: '{value[:60]}' is not a usable file name")]
-    if not target.is_relative_to(folder.resolve()):
-        return [Problem(doc.where(path), f"{_dotted(path)}: '{value}' is outside the game folder")]
-    if not target.is_file():
-        return [Problem(doc.where(path), f"{_dotted(path)}: file '{value}' not found in the game folder")]
+    where, key = doc.where(path), _dotted(path)
+    target = folder / value
+    why = contained.reason(target, folder)
+    if why == contained.UNUSABLE:
+        return [Problem(where, f"{key}: '{value[:60]}' is not a usable file name")]
+    if why == contained.OUTSIDE:
+        return [Problem(where, f"{key}: '{value}' is outside the game folder")]
+    if why == contained.MISSING:
+        return [Problem(where, f"{key}: file '{value}' not found in the game folder")]
+    if why:
+        return [Problem(where, f"{key}: '{value}' is {why}")]
     if target.suffix.lower() not in (".svg", ".png", ".jpg", ".jpeg"):
-        return [Problem(doc.where(path), f"{_dotted(path)}: '{value}' is not an SVG, PNG or JPEG image")]
+        return [Problem(where, f"{key}: '{value}' is not an SVG, PNG or JPEG image")]
     if target.suffix.lower() == ".svg":
-        reason = svgcheck.problem(target)
+        reason = svgcheck.problem(target, folder)
         if reason:
-            return [Problem(doc.where(path), f"{_dotted(path)}: '{value}' is {reason}")]
+            return [Problem(where, f"{key}: '{value}' is {reason}")]
     return []
 
 
@@ -256,14 +321,21 @@ def _check_words(files: GameFiles, path: KeyPath, spec: dict, languages: list[st
         name = spec["file"].replace("{lang}", lang)
         doc = files.extra.get(name)
         if doc is None:
-            problems.append(Problem(files.game.where(path + ("file",)),
-                                    f"{_dotted(path + ('file',))}: no word list '{name}' for '{lang}'"))
+            why = contained.reason(files.folder / name, files.folder)
+            message = {contained.MISSING: f"no word list '{name}' for '{lang}'",
+                       contained.UNUSABLE: f"'{name[:60]}' is not a usable file name",
+                       contained.OUTSIDE: f"'{name}' is outside the game folder"}.get(why)
+            if message:     # any other reason was said where the file is
+                problems.append(Problem(files.game.where(path + ("file",)), f"{_dotted(path + ('file',))}: {message}"))
             continue
         rule = {"type": "object", "additionalProperties": {"type": "array", "minItems": 1,
                                                           "items": {"type": "string"}}}
         problems += check_schema(doc, rule)
         if not isinstance(doc.data, dict):
             continue
+        problems += [problem for level, words in doc.data.items() if isinstance(words, list)
+                     for index, word in enumerate(words) if isinstance(word, str)
+                     for problem in check_text(doc, (level, index), markup_marks=False)]
         for level, per_card in levels.items():
             words = doc.data.get(level)
             if not isinstance(words, list):
@@ -277,7 +349,7 @@ def _check_words(files: GameFiles, path: KeyPath, spec: dict, languages: list[st
 TEXT_FILES = {"rulebook.yaml": schema.RULEBOOK, "script.yaml": schema.SCRIPT}
 
 
-def _check_texts_files(files: GameFiles, languages: list[str]) -> list[Problem]:
+def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[str]) -> list[Problem]:
     """The rulebook and script files, and the cards their `if:` steps name."""
     problems = []
     for name, rule in TEXT_FILES.items():
@@ -286,7 +358,7 @@ def _check_texts_files(files: GameFiles, languages: list[str]) -> list[Problem]:
             continue
         problems += check_schema(doc, rule)
         if isinstance(doc.data, dict):
-            problems += _check_translations(doc, rule, languages, name)
+            problems += _check_translations(doc, rule, languages, name, icons)
     cards = list(files.cards)
     docs = [files.extra.get("script.yaml")] + list(files.cards.values())
     for doc in filter(None, docs):
@@ -391,6 +463,11 @@ def _check_setups(files: GameFiles) -> list[Problem]:
                                         f"{_dotted(path + ('cards', card_id))}: {len(counts)} numbers for "
                                         f"{len(players)} player counts"))
         problems += _unknown(game, path + ("fill",), "card", box) if "fill" in spec else []
+        if "extra" in spec and "fill" not in spec:
+            # Without a card to take the seats, the extra cards would be ignored in silence.
+            problems.append(Problem(game.where(path + ("extra",)),
+                                    f"{_dotted(path + ('extra',))}: extra cards are dealt only with `fill` (the "
+                                    "card that takes the seats left over): add a fill, or take extra out"))
         if problems:
             continue
         for index, count in enumerate(players):
@@ -408,6 +485,20 @@ def _check_setups(files: GameFiles) -> list[Problem]:
     return problems
 
 
+def _icon_ids(files: GameFiles, groups: dict) -> frozenset[str]:
+    """The ids a text may write as `:id:` for an icon: cards with an SVG symbol, and the cards derived
+    from them (as cardgen.render.inline_icons has them)."""
+    def group(doc: Doc) -> Any:
+        return doc.data.get("group", "role")
+
+    svg = {card_id for card_id, doc in files.cards.items() if isinstance(doc.data, dict)
+           and isinstance(doc.data.get("symbol"), str) and doc.data["symbol"].lower().endswith(".svg")}
+    derived = {f"{group_id}-{card_id}" for group_id, spec in groups.items()
+               if isinstance(spec, dict) and isinstance(spec.get("derive"), dict)
+               for card_id in svg if group(files.cards[card_id]) == spec["derive"].get("from")}
+    return frozenset(svg | derived)
+
+
 def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     """All problems of one loaded game; an empty list means it builds."""
     problems: list[Problem] = []
@@ -417,12 +508,14 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     problems += check_schema(game, schema.GAME)
     data = game.data if isinstance(game.data, dict) else {}
     languages = data.get("languages") if isinstance(data.get("languages"), list) else []
-    languages = [lang for lang in languages if isinstance(lang, str)]
+    # A language that is not a code has been reported; texts are checked against the others.
+    languages = [lang for lang in languages if isinstance(lang, str) and re.match(schema.LANG_PATTERN, lang)]
     # With no usable list of languages (the schema has said so), no text can be checked against it.
     check_translations = bool(languages)
     languages = languages or ["en"]
     teams = data.get("teams") if isinstance(data.get("teams"), dict) else {}
     groups = data.get("groups") if isinstance(data.get("groups"), dict) else {}
+    icons = _icon_ids(files, groups)
     sizes = list(card_sizes)
     size = data.get("card-size")
     if isinstance(size, str) and size not in sizes:
@@ -430,14 +523,14 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
                                 f"card-size: unknown size '{size}'{did_you_mean(size, sizes)}; "
                                 f"known sizes: {', '.join(sizes)}"))
     if isinstance(game.data, dict):
-        problems += _check_translations(game, schema.GAME, languages, f"game '{files.id}'") \
+        problems += _check_translations(game, schema.GAME, languages, f"game '{files.id}'", icons) \
             if check_translations else []
         problems += _check_files(game, schema.GAME, files.folder)
     if not files.cards:
         problems.append(Problem(Where(game.file), f"game '{files.id}' has no card files in roles/"))
     problems += _check_groups(files, groups, teams, sizes, languages)
     problems += _check_setups(files)
-    problems += _check_texts_files(files, languages)
+    problems += _check_texts_files(files, languages, icons)
     night_orders: dict[int, str] = {}
     for card_id, doc in files.cards.items():
         if not re.match(schema.ID_PATTERN, card_id):
@@ -447,7 +540,7 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
         if not isinstance(doc.data, dict):
             continue
         card = doc.data
-        problems += _check_translations(doc, schema.CARD, languages, f"card '{card_id}'") \
+        problems += _check_translations(doc, schema.CARD, languages, f"card '{card_id}'", icons) \
             if check_translations else []
         problems += _check_files(doc, schema.CARD, files.folder_of(doc))
         problems += _unknown(doc, ("team",), "team", teams)

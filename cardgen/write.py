@@ -34,13 +34,43 @@ def write_atomic(target: Path, data: bytes) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether a process is running, asked without touching it."""
+    return _alive_windows(pid) if os.name == "nt" else _alive_posix(pid)
+
+
+def _alive_posix(pid: int) -> bool:
     try:
-        os.kill(pid, 0)
+        os.kill(pid, 0)        # signal 0: only asks
     except ProcessLookupError:
         return False
-    except PermissionError:
+    except PermissionError:    # someone else's process: alive
         return True
     return True
+
+
+STILL_ACTIVE = 259
+ERROR_ACCESS_DENIED = 5
+_QUERY_LIMITED_INFORMATION = 0x1000
+
+
+def _alive_windows(pid: int, kernel32=None, last_error=None) -> bool:
+    """On Windows os.kill(pid, 0) is no question: it ends the process. The kernel is asked for the
+    process's exit code instead (`kernel32` and `last_error` stand in for the real ones in tests)."""
+    import ctypes
+
+    if kernel32 is None:
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        last_error = ctypes.get_last_error
+    handle = kernel32.OpenProcess(_QUERY_LIMITED_INFORMATION, False, pid)
+    if not handle:
+        return last_error() == ERROR_ACCESS_DENIED      # another user's process; else there is none
+    try:
+        code = ctypes.c_ulong()
+        if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
+            return True
+        return code.value == STILL_ACTIVE
+    finally:
+        kernel32.CloseHandle(handle)
 
 
 def remove_abandoned(folder: Path) -> list[Path]:

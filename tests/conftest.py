@@ -38,6 +38,26 @@ def mini_project(root: Path, card_size: str = "poker") -> Path:
     return root
 
 
+@pytest.fixture
+def mini_here(mini: Path, tmp_path: Path, monkeypatch) -> Path:
+    """The mini game as a project, with the working folder beside it (where a payload's files would land)."""
+    monkeypatch.chdir(tmp_path)
+    return mini
+
+
+def game(project: Path) -> Path:
+    """The mini game's folder of a project."""
+    return project / "decks" / "mini"
+
+
+def write(project: Path, name: str, text: str) -> Path:
+    """A file of the mini game, its folders made."""
+    path = game(project) / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def run(*args: str):
     """Runs cardgen in-process; returns click's Result (exit_code, stdout, stderr)."""
     return CliRunner().invoke(main, list(args), catch_exceptions=False)

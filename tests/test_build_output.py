@@ -225,7 +225,7 @@ def test_failed_build_leaves_the_existing_pdf_untouched(mini, tmp_path):
     _add_rune(mini)
     failed = run("build", "--lang", "en", "--decks", str(mini / "decks"), "--out", str(out))
     assert failed.exit_code == 1
-    assert failed.stderr.endswith(f"{RUNE_LINE}\n1 problem\n")
+    assert failed.stderr.endswith(f"{RUNE_LINE}\n1 error\n")
     assert _pdf(out, "en", "mini").read_bytes() == before
     assert _temp_files(out) == []
     assert sorted(p.name for p in (out / "mini").iterdir()) == ["mini-cards-en.pdf"]
@@ -370,7 +370,7 @@ def test_error_positions_are_relative_to_the_project_not_the_current_folder(mini
     monkeypatch.chdir(here)
     result = run("build", "--lang", "en", "--decks", os.path.relpath(mini / "decks", here))
     assert result.exit_code == 1
-    assert result.stderr == f"building mini (en)\n{RUNE_LINE}\n1 problem\n"
+    assert result.stderr == f"building mini (en)\n{RUNE_LINE}\n1 error\n"
     assert list(here.iterdir()) == []
 
 
@@ -378,7 +378,7 @@ def test_without_decks_in_a_folder_without_games(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("build")
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == "decks: no games found (no */game.yaml)\n1 problem\n"
+    assert result.stderr == "decks: no games found (no */game.yaml)\n1 error\n"
     assert list(tmp_path.iterdir()) == []
 
 
@@ -470,7 +470,7 @@ def test_strict_turns_warnings_into_errors_before_writing(mini, tmp_path):
     assert warning in lenient.stderr.splitlines()
     assert _pdf(tmp_path / "lenient", "vi", "mini").is_file()
     strict = run("build", "--lang", "vi", "--strict", "--decks", str(mini / "decks"), "--out", str(tmp_path / "strict"))
-    assert (strict.exit_code, strict.stdout, strict.stderr) == (1, "", f"{warning}\n1 problem\n")
+    assert (strict.exit_code, strict.stdout, strict.stderr) == (1, "", f"{warning}\n1 warning (fails with --strict)\n")
     assert not (tmp_path / "strict").exists()
 
 
@@ -481,7 +481,7 @@ def test_unknown_language(project, tmp_path):
     result = run("build", "werewolf", "--lang", "fr", "--decks", str(project / "decks"), "--out", str(tmp_path / "o"))
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == ("decks/werewolf/game.yaml:2: game 'werewolf' has no language 'fr'; "
-                             "it has en, vi, zh, es\n1 problem\n")
+                             "it has en, vi, zh, es\n1 error\n")
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "o").exists()
 
@@ -492,7 +492,7 @@ def test_unknown_card_size(project, tmp_path):
     assert (result.exit_code, result.stdout) == (1, "")
     first, count = result.stderr.splitlines()
     assert first.startswith("unknown card size 'pokr' (did you mean 'poker'?); known card sizes: poker, poker-us, bridge, tarot, ")
-    assert count == "1 problem"
+    assert count == "1 error"
     assert not (tmp_path / "o").exists()
 
 
@@ -516,7 +516,7 @@ def test_paper_sizes_are_data(project, tmp_path):
 def test_unknown_game(project, tmp_path, name, hint):
     result = run("build", name, "--decks", str(project / "decks"), "--out", str(tmp_path / "o"))
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == f"decks: no game '{name}'{hint}; games here: werewolf\n1 problem\n"
+    assert result.stderr == f"decks: no game '{name}'{hint}; games here: werewolf\n1 error\n"
     assert not (tmp_path / "o").exists()
 
 

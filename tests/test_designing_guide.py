@@ -11,7 +11,8 @@ holding copies of the repository's decks/ and docs/example/ (as a clone would):
 - an ``output`` block right after a ``console`` block is the exact combined
   stdout and stderr of that block's last command; only the seconds of a
   build's summary line are left out of the comparison. A command whose output
-  ends with "N problem(s)" must exit 1, every other command 0.
+  ends with "N error(s)[, M warning(s)]" or "N warning(s) (fails with --strict)"
+  must exit 1, every other command 0.
 
 Sections 1 and 2 run one after the other in one folder. Each "Common mistakes"
 subsection runs in its own copy of the folder as section 1 left it. Section 3
@@ -46,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "designing.md"
 COMMANDS = {"cardgen", "cp", "mkdir", "cd", "rm"}
 SUMMARY = re.compile(r"(?m)\b(\d+ files?, \d+ pages?, \d+ cards?) in \d+\.\d s$")
-PROBLEMS = re.compile(r"^\d+ problems?$")
+PROBLEMS = re.compile(r"^\d+ errors?(, \d+ warnings?)?$|^\d+ warnings? \(fails with --strict\)$")
 WATCH_BUILT = re.compile(r"^\d\d:\d\d:\d\d built: ")
 WATCH_FAILED = re.compile(r"^\d\d:\d\d:\d\d not built; watching for changes$")
 

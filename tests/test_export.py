@@ -273,7 +273,7 @@ def test_an_unknown_game_or_language_is_a_clean_error(project, tmp_path, args, m
     result = run("export", *args, "--decks", str(project / "decks"), "--out", str(tmp_path / "out"))
     assert result.exit_code == 1
     assert message in result.stderr and "Traceback" not in result.stderr
-    assert result.stderr.endswith("1 problem\n")
+    assert result.stderr.endswith("1 error\n")
     assert not (tmp_path / "out").exists()
 
 

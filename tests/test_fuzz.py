@@ -1,7 +1,7 @@
 """Property-based hostile input: whatever a deck or the command line says, cardgen ends cleanly.
 
 Clean means: exit 0, or exit 1 with every stderr line shaped ``file:line: message``
-(or a progress line, or the ``N problems`` summary), or, for the command line
+(or a progress line, or the ``N errors, M warnings`` summary), or, for the command line
 only, click's usage error (exit 2); never an exception, never a traceback,
 nothing started, nothing written outside the example's folder, and each run
 within a time bound. Every example works on a fresh copy of the mini game in
@@ -39,7 +39,7 @@ _LINE = re.compile(r"building [\w-]+ \([^)]*\)"
                    r"|(decks|templates)/[^:\n]+(:\d+)?: .*"
                    r"|[\w-]+ \([^)]*\): .*"
                    r"|unknown (paper|card size) .*"
-                   r"|\d+ problems?")
+                   r"|\d+ errors?(, \d+ warnings?)?|\d+ warnings? \(fails with --strict\)")
 _USAGE = re.compile(r"Usage: .*\nTry '.*' for help\.\n\nError: .*\n", re.DOTALL)
 
 
@@ -83,7 +83,8 @@ def assert_clean(result, usage_errors: bool = False) -> None:
     for line in result.stderr.split("\n"):
         assert not line or _LINE.fullmatch(line), f"stderr line not shaped file:line: message: {line!r}"
     if result.exit_code == 1:
-        assert re.fullmatch(r"\d+ problems?", result.stderr.rstrip("\n").split("\n")[-1]), result.stderr
+        assert re.fullmatch(r"\d+ errors?(, \d+ warnings?)?|\d+ warnings? \(fails with --strict\)",
+                            result.stderr.rstrip("\n").split("\n")[-1]), result.stderr
 
 
 # == random text as a card's name and ability ==================================================

@@ -177,7 +177,7 @@ def test_with_needs_a_seat_to_take(night):
     assert result.exit_code == 1
     assert result.output == ("building night (en)\n"
                              "decks/night/game.yaml:24: --with hunter: setup 'pairs' of night has no seat left for it "
-                             "(no card fills seats)\n1 problem\n")
+                             "(no card fills seats)\n1 error\n")
 
 
 def test_a_role_possibly_held_by_nobody_says_so_unless_always_held(night):

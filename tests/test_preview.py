@@ -54,3 +54,25 @@ def test_gallery_shows_every_card_and_filters_in_a_real_browser(previewed, tmp_p
     # Every front and back image arrived.
     assert attributes["loaded"] == str(2 * 112)
     assert dom.count("<figure") == 112 and dom.count(" hidden") == 112 - shown
+
+
+def _game_options(dom: str) -> list[tuple[str, str]]:
+    select = re.search(r'<select data-filter="game">(.*?)</select>', dom, re.S).group(1)
+    return re.findall(r'<option value="([\w-]*)"[^>]*>([^<]*)</option>', select)
+
+
+def test_the_gallery_lists_each_game_once(previewed):
+    """It listed each game once per language name (Werewolf, Ma Sói...)."""
+    out, _ = previewed
+    options = _game_options((out / "preview" / "index.html").read_text(encoding="utf-8"))
+    assert options == [("", "all"), ("werewolf", "Werewolf"), ("werewords", "Werewords")]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+@pytest.mark.parametrize("hash_, names", [("", ["Werewolf", "Werewords"]), ("#lang=vi", ["Ma Sói", "Werewords"]),
+                                          ("#lang=en", ["Werewolf", "Werewords"])])
+def test_the_gallery_names_each_game_in_the_language_shown(previewed, tmp_path, hash_, names):
+    """It showed "Hombres Lobo" for the Chinese view: the first name in alphabetical order, whatever the language."""
+    out, _ = previewed
+    dom = browse((out / "preview" / "index.html").as_uri() + hash_, tmp_path / "chromium", "--dump-dom")
+    assert [text for value, text in _game_options(dom) if value] == names

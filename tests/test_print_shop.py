@@ -44,7 +44,7 @@ def test_a_named_printer_remembers_its_offset(project, tmp_path):
         result = run("build", "werewolf", "--decks", str(project / "decks"), "--printer", "ofice",
                      "--out", str(tmp_path / "x"))
         assert (result.exit_code, result.stderr) == (1, "no printer 'ofice' in cardgen.toml; printers: office\n"
-                                                        "1 problem\n")
+                                                        "1 error\n")
     finally:
         (project / "cardgen.toml").unlink()
 

@@ -375,7 +375,7 @@ def test_text_problem_fails_the_build_with_file_and_line(mini, tmp_path, breakag
     out = tmp_path / "out"
     result = run("build", "--lang", "en", "--decks", str(mini / "decks"), "--out", str(out))
     assert result.exit_code == 1
-    assert result.stderr == f"building mini (en)\n{message}\n1 problem\n"
+    assert result.stderr == f"building mini (en)\n{message}\n1 error\n"
     assert result.stdout == ""
     assert not out.exists() or [p for p in out.rglob("*") if p.is_file()] == []
 
@@ -389,7 +389,7 @@ def test_validate_reports_the_same_text_problem_and_writes_nothing(mini, tmp_pat
     monkeypatch.chdir(here)
     before = _files(mini)
     result = run("validate", "--decks", str(mini / "decks"))
-    assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"{message}\n1 problem\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"{message}\n1 error\n")
     assert _files(mini) == before
     assert list(here.iterdir()) == []
 
@@ -402,7 +402,7 @@ def test_both_text_problems_are_reported_together(mini):
     assert result.exit_code == 1
     *problems, count = result.stderr.splitlines()
     assert sorted(problems) == [OVERFLOW, RUNE]
-    assert count == "2 problems"
+    assert count == "2 errors"
 
 
 def test_other_languages_still_build_when_one_has_a_problem(mini, tmp_path):
@@ -411,7 +411,7 @@ def test_other_languages_still_build_when_one_has_a_problem(mini, tmp_path):
     out = tmp_path / "out"
     result = run("build", "--decks", str(mini / "decks"), "--out", str(out))
     assert result.exit_code == 1
-    assert result.stderr.endswith(f"{RUNE}\n1 problem\n")
+    assert result.stderr.endswith(f"{RUNE}\n1 error\n")
     assert sorted(p.name for p in out.rglob("*.pdf")) == ["mini-cards-vi.pdf"]
 
 
@@ -432,4 +432,4 @@ def test_missing_glyph_line_after_decomposed_text_in_a_block(mini):
                     "  order: 60\n", encoding="utf-8")
     result = run("validate", "--decks", str(mini / "decks"))
     assert result.stderr == ("decks/mini/roles/wolf.yaml:9: ability.vi: character U+16A0 RUNIC LETTER FEHU FEOH "
-                             "FE F 'ᚠ' is in none of the fonts\n1 problem\n")
+                             "FE F 'ᚠ' is in none of the fonts\n1 error\n")

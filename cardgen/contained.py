@@ -1,0 +1,144 @@
+"""The one rule for every file cardgen reads: a path and the folder it belongs to in, its bytes or why
+it cannot be read out.
+
+Decks, symbols, pictures, fonts, templates and settings come from strangers (CI builds pull
+requests). A file is read only if it resolves, symbolic links followed, inside its own folder (a
+card file inside its game folder, a template inside its templates folder) and is a regular file:
+a link leading out, a link loop, a named pipe or a device is refused by name, before anything is
+opened, so it is never read, never printed and never waited on. Files are opened non-blocking and
+checked again once open, so that a pipe swapped in after the check cannot hang the build either.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+OUTSIDE = "a symbolic link leading outside its folder; cardgen does not read it"
+LOOP = "a symbolic link that leads to itself (a loop); cardgen does not read it"
+DANGLING = "a symbolic link to nothing"
+MISSING = "not found"
+UNUSABLE = "not a usable file name"
+
+
+class Refused(ValueError):
+    """A file cardgen will not read; the message says why, without the path."""
+
+
+class TooLarge(Refused):
+    """A file larger than its kind may be, refused before it is opened."""
+
+    def __init__(self, size: int, limit: int):
+        self.size, self.limit = size, limit
+        super().__init__(f"a file of {mib(size)}, more than the {mib(limit)} cardgen reads")
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _not_regular(mode: int) -> str:
+    return f"{_kind(mode)}, not a file; cardgen reads only regular files"
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether path, symbolic links followed, is in folder (or is folder); False for a loop or an odd name."""
+    try:
+        return Path(os.path.realpath(path, strict=True)).is_relative_to(os.path.realpath(folder))
+    except (OSError, ValueError):
+        return False
+
+
+# Longer names no common file system takes; refused as written, whether the file is there or not.
+MAX_NAME, MAX_PATH = 255, 4095
+
+
+def _unusable(path: Path) -> bool:
+    try:
+        written = os.fsencode(path)
+    except (UnicodeError, ValueError):
+        return True
+    return b"\0" in written or len(written) > MAX_PATH or any(len(part) > MAX_NAME for part in written.split(b"/"))
+
+
+def reason(path: Path, folder: Path) -> str | None:
+    """Why `path` cannot be read as a file of `folder`, or None when it can."""
+    if _unusable(path):
+        return UNUSABLE
+    try:
+        where = os.path.realpath(path)          # as far as it resolves: a link out is out, there or not
+        top = os.path.realpath(folder)
+        real = os.path.realpath(path, strict=True)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return LOOP
+        if exc.errno == errno.ENAMETOOLONG:
+            return UNUSABLE
+        if not Path(where).is_relative_to(top):
+            return OUTSIDE
+        return DANGLING if os.path.lexists(path) else MISSING
+    except ValueError:      # a NUL byte in the name
+        return UNUSABLE
+    if not Path(real).is_relative_to(top):
+        return OUTSIDE
+    try:
+        mode = os.stat(real).st_mode
+    except OSError:
+        return MISSING
+    return None if stat.S_ISREG(mode) else _not_regular(mode)
+
+
+def folder_reason(path: Path, parent: Path) -> str | None:
+    """Why the folder `path` cannot be used as a folder of `parent` (None when it can or is absent)."""
+    try:
+        if not os.path.lexists(path):
+            return None
+        real = os.path.realpath(path, strict=True)
+    except OSError as exc:
+        return LOOP if exc.errno == errno.ELOOP else DANGLING
+    except ValueError:
+        return UNUSABLE
+    if not Path(real).is_relative_to(os.path.realpath(parent)):
+        return OUTSIDE
+    return None if os.path.isdir(real) else f"{_kind(os.stat(real).st_mode)} where a folder belongs"
+
+
+def read(path: Path, folder: Path, limit: int) -> bytes:
+    """The bytes of a file of `folder`, at most `limit` of them; raises Refused (with the reason) for a
+    file that breaks the rule, and for one larger than `limit` ("N MiB, more than the M MiB ...")."""
+    why = reason(path, folder)
+    if why:
+        raise Refused(why)
+    size = os.stat(path).st_size
+    if size > limit:
+        raise TooLarge(size, limit)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise Refused(f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):       # swapped for a pipe after the check
+            raise Refused(_not_regular(info.st_mode))
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:                         # grew while being read
+            raise TooLarge(size, limit)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def mib(size: int) -> str:
+    return f"{size / 1024 / 1024:.1f} MiB" if size % (1024 * 1024) else f"{size // 1024 // 1024} MiB"

@@ -1,0 +1,60 @@
+"""Writing systems cardgen can print: a text in, the first character of a script it cannot print
+correctly (and that script) out.
+
+cardgen draws each character's glyph in a row, left to right, as the font gives it: right for
+Latin, Cyrillic, Greek, Armenian, Georgian, Ethiopic, Chinese, Japanese kana and kanji, Korean
+hangul syllables and the like. Scripts whose letters change shape with their neighbours, join up,
+stack or run right to left need a shaping engine, which cardgen does not have: Arabic would print
+unjoined and left to right, Devanagari without its conjuncts. Such text is refused until shaping
+exists, rather than printed wrong. docs/designing.md lists both kinds.
+"""
+
+from __future__ import annotations
+
+# (first, last, script, what it needs); Unicode blocks, in order.
+_NEEDS_SHAPING: tuple[tuple[int, int, str, str], ...] = (
+    (0x0590, 0x05FF, "Hebrew", "right to left"),
+    (0x0600, 0x06FF, "Arabic", "joined letters, right to left"),
+    (0x0700, 0x074F, "Syriac", "joined letters, right to left"),
+    (0x0750, 0x077F, "Arabic", "joined letters, right to left"),
+    (0x0780, 0x07BF, "Thaana", "right to left"),
+    (0x07C0, 0x07FF, "N'Ko", "joined letters, right to left"),
+    (0x0800, 0x08FF, "Arabic", "joined letters, right to left"),     # Samaritan, Mandaic, Arabic Extended
+    (0x0900, 0x097F, "Devanagari", "conjuncts and vowel signs"),
+    (0x0980, 0x09FF, "Bengali", "conjuncts and vowel signs"),
+    (0x0A00, 0x0A7F, "Gurmukhi", "conjuncts and vowel signs"),
+    (0x0A80, 0x0AFF, "Gujarati", "conjuncts and vowel signs"),
+    (0x0B00, 0x0B7F, "Oriya", "conjuncts and vowel signs"),
+    (0x0B80, 0x0BFF, "Tamil", "vowel signs"),
+    (0x0C00, 0x0C7F, "Telugu", "conjuncts and vowel signs"),
+    (0x0C80, 0x0CFF, "Kannada", "conjuncts and vowel signs"),
+    (0x0D00, 0x0D7F, "Malayalam", "conjuncts and vowel signs"),
+    (0x0D80, 0x0DFF, "Sinhala", "conjuncts and vowel signs"),
+    (0x0E00, 0x0E7F, "Thai", "stacked vowel and tone marks"),
+    (0x0E80, 0x0EFF, "Lao", "stacked vowel and tone marks"),
+    (0x0F00, 0x0FFF, "Tibetan", "stacked letters"),
+    (0x1000, 0x109F, "Myanmar", "reordered and stacked letters"),
+    (0x1780, 0x17FF, "Khmer", "stacked letters"),
+    (0x1800, 0x18AF, "Mongolian", "joined letters, written top to bottom"),
+    (0x1900, 0x1CFF, "an Indic or Southeast Asian script", "shaping"),
+    (0xA800, 0xABFF, "an Indic or Southeast Asian script", "shaping"),
+    (0xFB1D, 0xFB4F, "Hebrew", "right to left"),
+    (0xFB50, 0xFDFF, "Arabic", "joined letters, right to left"),
+    (0xFE70, 0xFEFF, "Arabic", "joined letters, right to left"),
+    (0x10800, 0x10FFF, "a right-to-left script", "right to left"),
+    (0x11000, 0x11FFF, "an Indic script", "shaping"),
+    (0x1E800, 0x1EFFF, "a right-to-left script", "right to left"),
+)
+
+
+def unsupported(text: str) -> tuple[str, str, str] | None:
+    """(the character, its script, what printing it needs) for the first character of text in a
+    script cardgen cannot print correctly, or None."""
+    for char in text:
+        code = ord(char)
+        if code < 0x0590 or 0x1D00 <= code < 0xA800 or 0xAC00 <= code < 0xFB1D:
+            continue
+        for first, last, script, needs in _NEEDS_SHAPING:
+            if first <= code <= last:
+                return char, script, needs
+    return None

@@ -1,0 +1,150 @@
+"""The examples of docs/deck-format.md and the README's commands run as written.
+
+(docs/designing.md runs as a whole in test_designing_guide.py.)
+
+- Every ``yaml`` block of docs/deck-format.md is read with cardgen's own YAML 1.2 loader and
+  checked by cardgen's own validator against the schema of the file it shows (game, card,
+  rulebook or script: the one it fits). The format's short examples leave texts out with
+  ``...`` (``{en: Village, ...}``); such an elided key or value is taken out before the check,
+  and so are the keys a whole file would require but a fragment does not show. Anything else
+  that is not in the schema, or has the wrong type, fails.
+- The commands of the README's "Using it" block run one after the other, as written, in a
+  project holding the bundled Werewolf deck (the one the commands name; the other bundled
+  games would only make the test slower), each exiting 0 without a traceback; ``watch`` is
+  stopped with Ctrl-C once it has built. The setup commands of "Two commands" (pip install)
+  are not run: the test suite itself runs where they have been.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from cardgen import schema, yaml12
+from cardgen.validate import _SchemaCheck
+from conftest import ROOT, copy_werewolf_box
+
+FORMAT = ROOT / "docs" / "deck-format.md"
+README = ROOT / "README.md"
+ELIDED = "..."
+
+
+def _blocks(text: str, kind: str) -> list[tuple[int, str]]:
+    """(line, content) of every fenced block of that kind."""
+    found, inside, body, start = [], False, [], 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not inside and line.startswith("```"):
+            inside, body, start = line[3:].strip() == kind, [], number
+            if not inside:
+                inside = None
+        elif inside is not False and line.rstrip() == "```":
+            if inside:
+                found.append((start, "\n".join(body) + "\n"))
+            inside = False
+        elif inside:
+            body.append(line)
+    return found
+
+
+def _without_elisions(value):
+    """The data with every `...` key or value taken out."""
+    if isinstance(value, dict):
+        return {k: _without_elisions(v) for k, v in value.items() if ELIDED not in (k, v)}
+    if isinstance(value, list):
+        return [_without_elisions(v) for v in value if v != ELIDED]
+    return value
+
+
+def _relaxed(rule):
+    """A schema that accepts a fragment: its references written out, no key required, no mapping or list
+    required to be full."""
+    if isinstance(rule, dict):
+        if "$ref" in rule:
+            return _relaxed(schema.DEFS[rule["$ref"].rsplit("/", 1)[1]])
+        return {k: _relaxed(v) for k, v in rule.items()
+                if k not in ("required", "minProperties", "minItems", "$defs")}
+    if isinstance(rule, list):
+        return [_relaxed(v) for v in rule]
+    return rule
+
+
+SCHEMAS = {"game": schema.GAME, "card": schema.CARD, "rulebook": schema.RULEBOOK, "script": schema.SCRIPT}
+FORMAT_BLOCKS = _blocks(FORMAT.read_text(encoding="utf-8"), "yaml")
+
+
+def test_the_format_has_its_examples():
+    assert len(FORMAT_BLOCKS) >= 8
+
+
+@pytest.mark.parametrize("line,text", FORMAT_BLOCKS, ids=[f"line-{line}" for line, _ in FORMAT_BLOCKS])
+def test_every_yaml_example_of_the_deck_format_fits_the_schema(line, text):
+    data = _without_elisions(yaml12.safe_load(text))
+    assert isinstance(data, dict) and data, f"docs/deck-format.md:{line}: not a mapping"
+    found = {kind: _SchemaCheck(None).run(data, _relaxed(rule)) for kind, rule in SCHEMAS.items()}
+    assert any(not problems for problems in found.values()), (
+        f"docs/deck-format.md:{line}: fits no file's schema:\n"
+        + "\n".join(f"  as {kind}: {problems}" for kind, problems in found.items()))
+
+
+# -- the README's commands --------------------------------------------------------------------------
+
+def _readme_commands() -> list[str]:
+    text = README.read_text(encoding="utf-8")
+    block = text.split("## Using it", 1)[1].split("\n\n", 2)[1]
+    return [line.split("#", 1)[0].strip() for line in block.splitlines() if line.strip()]
+
+
+def test_the_readme_shows_its_commands():
+    commands = _readme_commands()
+    assert len(commands) == 8 and all(command.startswith("cardgen ") for command in commands), commands
+
+
+def _cardgen() -> list[str]:
+    return [sys.executable, "-m", "cardgen"]
+
+
+def test_every_command_of_the_readme_runs_as_written(tmp_path):
+    """The commands that write nothing the others read run side by side, to keep the test quick; `new role`
+    and then `watch` (which uses the folder `new role` made) run last, in that order."""
+    copy_werewolf_box(tmp_path / "decks")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    commands = _readme_commands()
+    last = [c for c in commands if c.startswith(("cardgen new", "cardgen watch"))]
+
+    def ran(command: str) -> str:
+        done = subprocess.run(_cardgen() + command.split()[1:], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=300)
+        wrong = f"`{command}` exited {done.returncode}:\n{done.stdout}{done.stderr}" if done.returncode else ""
+        return wrong or ("Traceback" in done.stderr and done.stderr) or ""
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        wrong = [w for w in pool.map(ran, [c for c in commands if c not in last]) if w]
+    assert not wrong, "\n".join(wrong)
+    assert last[0].startswith("cardgen new") and last[1].startswith("cardgen watch")
+    assert not ran(last[0])
+    watch = subprocess.Popen(_cardgen() + last[1].split()[1:], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    lines, deadline = [], time.monotonic() + 120
+    try:
+        for line in watch.stdout:
+            lines.append(line)
+            if " built: " in line or "not built" in line or time.monotonic() > deadline:
+                break
+        watch.send_signal(signal.SIGINT)
+        rest, _ = watch.communicate(timeout=60)
+    finally:
+        if watch.poll() is None:
+            watch.kill()
+            watch.wait()
+    output = "".join(lines) + rest
+    assert re.search(r"^\d\d:\d\d:\d\d built: ", output, re.M) and output.endswith("stopped\n"), output
+    assert (tmp_path / "output" / "werewolf" / "werewolf-cards-vi.pdf").is_file()
+    assert (tmp_path / "output" / "calibration-a4-long.pdf").is_file()
+    assert (tmp_path / "my-roles" / "werewolf" / "roles" / "fox.yaml").is_file()
