@@ -156,7 +156,7 @@ def test_ink_over_the_limit_is_an_error_naming_the_card_and_the_colour(tmp_path)
         "more than Tight Shop's limit of 200 %; use a lighter colour",
         "decks/mini/roles/wolf.yaml:1: wolf (front, en): #000000 prints as C42 M35 Y42 K95, 213 % ink, "
         "more than Tight Shop's limit of 200 %; use a lighter colour",
-        "4 problems"]
+        "4 errors"]
     assert not (tmp_path / "out").exists()
 
 
@@ -172,7 +172,7 @@ def test_text_in_the_safe_zone_is_an_error_naming_the_card_and_the_text(tmp_path
         "inside Wide Shop's 7 mm safe zone; shorten it or give it more room",
         "decks/mini/roles/wolf.yaml:1: wolf (front, en): the text 'Each' comes 5.9 mm from the cut, "
         "inside Wide Shop's 7 mm safe zone; shorten it or give it more room",
-        "2 problems"]
+        "2 errors"]
 
 
 def test_the_bundled_decks_keep_their_text_out_of_every_services_safe_zone(tmp_path):
@@ -206,7 +206,7 @@ def test_a_mistake_in_a_service_file_is_reported_at_its_line(tmp_path):
     assert result.stderr.splitlines() == [
         "templates/exports/broken.yaml:19: bleed: expected a length such as 2.5in, 3mm or 9pt, got 'an eighth'",
         "templates/exports/broken.yaml:21: dpi: expected a number from 72 to 1200, got 3000",
-        "2 problems"]
+        "2 errors"]
 
 
 def test_bleed_and_resolution_flags_cannot_override_a_service(tmp_path):
@@ -296,7 +296,7 @@ def test_a_picture_with_transparency_is_refused_for_pdf_x1a(tmp_path):
     assert result.stderr.splitlines() == [
         "decks/mini/game.yaml:12: role (en): a picture has transparency, which PDF/X-1a does not allow: flatten it "
         "onto its background (save it without an alpha channel)",
-        "1 problem"]
+        "1 error"]
 
 
 def test_the_ink_of_a_picture_is_its_darkest_pixel_s():
