@@ -94,12 +94,14 @@ class Project:
         return data
 
     def display(self, path: Path) -> str:
-        """A path as errors show it: relative to the project folder."""
-        for shown in (path.absolute(), Path(os.path.realpath(path))):
-            try:
-                return shown.relative_to(self.root).as_posix()
-            except ValueError:
-                continue
+        """A path as errors show it: relative to the project folder, or for cardgen's own files to
+        the folder they ship in (the same on every machine)."""
+        for root in (self.root, BUILTIN):
+            for shown in (path.absolute(), Path(os.path.realpath(path))):
+                try:
+                    return shown.relative_to(root).as_posix()
+                except ValueError:
+                    continue
         return relative(path)
 
 

@@ -36,7 +36,9 @@ def squeezed(text: str) -> str:
 
 
 def joined(path) -> str:
-    return squeezed("".join(page.extract_text() for page in pypdf.PdfReader(path).pages))
+    """The text without each page's header and footer (its first two lines), squeezed."""
+    return squeezed("".join("".join(page.extract_text().splitlines(keepends=True)[2:])
+                            for page in pypdf.PdfReader(path).pages))
 
 
 def plain(text: str) -> str:
