@@ -46,6 +46,7 @@ class BuildOptions:
     players: int | None = None     # script the game's setup for this many players
     setup: str | None = None       # which setup (default: the game's first)
     extra_cards: tuple[str, ...] = ()   # cards in play beyond the setup's (--with)
+    kinds: tuple[str, ...] = ()    # only these outputs (cards, rulebook, script, narrator); empty: all
 
 
 @dataclass
@@ -241,6 +242,26 @@ class Pipeline:
             out.append(("script", pdf, pages))
         return out
 
+    def narrator(self, prepared: Prepared, files: GameFiles) -> bytes:
+        """The narrator page of a deck with a script, starting from the build's table."""
+        from . import narrator
+        from .tonight import tonight
+
+        project, options, deck = self.project, self.options, prepared.deck
+        text_all = project.template_data("documents/text.yaml")
+        text = {**text_all.get("en", {}), **text_all.get(deck.lang, {})}
+        page_all = project.template_data("narrator/text.yaml")
+        page_text = {**page_all.get("en", {}), **page_all.get(deck.lang, {}),
+                     "language": _in_language(project.template_data("strings.yaml"), deck.lang).get("language",
+                                                                                                 deck.lang)}
+        table = tonight(deck, files.game.where(), text, options.players, options.setup, options.extra_cards)
+        try:
+            return narrator.page(deck, text, page_text, project.template_data("narrator/narrator.yaml"), table,
+                                 lambda name: project.template(f"narrator/{name}").read_text(encoding="utf-8"),
+                                 [folder / "narrator" for folder in project.templates])
+        except narrator.PageError as exc:
+            raise TemplateError("templates/narrator", None, str(exc)) from None
+
 
 def _document(render_document, template: str, xml: str, *args):
     """A document, or a TemplateError naming the template whose XML it could not use."""
@@ -276,12 +297,14 @@ def _in_language(table: dict, lang: str) -> dict:
 
 
 def output_kinds(files: GameFiles) -> list[str]:
-    """The outputs a game makes per language: its cards, and its rulebook and script if it has their texts."""
-    return ["cards", *(kind for kind in ("rulebook", "script") if f"{kind}.yaml" in files.extra)]
+    """The outputs a game makes per language: its cards, its rulebook and script if it has their texts,
+    and the narrator page if it has a script."""
+    kinds = ["cards", *(kind for kind in ("rulebook", "script") if f"{kind}.yaml" in files.extra)]
+    return kinds + ["narrator"] if "script" in kinds else kinds
 
 
 def output_path(options: BuildOptions, files: GameFiles, kind: str, lang: str) -> Path:
-    return options.out / files.id / f"{files.id}-{kind}-{lang}.pdf"
+    return options.out / files.id / f"{files.id}-{kind}-{lang}.{'html' if kind == 'narrator' else 'pdf'}"
 
 
 @dataclass
@@ -315,6 +338,8 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
         outputs.append(("cards", pdf, len(prepared.pages)))
     try:
         outputs += [output for output in pipeline.documents(prepared, files, kinds)]
+        if prepared.deck.script and (kinds is None or "narrator" in kinds):
+            outputs.append(("narrator", pipeline.narrator(prepared, files), 0))
     except DeckError as exc:
         result.problems = exc.problems
         return result
@@ -374,7 +399,7 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
     todo, inputs = [], {}   # todo: (game, language, the outputs to write)
     for files, lang in jobs(games, options):
         game_folders = [files.folder, *(include / files.id for include in project.includes)]
-        kinds = output_kinds(files)
+        kinds = [kind for kind in output_kinds(files) if not options.kinds or kind in options.kinds]
         for kind in kinds:
             inputs[files.id, lang, kind] = manifest.inputs(kind, lang, game_folders, project.templates,
                                                            project.fonts, options)

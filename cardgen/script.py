@@ -91,6 +91,7 @@ class Line:
     marks: Marks = Marks()
     when: Condition = ()         # every clause met: at least one of its cards in play
     card: str | None = None      # the card whose night call this line belongs to
+    part: str | None = None      # in a night call: wake, unheld, action (the card's first own line), own, sleep
 
     def applies(self, in_play: frozenset[str]) -> bool:
         return all(any(card in in_play for card in clause) for clause in self.when)
@@ -118,8 +119,9 @@ class _Writer:
     text: Mapping
     version: str
 
-    def line(self, kind: str, text: str, marks: Marks, when: Condition, card: str | None = None) -> list[Line]:
-        line = Line(kind, text, marks, when, card)
+    def line(self, kind: str, text: str, marks: Marks, when: Condition, card: str | None = None,
+             part: str | None = None) -> list[Line]:
+        line = Line(kind, text, marks, when, card, part)
         return [line, self.check(when, card)] if marks.deadly else [line]
 
     def check(self, when: Condition, card: str | None) -> Line:
@@ -133,21 +135,21 @@ class _Writer:
         name = card.call_name
         when += ((card.id,),)
         lines = self.line("say", fill(self.text["wake_group" if group else "wake"], name=name), Marks(), when,
-                          card.id)
+                          card.id, "wake")
         if script.unheld_if and card.id not in script.always_held:
-            lines += self.line("do", self.text["unheld"], Marks(), when + (script.unheld_if,), card.id)
+            lines += self.line("do", self.text["unheld"], Marks(), when + (script.unheld_if,), card.id, "unheld")
         if night:
             # The first of the card's own lines is its action: the pause, the choices and the countdown go there.
             action = {key: value for key, value in vars(night.marks).items() if key not in ("deadly", "house")}
-            if night.say:
-                lines += self.line("say", night.say.value, Marks(house=night.marks.house, **action), when, card.id)
-                action = {"secret_word": night.marks.secret_word}
-            if night.do:
-                lines += self.line("do", night.do.value, Marks(house=night.marks.house, **action), when, card.id)
+            part = "action"
+            for kind, own in (("say", night.say), ("do", night.do)):
+                if own:
+                    lines += self.line(kind, own.value, Marks(house=night.marks.house, **action), when, card.id, part)
+                    action, part = {"secret_word": night.marks.secret_word}, "own"
             if night.marks.deadly:
                 lines.append(self.check(when, card.id))
         lines += self.line("say", fill(self.text["sleep_group" if group else "sleep"], name=name), Marks(), when,
-                           card.id)
+                           card.id, "sleep")
         if night:
             lines += self.steps(night.after, when, card.id)
         return lines
