@@ -126,7 +126,7 @@ class Prepared:
     """One game in one language, laid out and ready to render."""
 
     deck: Deck
-    faces: Faces
+    faces: Faces | None          # None when only the documents or the narrator page are made
     pages: list
     book: FontBook
 
@@ -148,8 +148,9 @@ class Pipeline:
         self.sizes = card_sizes(project)
         self.card_layout = project.template_data("card-layout.yaml")
 
-    def prepare(self, files: GameFiles, lang: str) -> tuple[Prepared | None, list[Problem]]:
-        """Resolve, faces and layout; every problem of this deck, or a deck ready to render."""
+    def prepare(self, files: GameFiles, lang: str, cards: bool = True) -> tuple[Prepared | None, list[Problem]]:
+        """Resolve, faces and layout (only resolve without `cards`: the documents and the narrator page
+        need no card faces); every problem of this deck, or a deck ready to render."""
         from . import face, layout, resolve
 
         options = self.options
@@ -158,6 +159,9 @@ class Pipeline:
         except ValueError as exc:
             return None, [Problem(files.game.where(("fonts",)), f"fonts: {exc}")]
         deck, problems = resolve.resolve_deck(files, lang, options.card_size, self.sizes, book)
+        if not cards:
+            return (None if any(p.fails(options.strict) for p in problems) else Prepared(deck, None, [], book)), \
+                problems
         faces, found = face.compose_faces(deck, self.card_layout, book, options.ink_saver, self.words(lang))
         problems += found
         try:
@@ -325,7 +329,7 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     # A worker process makes its own: templates are re-read for every build, never kept stale.
     pipeline = pipeline or Pipeline(project, options)
     result = JobResult()
-    prepared, found = pipeline.prepare(files, lang)
+    prepared, found = pipeline.prepare(files, lang, kinds is None or "cards" in kinds)
     if prepared is None:
         result.problems = found
         return result

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import re
 import shutil
 from html import unescape
@@ -101,18 +102,25 @@ def page_text(versions: list[tuple[str, list]], lang: str) -> str:
 
 
 def test_every_game_and_language_gets_a_small_page_and_a_rebuild_is_byte_identical(tmp_path):
-    result = run("build", "--out", str(tmp_path), "--jobs", "2")
-    assert result.exit_code == 0, result.output
-    pages = sorted(tmp_path.glob("*/*-narrator-*.html"))
-    assert [p.name for p in pages] == sorted(f"{g}-narrator-{lang}.html" for g in GAMES for lang in LANGS)
-    sizes = {p.name: p.stat().st_size for p in pages}
-    assert max(sizes.values()) < 1_000_000, sizes
-    before = {p: p.read_bytes() for p in pages}
-    again = run("build", "--out", str(tmp_path), "--jobs", "2")
-    assert again.exit_code == 0 and "up to date" in again.output.splitlines()[-1], again.output
-    forced = run("build", "werewords", "werewolf", "--out", str(tmp_path), "--force", "--jobs", "1")
-    assert forced.exit_code == 0, forced.output
-    assert all(p.read_bytes() == data for p, data in before.items())
+    from cardgen.build import BuildOptions, build
+
+    listed = run("build", "--list-targets", "--json")
+    outputs = {o for target in json.loads(listed.stdout)["targets"] for o in target["outputs"]}
+    pages = {f"output/{g}/{g}-narrator-{lang}.html" for g in GAMES for lang in LANGS}
+    assert pages <= outputs
+
+    def narrator(force: bool):
+        return build(Project.at(ROOT / "decks"), [], BuildOptions(out=tmp_path, kinds=("narrator",), jobs=2,
+                                                                  force=force))
+
+    assert len(narrator(False).files) == 16
+    built = {p: p.read_bytes() for p in tmp_path.glob("*/*-narrator-*.html")}
+    assert {p.relative_to(tmp_path).as_posix() for p in built} == {p.removeprefix("output/") for p in pages}
+    assert max(len(data) for data in built.values()) < 1_000_000
+    again = narrator(False)
+    assert again.files == [] and again.up_to_date == 16
+    assert len(narrator(True).files) == 16
+    assert all(p.read_bytes() == data for p, data in built.items())
 
 
 def test_a_narrator_template_change_rebuilds_only_the_narrator_pages(tmp_path):
@@ -236,12 +244,14 @@ def test_every_page_opens_from_its_file_within_a_second_and_asks_for_nothing(bui
 
 
 def run_until(page, done, step_ms=1000, limit=2000, each=None):
+    """Runs the page's clock until `done` holds, with `each` looking at every step on the way; a
+    running timer is let run in bigger leaps, since nothing else happens meanwhile."""
     for _ in range(limit):
         if each:
             each()
         if page.evaluate(done):
             return
-        page.clock.run_for(step_ms)
+        page.clock.run_for(10 * step_ms if page.query_selector(".timer:not(.done)") else step_ms)
     raise AssertionError(f"never reached: {done}")
 
 
@@ -432,8 +442,8 @@ def test_a_reload_goes_on_with_the_game_in_progress_and_the_night_is_dark(built,
     with browser(tmp_path / "profile") as session:
         page = session.open(built["salem-1692", 0] / "salem-1692-narrator-en.html",
                             voices=[{"name": "Stub", "lang": "en-US"}], clock=True)
-        page.select_option("#version", "1")
-        choose_table(page, players=7)
+        choose_table(page, players=7, version=1)
+        assert page.inner_text("#version option:checked") == "Town Crier"
         page.click("#start")
         for _ in range(300):
             if page.query_selector(".timer") and "hourglass" in page.inner_text("#step-text") \
@@ -453,3 +463,29 @@ def test_a_reload_goes_on_with_the_game_in_progress_and_the_night_is_dark(built,
         page.clock.run_for(21_000)
         assert page.inner_text(".timer .clock") == "Time!" and page.evaluate("window.__tones") == 3
         assert not session.errors
+
+
+@needs_browser
+def test_a_day_without_a_timer_step_gets_the_day_timer_of_the_setup_screen(tmp_path):
+    shutil.copytree(ROOT / "tests" / "fixtures" / "night", tmp_path / "project")
+    script = tmp_path / "project" / "decks" / "night" / "script.yaml"
+    script.write_text(script.read_text(encoding="utf-8").replace("timer: 90", "house: true"), encoding="utf-8")
+    result = run("narrator", "night", "--decks", str(tmp_path / "project" / "decks"), "--lang", "en",
+                 "--out", str(tmp_path / "out"), "--no-open")
+    assert result.exit_code == 0, result.output
+    with browser(tmp_path / "profile") as session:
+        page = session.open(Path(result.output.strip()), voices=[], clock=True)
+        page.fill("#day-timer", "2")
+        page.dispatch_event("#day-timer", "change")
+        page.click("#start")
+        while page.get_attribute("body", "data-phase") != "day":
+            assert not page.query_selector(".timer")
+            page.click("nav .next")
+        assert page.get_attribute("body", "data-theme") == "day"
+        assert page.inner_text(".timer .caption") == "Day timer" and page.inner_text(".timer .clock") == "2:00"
+        page.click(".timer button >> text=Start")
+        page.clock.run_for(60_000)
+        page.click("nav .next")                 # the timer goes on from step to step
+        assert page.inner_text(".timer .clock") == "1:00"
+        page.clock.run_for(61_000)
+        assert page.inner_text(".timer .clock") == "Time!" and page.evaluate("window.__tones") == 3

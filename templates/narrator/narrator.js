@@ -190,16 +190,23 @@
   document.addEventListener("visibilitychange", keepAwake);
 
   // ---- timers belong to the step on screen: leaving it stops them
+  // (A step drawn again, after a tap, keeps its pending moves but gets new clocks.)
   let live = [];
+  let clocks = [];
   function later(fn, ms) {
     const id = setTimeout(fn, ms);
     live.push(() => clearTimeout(id));
   }
   function every(fn, ms) {
     const id = setInterval(fn, ms);
-    live.push(() => clearInterval(id));
+    clocks.push(() => clearInterval(id));
+  }
+  function stopClocks() {
+    clocks.forEach((stop) => stop());
+    clocks = [];
   }
   function stopAll() {
+    stopClocks();
     live.forEach((stop) => stop());
     live = [];
     speaking++;
@@ -469,7 +476,8 @@
   }
 
   function show(update) {
-    if (!update) stopAll();
+    if (update) stopClocks();
+    else stopAll();
     const now = current();
     if (!now || !now.line) { renderSetup(); return; }
     const { phase, line } = now;
@@ -499,6 +507,10 @@
       waitFor = "timer";
     }
     if (line.choices) widgets.push(choicesWidget(line, night));
+    // A day with no timer of its own gets one, kept from step to step.
+    if (phase.kind === "day" && !phase.lines.some((l) => l.timer)) {
+      widgets.push(countdown(`day/${S.night}`, S.dayTimer, { sound: true, manual: true, label: T.day_clock }));
+    }
     if (announceHere) {
       widgets.push(dawnWidget(resume));
       if (!(S.dawn[`dawn${S.night}`] || {}).done) waitFor = "dawn";
@@ -517,7 +529,7 @@
         el("div", { class: "tools" },
           el("button", { class: "tool", onclick: tablePanel }, T.table),
           el("button", { class: "tool", onclick: scriptPanel }, T.script_view),
-          phase.kind === "day" && !list[S.phase].lines.some((l) => l.timer) ? el("button", { class: "tool", onclick: dayTimerPanel }, T.day_timer.replace(/\s*\(.*\)\s*$/, "").replace(/（.*）$/, "")) : null)),
+        )),
       voiceNotice(),
       el("section", { class: "step", "data-kind": line.kind, "aria-live": "polite" },
         line.kind === "do" ? el("div", { class: "for" }, T.for_narrator) : null,
@@ -570,9 +582,6 @@
   }
   function scriptPanel() {
     panel(T.script_view, scriptView());
-  }
-  function dayTimerPanel() {
-    panel(T.day_timer, countdown(`day/${S.night}`, S.dayTimer, { sound: true, manual: true }));
   }
 
   // ---- the setup screen
