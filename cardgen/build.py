@@ -47,6 +47,7 @@ class BuildOptions:
     players: int | None = None     # script the game's setup for this many players
     setup: str | None = None       # which setup (default: the game's first)
     extra_cards: tuple[str, ...] = ()   # cards in play beyond the setup's (--with)
+    kinds: tuple[str, ...] = ()    # only these outputs (cards, rulebook, script, narrator); empty: all
 
 
 @dataclass
@@ -140,7 +141,7 @@ class Prepared:
     """One game in one language, laid out and ready to render."""
 
     deck: Deck
-    faces: Faces
+    faces: Faces | None          # None when only the documents or the narrator page are made
     pages: list
     book: FontBook
 
@@ -164,9 +165,11 @@ class Pipeline:
         self.sizes = {**card_sizes(project), **(sizes or {})}
         self.card_layout = project.template_data("card-layout.yaml")
 
-    def prepare(self, files: GameFiles, lang: str, sheets: bool = True) -> tuple[Prepared | None, list[Problem]]:
+    def prepare(self, files: GameFiles, lang: str, cards: bool = True,
+                sheets: bool = True) -> tuple[Prepared | None, list[Problem]]:
         """Resolve, faces and layout; every problem of this deck, or a deck ready to render.
-        Without `sheets` the cards are not imposed on paper (exports place them themselves)."""
+        Without `cards` only resolve (the documents and the narrator page need no card faces); without
+        `sheets` the cards are not imposed on paper (exports place them themselves)."""
         from . import face, layout, resolve
 
         from .fonts import FontError
@@ -175,12 +178,16 @@ class Pipeline:
         try:
             book = self.book_for(files)
             deck, problems = resolve.resolve_deck(files, lang, options.card_size, self.sizes, book)
-            faces, found = face.compose_faces(deck, self.card_layout, book, options.ink_saver, self.words(lang))
+            faces, found = face.compose_faces(deck, self.card_layout, book, options.ink_saver, self.words(lang)) \
+                if cards else (None, [])
         except FontError as exc:     # fonts are opened when a text first needs them
             return None, [self.font_problem(files, exc)]
         except ValueError as exc:
             return None, [Problem(files.game.where(("fonts",)), f"fonts: {exc}")]
-        problems += found + self.drawing_problems(files)
+        problems += found + (self.drawing_problems(files) if cards else [])
+        if not cards:
+            return (None if any(p.fails(options.strict) for p in problems) else Prepared(deck, None, [], book)), \
+                problems
         pages = []
         if sheets:
             try:
@@ -237,8 +244,8 @@ class Pipeline:
 
     def documents(self, prepared: Prepared, files: GameFiles, kinds: frozenset[str] | None = None,
                   once: bool = False) -> list[tuple[str, bytes, int]]:
-        """The rulebook and the moderator script of a deck that has their texts (of `kinds`, when
-        given): (kind, PDF, pages); `once`: each laid out a single time, to check it (validate)."""
+        """The rulebook, the moderator script and the narrator page of a deck that has their texts (of
+        `kinds`, when given): (kind, file, pages); `once`: each laid out a single time, to check it (validate)."""
         from . import booklet, document, render, rulebook, script, templating
         from .layout import named_size
         from .phrases import fill
@@ -284,7 +291,29 @@ class Pipeline:
                                    named_size(papers, styles["script"]["paper"], "paper"),
                                    furniture, f"{deck.name.value}: {context['title']} ({deck.lang})", icons, once)
             out.append(("script", pdf, pages))
+        if deck.script and (kinds is None or "narrator" in kinds):
+            out.append(("narrator", self.narrator(prepared, files), 0))
         return out
+
+    def narrator(self, prepared: Prepared, files: GameFiles) -> bytes:
+        """The narrator page of a deck with a script, starting from the build's table."""
+        from . import narrator
+        from .tonight import tonight
+
+        project, options, deck = self.project, self.options, prepared.deck
+        text_all = project.template_data("documents/text.yaml")
+        text = {**text_all.get("en", {}), **text_all.get(deck.lang, {})}
+        page_all = project.template_data("narrator/text.yaml")
+        page_text = {**page_all.get("en", {}), **page_all.get(deck.lang, {}),
+                     "language": _in_language(project.template_data("strings.yaml"), deck.lang).get("language",
+                                                                                                 deck.lang)}
+        table = tonight(deck, files.game.where(), text, options.players, options.setup, options.extra_cards)
+        try:
+            return narrator.page(deck, text, page_text, project.template_data("narrator/narrator.yaml"), table,
+                                 lambda name: project.template(f"narrator/{name}").read_text(encoding="utf-8"),
+                                 [folder / "narrator" for folder in project.templates])
+        except narrator.PageError as exc:
+            raise TemplateError("templates/narrator", None, str(exc)) from None
 
     def document_outputs(self, prepared: Prepared, files: GameFiles, kinds: frozenset[str] | None = None,
                          once: bool = False) -> tuple[list[tuple[str, bytes, int]], list[Problem]]:
@@ -360,12 +389,14 @@ def _in_language(table: dict, lang: str) -> dict:
 
 
 def output_kinds(files: GameFiles) -> list[str]:
-    """The outputs a game makes per language: its cards, and its rulebook and script if it has their texts."""
-    return ["cards", *(kind for kind in ("rulebook", "script") if f"{kind}.yaml" in files.extra)]
+    """The outputs a game makes per language: its cards, its rulebook and script if it has their texts,
+    and the narrator page if it has a script."""
+    kinds = ["cards", *(kind for kind in ("rulebook", "script") if f"{kind}.yaml" in files.extra)]
+    return kinds + ["narrator"] if "script" in kinds else kinds
 
 
 def output_path(options: BuildOptions, files: GameFiles, kind: str, lang: str) -> Path:
-    return options.out / files.id / f"{files.id}-{kind}-{lang}.pdf"
+    return options.out / files.id / f"{files.id}-{kind}-{lang}.{'html' if kind == 'narrator' else 'pdf'}"
 
 
 @dataclass
@@ -387,7 +418,7 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     # A worker process makes its own: templates are re-read for every build, never kept stale.
     pipeline = pipeline or Pipeline(project, options)
     result = JobResult()
-    prepared, found = pipeline.prepare(files, lang)
+    prepared, found = pipeline.prepare(files, lang, kinds is None or "cards" in kinds)
     if prepared is None:
         result.problems = found
         return result
@@ -509,7 +540,7 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
     todo, inputs = [], {}   # todo: (game, language, the outputs to write)
     for files, lang in jobs(games, options):
         game_folders = [files.folder, *files.included]
-        kinds = output_kinds(files)
+        kinds = [kind for kind in output_kinds(files) if not options.kinds or kind in options.kinds]
         for kind in kinds:
             inputs[files.id, lang, kind] = manifest.inputs(kind, lang, game_folders, project.templates,
                                                            project.fonts, options)

@@ -200,6 +200,38 @@ def _progress(verb: str, level: int):
     return progress
 
 
+@main.command("narrator")
+@click.argument("game")
+@click.option("--lang", help="Language code (default: the game's first).")
+@click.option("--players", type=click.IntRange(1), help="Start the setup screen at this many players.")
+@click.option("--setup", help="With --players: which of the game's setups (default: its first).")
+@click.option("--with", "extra_cards", multiple=True, metavar="CARD", help="A card in play beyond the setup's; repeatable.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
+@click.option("--no-open", is_flag=True, help="Only build the page and print where it is.")
+@decks_option
+def narrator_command(game, lang, players, setup, extra_cards, out, no_open, decks, includes) -> None:
+    """Build GAME's narrator page if it changed, and open it: one HTML file that runs the night aloud."""
+    from .build import output_kinds, output_path
+
+    project = _project(decks, includes)
+    try:
+        (files,), _ = check(project, [game], strict=False)
+        lang = lang or files.game.data["languages"][0]
+        if "narrator" not in output_kinds(files):
+            raise click.ClickException(f"{project.display(files.folder)}: game '{files.id}' has no script.yaml, "
+                                       f"so no narrator page")
+        options = BuildOptions(langs=(lang,), out=out, players=players, setup=setup, extra_cards=tuple(extra_cards),
+                               kinds=("narrator",))
+        report = build(project, [game], options)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    _warn(report.warnings)
+    target = output_path(options, files, "narrator", lang)
+    click.echo(str(target))
+    if not no_open:
+        click.launch(str(target))
+
+
 @main.command("calibrate")
 @click.option("--paper", default="a4", show_default=True, help="a4, letter, or another size in templates/paper.yaml.")
 @click.option("--backs", type=click.Choice(["long", "short"]), default="long", show_default=True,

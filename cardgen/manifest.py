@@ -28,11 +28,12 @@ OPTIONS = {
     "cards": ("paper", "card_size", "bleed", "backs", "ink_saver", "back_offset"),
     "rulebook": ("booklet",),
     "script": ("players", "setup", "extra_cards"),
+    "narrator": ("players", "setup", "extra_cards"),
 }
 # Templates (files or folders at the top of templates/) an output kind does not read.
 _CARDS_ONLY = ("card-layout.yaml", "sheet.yaml")
-UNUSED_TEMPLATES = {"cards": ("documents", "new"), "rulebook": ("new", *_CARDS_ONLY),
-                    "script": ("new", *_CARDS_ONLY)}
+UNUSED_TEMPLATES = {"cards": ("documents", "new", "narrator"), "rulebook": ("new", "narrator", *_CARDS_ONLY),
+                    "script": ("new", "narrator", *_CARDS_ONLY), "narrator": ("new", "preview", *_CARDS_ONLY)}
 
 
 def _files(folder: Path, skip: tuple[str, ...] = ()) -> list[Path]:

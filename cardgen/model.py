@@ -73,11 +73,17 @@ class Art:
 
 @dataclass(frozen=True)
 class Marks:
-    """What a step says about itself: players may die at it, it is our rule, a countdown runs at it."""
+    """What a step says about itself: players may die at it, it is our rule, a countdown runs at it;
+    and what the narrator page does there (the PDF script prints none of these)."""
 
     deadly: bool = False
     house: bool = False
     timer: int | None = None       # seconds
+    pause: int | None = None       # seconds the page waits for the players to act; None: its default
+    secret_word: str | None = None # choose, show, initials, ask or guess: the page's secret word at this step
+    if_guessed: bool | None = None # the page reads the step only when the word was (True) or was not guessed
+    choices: tuple[str, ...] = ()  # what the players' night choices do: target, protect, save, poison, kill, note
+    announce: str | None = None    # deaths: the page announces who died from the night's choices
 
 
 @dataclass(frozen=True)

@@ -131,7 +131,9 @@ def _night_rules(spec: dict) -> NightRules:
 
 
 def _marks(spec: dict) -> Marks:
-    return Marks(spec.get("deadly", False), spec.get("house", False), spec.get("timer"))
+    return Marks(spec.get("deadly", False), spec.get("house", False), spec.get("timer"), spec.get("pause"),
+                 spec.get("secret-word"), spec.get("if-guessed"), tuple(spec.get("choices", ())),
+                 spec.get("announce"))
 
 
 def _step(r: _Resolver, doc: Doc, path: KeyPath) -> Step:

@@ -13,6 +13,8 @@ ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 LAYOUTS = ["role", "token", "words", "night-order", "text"]
 LANG_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$"
 PHASE_KINDS = ["first-night", "night", "dawn", "day", "end"]
+SECRET_WORD = ["choose", "show", "initials", "ask", "guess"]
+CHOICES = ["target", "protect", "save", "poison", "kill", "note"]
 
 # What a step may say about itself, wherever steps are written (script phases, setup, a card's night call).
 STEP_MARKS: dict = {
@@ -20,6 +22,23 @@ STEP_MARKS: dict = {
     "house": {"type": "boolean", "description": "Our rule, not the sources': printed with the house-rule mark."},
     "timer": {"type": "integer", "minimum": 1, "maximum": 3600,
               "description": "A countdown of this many seconds runs at this step."},
+    # For the narrator page only; the PDF script prints none of them.
+    "pause": {"type": "integer", "minimum": 0, "maximum": 600,
+              "description": "Narrator page: seconds to wait here while the players act (shown as a "
+                             "count-down; default: templates/narrator/narrator.yaml)."},
+    "secret-word": {"type": "string", "enum": SECRET_WORD,
+                    "description": "Narrator page: the Mayor chooses the secret word here (choose), it is shown "
+                                   "(show), only its first letters are (initials), it is shown on a tap (ask), "
+                                   "or the players may guess it while this step's timer runs (guess)."},
+    "if-guessed": {"type": "boolean",
+                   "description": "Narrator page: read this step only if the secret word was guessed (true) "
+                                  "or only if it was not (false)."},
+    "choices": {"type": "array", "items": {"type": "string", "enum": CHOICES},
+                "description": "Narrator page: the players chosen here, one per entry, and what that does: "
+                               "target (dies at dawn unless protected or saved), protect, save, poison (dies "
+                               "at dawn all the same), kill (dies now), note (only noted)."},
+    "announce": {"type": "string", "enum": ["deaths"],
+                 "description": "Narrator page: here it announces who died, from the night's choices."},
 }
 
 DEFS: dict = {

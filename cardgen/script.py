@@ -1,16 +1,23 @@
-"""The moderator script: a resolved Deck and who plays tonight in, the script template's values out.
+"""The moderator script: a resolved Deck in, every line of every version with the cards it needs out;
+for one Tonight, the script template's values.
 
-Every version opens with the game's setup: its setup steps for that version,
-where the ``deal`` step lists exactly the cards dealt for a player count, or
-points to the rulebook's setup table for the whole box. Then each version's
-phases are walked step by step: steps whose ``if`` names no card in play are
-left out, and a ``roles`` step becomes one call per waking card in night order
+The script is written once for the whole box (``lines``): every version opens
+with the game's setup steps for that version, then walks its phases step by
+step. A ``roles`` step becomes one call per waking card in night order
 (first-night-only cards only on the first night), each with the shared wake-up
 and go-to-sleep lines around the card's own lines. Every step at which players
 may die is followed by the game's win check, so that no death goes unchecked.
 When a card that can hide roles is in play (the Werewolf Thief's two extra
 cards), the call of every role that may be in the middle says to wait as if
 someone acted, so that nobody learns a role is missing.
+
+Each line carries the condition under which it is read: clauses of card ids,
+each clause met when any of its cards is in play. The PDF script is those
+lines filtered for one Tonight (``context``); the narrator page filters the
+same lines for the cards ticked on its setup screen, so the two cannot differ.
+Two lines are made per Tonight: the deal (the exact cards for a player count,
+or a pointer to the rulebook's setup table for the whole box) and the win check
+(its parts for the cards in play).
 """
 
 from __future__ import annotations
@@ -18,9 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from .model import Card, Deck, Marks, Script, Step
+from .model import Card, Deck, Marks, Step
 from .phrases import fill
 from .tonight import Tonight
+
+Condition = tuple[tuple[str, ...], ...]
 
 
 def timer_text(seconds: int, text: Mapping) -> str:
@@ -41,6 +50,12 @@ def marked(line: str, marks: Marks, text: Mapping) -> str:
     return line
 
 
+def deal_items(deck: Deck, dealt: Mapping[str, int], text: Mapping) -> str:
+    names = {card.id: card.name.value for card in deck.cards}
+    return text["list_separator"].join(fill(text["deal_item"], n=n, name=names[card_id])
+                                       for card_id, n in dealt.items())
+
+
 def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
     """What the setup deals: the exact cards for a player count, else a pointer to the setup table."""
     setup = tonight.setup or (deck.setups[0] if deck.setups else None)
@@ -55,11 +70,10 @@ def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
         return " ".join([text["deal_table"], text["deal_even_table" if even else "deal_one"],
                          *_extra(setup.extra, text), *extras])
     total = sum(tonight.dealt.values())
-    cards = text["list_separator"].join(fill(text["deal_item"], n=n, name=names[card_id])
-                                        for card_id, n in tonight.dealt.items())
     each = (total - tonight.extra) // tonight.players
     dealing = text["deal_one"] if each == 1 else fill(text["deal_each"], n=each)
-    return " ".join([fill(text["deal_cards"], total=total, cards=cards), dealing, *_extra(tonight.extra, text)])
+    return " ".join([fill(text["deal_cards"], total=total, cards=deal_items(deck, tonight.dealt, text)), dealing,
+                     *_extra(tonight.extra, text)])
 
 
 def _extra(extra: int, text: Mapping) -> list[str]:
@@ -68,7 +82,46 @@ def _extra(extra: int, text: Mapping) -> list[str]:
     return [text["deal_extra_one"] if extra == 1 else fill(text["deal_extra"], extra=extra)]
 
 
-_FULL_WIDTH_STOPS = "。；：！？，、）」』"
+# Chinese runs on after its full-width punctuation; other languages take a space.
+FULL_WIDTH_STOPS = "。；：！？，、）」』"
+
+
+def check_text(deck: Deck, in_play: frozenset[str], text: Mapping) -> str:
+    """The win check as printed: its label, then the parts of it for the cards in play."""
+    line = ""
+    for part in deck.script.win_check:
+        if part.applies(in_play):
+            line += ("" if not line or line[-1] in FULL_WIDTH_STOPS else " ") + part.text.value
+    return f"**{text['win_check']}**{text['colon']}{line}"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a script version and the cards it needs in play."""
+
+    kind: str                    # say, do, check or deal (the last two: their text is made per Tonight)
+    text: str
+    marks: Marks = Marks()
+    when: Condition = ()         # every clause met: at least one of its cards in play
+    card: str | None = None      # the card whose night call this line belongs to
+    part: str | None = None      # in a night call: wake, unheld, action (the card's first own line), own, sleep
+
+    def applies(self, in_play: frozenset[str]) -> bool:
+        return all(any(card in in_play for card in clause) for clause in self.when)
+
+
+@dataclass(frozen=True)
+class PhaseLines:
+    title: str
+    kind: str | None             # setup, or the phase's kind
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class VersionLines:
+    id: str
+    name: str
+    phases: tuple[PhaseLines, ...]
 
 
 @dataclass
@@ -76,85 +129,94 @@ class _Writer:
     """Turns steps into the lines of one script version, with the win check after every deadly one."""
 
     deck: Deck
-    tonight: Tonight
     text: Mapping
-    version: str | None = None
+    version: str
 
-    @property
-    def script(self) -> Script:
-        return self.deck.script
+    def line(self, kind: str, text: str, marks: Marks, when: Condition, card: str | None = None,
+             part: str | None = None) -> list[Line]:
+        line = Line(kind, text, marks, when, card, part)
+        return [line, self.check(when, card)] if marks.deadly else [line]
 
-    def line(self, kind: str, text: str, marks: Marks = Marks()) -> list[dict]:
-        line = {"kind": kind, "text": marked(text, marks, self.text), "house": marks.house}
-        return [line, *self.check()] if marks.deadly else [line]
+    def check(self, when: Condition, card: str | None) -> Line:
+        return Line("check", "", Marks(), when, card)
 
-    def check(self) -> list[dict]:
-        parts = ""
-        for part in self.script.win_check:
-            if part.applies(self.tonight.in_play):
-                # Chinese runs on after its full-width punctuation; other languages take a space.
-                parts += ("" if not parts or parts[-1] in _FULL_WIDTH_STOPS else " ") + part.text.value
-        label = self.text["win_check"]
-        return [{"kind": "check", "text": f"**{label}**{'' if label[-1] in _FULL_WIDTH_STOPS else ' '}{parts}",
-                 "house": False}]
-
-    def held_by_nobody(self, card: Card) -> bool:
-        return (any(card_id in self.tonight.in_play for card_id in self.script.unheld_if)
-                and card.id not in self.script.always_held)
-
-    def role_call(self, card: Card) -> list[dict]:
+    def role_call(self, card: Card, when: Condition) -> list[Line]:
+        script = self.deck.script
         night = card.night_script
         group = bool(night and night.group)
         name = card.call_name
-        lines = self.line("say", fill(self.text["wake_group" if group else "wake"], name=name))
-        if self.held_by_nobody(card):
-            lines += self.line("do", self.text["unheld"])
-        if night and night.say:
-            lines += self.line("say", night.say.value, Marks(house=night.marks.house, timer=night.marks.timer))
-        if night and night.do:
-            lines += self.line("do", night.do.value, Marks(house=night.marks.house))
-        if night and night.marks.deadly:
-            lines += self.check()
-        lines += self.line("say", fill(self.text["sleep_group" if group else "sleep"], name=name))
+        when += ((card.id,),)
+        lines = self.line("say", fill(self.text["wake_group" if group else "wake"], name=name), Marks(), when,
+                          card.id, "wake")
+        if script.unheld_if and card.id not in script.always_held:
+            lines += self.line("do", self.text["unheld"], Marks(), when + (script.unheld_if,), card.id, "unheld")
         if night:
-            lines += self.steps(night.after, ())
+            # The first of the card's own lines is its action: the pause, the choices and the countdown go there.
+            action = {key: value for key, value in vars(night.marks).items() if key not in ("deadly", "house")}
+            part = "action"
+            for kind, own in (("say", night.say), ("do", night.do)):
+                if own:
+                    lines += self.line(kind, own.value, Marks(house=night.marks.house, **action), when, card.id, part)
+                    action, part = {"secret_word": night.marks.secret_word}, "own"
+            if night.marks.deadly:
+                lines.append(self.check(when, card.id))
+        lines += self.line("say", fill(self.text["sleep_group" if group else "sleep"], name=name), Marks(), when,
+                           card.id, "sleep")
+        if night:
+            lines += self.steps(night.after, when, card.id)
         return lines
 
-    def dead_roles(self) -> list[dict]:
+    def dead_roles(self, when: Condition) -> list[Line]:
         rule = self.deck.night.dead_roles
         if rule is None:
             return []
-        return self.line("do", self.text[f"dead_{rule}"], Marks(house="dead-roles" in self.deck.night.house))
+        return self.line("do", self.text[f"dead_{rule}"], Marks(house="dead-roles" in self.deck.night.house), when)
 
-    def steps(self, steps: tuple[Step, ...], waking: tuple[Card, ...]) -> list[dict]:
+    def steps(self, steps: tuple[Step, ...], when: Condition = (), card: str | None = None) -> list[Line]:
         lines = []
         for step in steps:
-            if not step.applies(self.tonight.in_play) or step.version not in (None, self.version):
+            if step.version not in (None, self.version):
                 continue
+            step_when = when + ((step.when,) if step.when else ())
             if step.kind == "roles":
                 first = step.roles == "first-night"
-                lines += self.dead_roles()
-                for card in waking:
-                    if first or not card.first_night_only:
-                        lines += self.role_call(card)
+                lines += self.dead_roles(step_when)
+                for waking in self.deck.night_order:
+                    if first or not waking.first_night_only:
+                        lines += self.role_call(waking, step_when)
             elif step.kind == "deal":
-                lines += self.line("do", deal_line(self.deck, self.tonight, self.text), step.marks)
+                lines += self.line("deal", "", step.marks, step_when, card)
             else:
-                lines += self.line(step.kind, step.text.value, step.marks)
+                lines += self.line(step.kind, step.text.value, step.marks, step_when, card)
         return lines
 
 
-def context(deck: Deck, text: Mapping, tonight: Tonight) -> dict:
+def lines(deck: Deck, text: Mapping) -> tuple[VersionLines, ...]:
+    """Every line of every version of the deck's script, for the whole box, each with its condition."""
     script = deck.script
-    waking = tuple(card for card in deck.night_order if card.id in tonight.in_play)
     versions = []
     for version in script.versions:
-        writer = _Writer(deck, tonight, text, version.id)
-        phases = [{"title": text["setup_title"], "kind": "setup", "steps": writer.steps(script.setup, waking)}] \
-            if script.setup else []
-        phases += [{"title": phase.title.value, "kind": phase.kind, "steps": writer.steps(phase.steps, waking)}
+        writer = _Writer(deck, text, version.id)
+        phases = [PhaseLines(text["setup_title"], "setup", tuple(writer.steps(script.setup)))] if script.setup else []
+        phases += [PhaseLines(phase.title.value, phase.kind, tuple(writer.steps(phase.steps)))
                    for phase in version.phases]
-        versions.append({"name": version.name.value, "phases": phases})
+        versions.append(VersionLines(version.id, version.name.value, tuple(phases)))
+    return tuple(versions)
+
+
+def context(deck: Deck, text: Mapping, tonight: Tonight) -> dict:
+    """The script template's values: the lines that apply tonight, as printed."""
+    script = deck.script
+    made = {"deal": deal_line(deck, tonight, text), "check": check_text(deck, tonight.in_play, text)}
+    versions = []
+    for version in lines(deck, text):
+        phases = [{"title": phase.title, "kind": phase.kind,
+                   "steps": [{"kind": "do" if line.kind == "deal" else line.kind,
+                              "text": marked(made.get(line.kind, line.text), line.marks, text),
+                              "house": line.marks.house}
+                             for line in phase.lines if line.applies(tonight.in_play)]}
+                  for phase in version.phases]
+        versions.append({"name": version.name, "phases": phases})
     house = any(line["house"] for version in versions for phase in version["phases"] for line in phase["steps"])
     return {
         "game": {"name": deck.name.value},

@@ -138,7 +138,8 @@ def test_list_targets_gives_one_target_per_game():
     assert [t["game"] for t in targets] == ["mafia-vendetta", "salem-1692", "werewolf", "werewords"]
     werewolf = targets[2]
     assert werewolf["languages"] == ["en", "vi", "zh", "es"]
-    assert "output/werewolf/werewolf-script-zh.pdf" in werewolf["outputs"] and len(werewolf["outputs"]) == 12
+    assert "output/werewolf/werewolf-script-zh.pdf" in werewolf["outputs"] and len(werewolf["outputs"]) == 16
+    assert "output/werewolf/werewolf-narrator-zh.html" in werewolf["outputs"]
 
 
 @pytest.mark.parametrize("args", [["--help"], ["list"], ["list", "--json"], ["build", "--list-targets"]])

@@ -1,0 +1,155 @@
+"""The narrator page: a resolved Deck, cardgen's phrases and the build's Tonight in; one HTML file out.
+
+The page runs the night aloud in the browser from the script's own lines
+(``script.lines``): every line with the cards it needs in play, which the page
+filters for the cards ticked on its setup screen exactly as ``script.context``
+filters them for the PDF. Its setup screen starts from the build's Tonight
+(``--players``, ``--setup``, ``--with``). Everything is in the one file: the
+deck's data as JSON in a ``<script type="application/json">`` block, and the
+page's script and style from templates/narrator/, allowed by the
+Content-Security-Policy through their hashes, which forbids every request.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from typing import Callable, Mapping
+
+from . import script, templating
+from .model import Deck
+from .tonight import Tonight
+
+# Marks the page reads, by the key it reads them under; a default value is left out of the page.
+_MARKS = {"deadly": "deadly", "house": "house", "timer": "timer", "pause": "pause", "secret_word": "word",
+          "if_guessed": "guessed", "choices": "choices", "announce": "announce"}
+
+
+class PageError(ValueError):
+    """A narrator template that cannot go into the page as it is."""
+
+
+def _line(line: script.Line) -> dict:
+    out = {"kind": line.kind, "text": line.text}
+    for key, name in _MARKS.items():
+        value = getattr(line.marks, key)
+        # if-guessed: false is a condition, not a default.
+        if value not in (None, (), False if key != "if_guessed" else None):
+            out[name] = list(value) if isinstance(value, tuple) else value
+    if line.when:
+        out["when"] = [list(clause) for clause in line.when]
+    for key in ("card", "part"):
+        if getattr(line, key):
+            out[key] = getattr(line, key)
+    return out
+
+
+def _cards(deck: Deck, versions: tuple[script.VersionLines, ...]) -> list[dict]:
+    """The cards a table chooses from: those that a line needs, and every card of the groups that the
+    setups deal from or that wake at night (a designer's new role among them)."""
+    dealt = {card_id for setup in deck.setups for deal in setup.deals for card_id in deal}
+    groups = {card.group.id for card in deck.cards if card.id in dealt or card.night_order is not None}
+    wanted = {card.id for card in deck.cards if card.group.id in groups}
+    wanted |= {card_id for version in versions for phase in version.phases for line in phase.lines
+               for clause in line.when for card_id in clause}
+    return [{"id": card.id, "name": card.name.value, "team": card.team.id if card.team else None,
+             "group": card.group.id, "count": card.count, "wakes": card.night_order is not None,
+             **({"extra": card.extra_cards} if card.extra_cards else {})}
+            for card in deck.cards if card.id in wanted]
+
+
+def _words(deck: Deck) -> dict[str, list[str]]:
+    """The language's word list by level, from the word cards, in the list's order."""
+    words: dict[str, list[str]] = {}
+    for card in deck.cards:
+        for level, word in card.words:
+            words.setdefault(level, []).append(word.value)
+    return words
+
+
+def _tonight(tonight: Tonight) -> dict:
+    """The build's table, where the setup screen starts: the setup, the player count and the cards
+    added to the setup's row, in the order they were added."""
+    if tonight.setup is None:
+        return {"setup": None, "players": None, "with": []}
+    row = tonight.setup.deal(tonight.players)
+    # The fill card only ever gives seats away, or grows by a card's extra cards; a card beside the deal
+    # (a title) is in play without a seat.
+    added = [card_id for card_id, n in tonight.dealt.items() if card_id != tonight.setup.fill
+             for _ in range(n - row.get(card_id, 0))]
+    added += sorted(tonight.in_play - set(tonight.dealt))
+    return {"setup": tonight.setup.id, "players": tonight.players, "with": added}
+
+
+def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonight: Tonight) -> dict:
+    """Everything the page knows about the deck, in the deck's language."""
+    versions = script.lines(deck, text)
+    return {
+        "game": deck.game,
+        "lang": deck.lang,
+        "name": deck.name.value,
+        "title": deck.script.title.value if deck.script.title else text["script"],
+        "versions": [{"id": version.id, "name": version.name,
+                      "phases": [{"title": phase.title, "kind": phase.kind, "lines": [_line(line) for line in
+                                                                                        phase.lines]}
+                                 for phase in version.phases]}
+                     for version in versions],
+        "cards": _cards(deck, versions),
+        "all": [card.id for card in deck.cards],
+        "teams": [{"id": team.id, "name": team.name.value, "color": team.color}
+                  for team in dict.fromkeys(card.team for card in deck.cards if card.team)],
+        "setups": [{"id": setup.id, "name": setup.name.value if setup.name else setup.id,
+                    "players": list(setup.players), "deals": [list(deal.items()) for deal in setup.deals],
+                    "fill": setup.fill, "extra": setup.extra}
+                   for setup in deck.setups],
+        "dealTable": script.deal_line(deck, Tonight(frozenset(), ""), text),
+        "players": list(deck.rulebook.players) if deck.rulebook else None,
+        "tonight": _tonight(tonight),
+        "deadRoles": deck.night.dead_roles,
+        "winCheck": [{"text": part.text.value, **({"when": [list(part.when)]} if part.when else {})}
+                     for part in deck.script.win_check],
+        "stops": script.FULL_WIDTH_STOPS,
+        "words": _words(deck),
+        "settings": dict(settings),
+        "t": {**{key: text[key] for key in ("deal_item", "list_separator", "setup_for", "all_cards", "win_check",
+                                            "colon", "deal_cards", "deal_one", "deal_each", "deal_extra_one", "deal_extra")},
+              **page_text},
+    }
+
+
+def _hash(source: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(source.encode()).digest()).decode() + "'"
+
+
+def _json(values: dict) -> str:
+    """JSON that cannot end its script block or open markup: every <, > and & is written as an escape."""
+    text = json.dumps(values, ensure_ascii=False, separators=(",", ":"))
+    for char in "<>&\u2028\u2029":
+        text = text.replace(char, f"\\u{ord(char):04x}")
+    return text
+
+
+def page(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonight: Tonight,
+         read: Callable[[str], str], template_dirs) -> bytes:
+    """The page's HTML. `page_text` is templates/narrator/text.yaml in the deck's language (and the
+    language's name), `settings` templates/narrator/narrator.yaml; `read` gives the text of a file in
+    templates/narrator/ (the script and the style)."""
+    from markupsafe import Markup
+
+    code, style = read("narrator.js"), read("narrator.css")
+    for name, source, end in (("narrator.js", code, "</script"), ("narrator.css", style, "</style")):
+        if end in source.lower():
+            raise PageError(f"templates/narrator/{name} contains '{end}', which would end it early in the page")
+    values = data(deck, text, page_text, settings, tonight)
+    encoded = json.dumps(values, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    values["id"] = hashlib.sha256(encoded.encode()).hexdigest()[:16]
+    csp = "; ".join([
+        "default-src 'none'", f"script-src {_hash(code)}", f"style-src {_hash(style)}", "img-src data:",
+        "base-uri 'none'", "form-action 'none'"])
+    # The script, the style and the escaped JSON go in as they are: autoescape would break them.
+    html = templating.render(template_dirs, "page.html.j2", {
+        "lang": deck.lang, "title": f"{deck.name.value} · {values['title']}", "csp": csp,
+        "data": Markup(_json(values)), "code": Markup(code), "style": Markup(style), "loading": page_text["loading"]})
+    return html.encode()
+
