@@ -228,8 +228,13 @@ def narrator_command(game, lang, players, setup, extra_cards, out, no_open, deck
     _warn(report.warnings)
     target = output_path(options, files, "narrator", lang)
     click.echo(str(target))
-    if not no_open:
+    if no_open:
+        return
+    if sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         click.launch(str(target))
+    else:
+        # Over ssh or in CI there is no screen to open it on: the path above is what to open.
+        click.echo("no display here: open that file in a browser", err=True)
 
 
 @main.command("calibrate")
