@@ -112,6 +112,10 @@ def main() -> None:
               callback=lambda ctx, param, value: _finite(value, param, ctx))
 @click.option("--backs", type=click.Choice(BACKS), default="long", show_default=True,
               help="long/short: duplex on that edge; fold: fronts and backs on one side; none.")
+@click.option("--margin", type=click.FloatRange(0, 10), default=None,
+              help="Printable margin in mm: crop marks and the ruler stay this far from the paper's edge "
+                   "(default: templates/sheet.yaml's, 5).",
+              callback=lambda ctx, param, value: value if value is None else _finite(value, param, ctx))
 @click.option("--ink-saver", is_flag=True, help="Outlines and light tints instead of large filled areas.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True)
@@ -129,13 +133,13 @@ def main() -> None:
 @click.option("--list-targets", is_flag=True, help="Print what would be built and stop.")
 @click.option("--json", "as_json", is_flag=True, help="With --list-targets: as JSON.")
 @decks_option
-def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, strict, booklet, players, setup,
+def build_command(games, langs, paper, card_size, bleed, backs, margin, ink_saver, out, strict, booklet, players, setup,
                   extra_cards, force, jobs, back_offset, printer, list_targets, as_json, decks, includes) -> None:
     """Build the card PDFs, rulebooks and moderator scripts of GAMES (default: every game under decks/).
 
     Outputs whose inputs did not change since the last build into the same folder are kept as they are."""
     options = BuildOptions(langs=tuple(langs), paper=paper, card_size=card_size, bleed=bleed, backs=backs,
-                           ink_saver=ink_saver, out=out, strict=strict, booklet=booklet, players=players,
+                           margin=margin, ink_saver=ink_saver, out=out, strict=strict, booklet=booklet, players=players,
                            setup=setup, extra_cards=tuple(extra_cards), force=force, jobs=jobs,
                            back_offset=_back_offset(_project(decks, includes), back_offset, printer))
     if list_targets:
@@ -159,6 +163,9 @@ def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, 
     _warn(report.warnings)
     for path in report.files:
         click.echo(str(path))
+    # Advice goes with the warnings, so that stdout stays one path a line and the summary.
+    for line in report.advice():
+        click.echo(line, err=True)
     click.echo(report.summary())
 
 

@@ -1,7 +1,10 @@
 """Sheet geometry of built PDFs, measured back from the files.
 
 Every configuration of the real Werewolf deck (English) is built once per
-module into a temporary folder and read back:
+module into a temporary folder and read back. The grid's mechanics are built
+with ``--margin 0`` (printed to the paper's edge, where 3 x 3 poker cards fit
+A4 and Letter portrait); the tests of the printable margin build with the
+default 5 mm, where they go 4 x 2 on the turned page. Readers:
 
 * pypdf for the page boxes (MediaBox, TrimBox, BleedBox);
 * pypdfium2's page-object API for lines, filled areas and characters
@@ -247,6 +250,8 @@ def build(project, tmp_path_factory):
     cache: dict[tuple[str, ...], Built] = {}
 
     def get(*options: str) -> Built:
+        if "--margin" not in options:
+            options = ("--margin", "0", *options)
         if options not in cache:
             out = tmp_path_factory.mktemp("out")
             result = run("build", "werewolf", "--lang", "en", "--decks", str(project / "decks"),
