@@ -26,12 +26,12 @@ from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, PageBreak,
-                                PageTemplate, Paragraph, Spacer, Table, TableStyle)
+                                PageTemplate, Spacer, Table, TableStyle)
 
 from . import markup
 from .fonts import FontBook
 from .icons import IconPainter
-from .textfit import paragraph_markup
+from .textfit import document_paragraph
 from .units import Size, pt
 
 
@@ -56,6 +56,11 @@ class _CheckBox(Flowable):
         self.canv.rect(0, 0, self.size, self.size, stroke=1, fill=0)
 
 
+# Cell padding, pt, each side: of the label column, and of the others (a setup table has up to
+# 17 narrow columns of numbers).
+TABLE_PADDING = (2.0, 1.0)
+
+
 class _Builder:
     def __init__(self, book: FontBook, lang: str, style: Mapping, colors: Mapping, body_font: str,
                  icons: Collection[str]):
@@ -65,7 +70,8 @@ class _Builder:
         self.style = style
         self.colors = colors
         self.cjk = book.is_cjk(lang)
-        sizes, leading = style["sizes"], style["leading"]
+        # The cards' line height rules hold here too: Vietnamese needs room for its stacked marks.
+        sizes, leading = style["sizes"], max(style["leading"], book.leading(lang))
 
         def paragraph_style(name: str, size_key: str, color: str, **extra) -> ParagraphStyle:
             size = sizes[size_key]
@@ -85,18 +91,19 @@ class _Builder:
                                   bulletIndent=sizes["body"] * 0.2, spaceAfter=sizes["body"] * 0.2,
                                   bulletFontName=body_font),
             "cell": paragraph_style("cell", "small", colors["text"]),
-            "do": paragraph_style("do", "small", colors["muted"]),
+            # Read by candlelight before it is done: as dark as the text, nearly as large.
+            "do": paragraph_style("do", "do", colors["do"]),
         }
 
     def paragraph(self, text: str, style: str, bold: bool = False, italic: bool = False,
-                  color: str | None = None, bullet: str | None = None) -> Paragraph:
+                  color: str | None = None, bullet: str | None = None) -> Flowable:
         spans = markup.parse(text, self.icons)
         if bold or italic:
             spans = tuple(markup.Span(s.text, s.bold or bold, s.italic or italic) for s in spans)
-        body = paragraph_markup(spans, self.book, self.lang, self.styles[style].fontSize)
+        paragraph_style = self.styles[style]
         if color:
-            body = f'<font color="#{HexColor(color).hexval()[2:]}">{body}</font>'
-        return Paragraph(body, self.styles[style], bulletText=bullet)
+            paragraph_style = ParagraphStyle(f"{style}-colored", parent=paragraph_style, textColor=HexColor(color))
+        return document_paragraph(spans, self.book, self.lang, paragraph_style, bullet)
 
     def blocks(self, text: str) -> list[Flowable]:
         """Blank lines part paragraphs; a line starting with "- " starts a bullet, and the
@@ -114,20 +121,39 @@ class _Builder:
         return [self.paragraph(joiner.join(lines), kind, bullet="•" if kind == "li" else None)
                 for kind, lines in items if lines]
 
-    def table(self, element: ET.Element) -> Table:
-        rows = [[self.paragraph(cell.text or "", "cell", bold=cell.tag == "th") for cell in row]
-                for row in element.findall("tr")]
-        table = Table(rows, hAlign="LEFT", repeatRows=1)
+    def table(self, element: ET.Element, width: float) -> Table:
+        cells = [[(cell.text or "", cell.tag == "th") for cell in row] for row in element.findall("tr")]
+        rows = [[self.paragraph(text, "cell", bold=bold) for text, bold in row] for row in cells]
+        table = Table(rows, colWidths=self.column_widths(cells, width), hAlign="LEFT", repeatRows=1)
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, 0), HexColor(self.colors["table-head"])),
             ("LINEBELOW", (0, 0), (-1, -1), 0.3, HexColor(self.colors["rule"])),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 2),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+            ("LEFTPADDING", (0, 0), (0, -1), TABLE_PADDING[0]),
+            ("RIGHTPADDING", (0, 0), (0, -1), TABLE_PADDING[0]),
+            ("LEFTPADDING", (1, 0), (-1, -1), TABLE_PADDING[1]),
+            ("RIGHTPADDING", (1, 0), (-1, -1), TABLE_PADDING[1]),
             ("TOPPADDING", (0, 0), (-1, -1), 1),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
         ]))
         return table
+
+    def column_widths(self, cells: list[list[tuple[str, bool]]], width: float) -> list[float]:
+        """The first column (the labels of a setup table) as wide as its longest label, as far as the
+        other columns leave room at the width of their widest cell; those share the rest."""
+        columns = max(map(len, cells))
+        size = self.styles["cell"].fontSize
+
+        def natural(column: int) -> float:
+            padding = TABLE_PADDING[min(column, 1)]
+            return max((self.book.width(row[column][0], self.lang, size, row[column][1]) for row in cells
+                        if column < len(row)), default=0.0) + 2 * padding + 0.5
+
+        if columns == 1:
+            return [width]
+        others = max(natural(c) for c in range(1, columns)) * (columns - 1)
+        first = max(min(natural(0), width - others), width / (2 * columns))
+        return [first] + [(width - first) / (columns - 1)] * (columns - 1)
 
     def role(self, element: ET.Element) -> Flowable:
         name = self.paragraph(element.get("name", ""), "p", bold=True, color=element.get("color"))
@@ -162,7 +188,7 @@ class _Builder:
             elif tag == "blocks":
                 out += self.blocks(text)
             elif tag == "table":
-                out += [self.table(element), Spacer(1, self.style["sizes"]["body"] * 0.5)]
+                out += [self.table(element, width), Spacer(1, self.style["sizes"]["body"] * 0.5)]
             elif tag == "role":
                 out.append(self.role(element))
             elif tag == "step":
@@ -175,7 +201,9 @@ class _Builder:
 def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors: Mapping, page: Size,
                     furniture: PageFurniture, title: str,
                     icons: Mapping[str, tuple[Path, Color]]) -> tuple[bytes, int]:
-    """The PDF and its page count. Pages are numbered 'n of total', so it is laid out twice.
+    """The PDF and its page count. Pages are numbered 'n of total', so it is laid out twice; a
+    document whose last page would hold only one or two lines is laid out again with the
+    page before it shortened, so that at least three lines go over.
     `icons` are the cards a text may show inline as `:card-id:`."""
     root = ET.fromstring(xml)
     body_font = book.face(book.order(lang)[0], False, False)
@@ -185,12 +213,16 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
     columns, gap = style["columns"], pt(style["column-gap"])
     inner_w = width - pt(margins["left"] + margins["right"])
     column_w = (inner_w - gap * (columns - 1)) / columns
-    frames = [Frame(pt(margins["left"]) + i * (column_w + gap), pt(margins["bottom"]), column_w,
-                    height - pt(margins["top"] + margins["bottom"]), id=f"column{i}",
-                    leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-              for i in range(columns)]
-    total = 0
-    for _ in range(2):
+    body_h = height - pt(margins["top"] + margins["bottom"])
+
+    def frames(shorter: float = 0.0) -> list[Frame]:
+        """The page's columns, the last of them `shorter` pt shorter at its foot."""
+        return [Frame(pt(margins["left"]) + i * (column_w + gap), pt(margins["bottom"]) + cut, column_w,
+                      body_h - cut, id=f"column{i}", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+                for i in range(columns) for cut in [shorter if i == columns - 1 else 0.0]]
+
+    total, short_page, shorter = 0, 0, 0.0
+    for _ in range(3):
         buffer = io.BytesIO()
         pages = [0]
         painters: list[IconPainter] = []
@@ -213,9 +245,65 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
                     x += canvas.stringWidth(piece, font, size)
             canvas.restoreState()
 
-        doc = BaseDocTemplate(buffer, pagesize=(width, height), invariant=1, title=title, creator="cardgen",
-                              initialFontName=body_font,
-                              pageTemplates=[PageTemplate("page", frames=frames, onPage=furnish)])
-        doc.build(builder.flowables(root, column_w))
-        total = pages[0]
+        templates = [PageTemplate("page", frames=frames(), onPage=furnish),
+                     PageTemplate("short", frames=frames(shorter), onPage=furnish)]
+        # The first page is on the first template; after each page _Document picks the next one's.
+        doc = _Document(buffer, short_page, pagesize=(width, height), invariant=1, title=title, creator="cardgen",
+                        initialFontName=body_font, pageTemplates=templates[::-1] if short_page == 1 else templates)
+        flowables = builder.flowables(root, column_w)
+        _cell_font(flowables, body_font)
+        doc.build(flowables)
+        laid_out, total = total, pages[0]
+        if short_page == 0 and total > 1:
+            lines = _lines_on_last_page(buffer.getvalue(), pt(margins["bottom"]), height - pt(margins["top"]),
+                                        [frame._x1 for frame in frames()])
+            if lines < 3:
+                leading = builder.styles["p"].leading
+                short_page, shorter = total - 1, (3 - lines + 0.5) * leading
+                continue
+        if laid_out == total:
+            break
     return buffer.getvalue(), total
+
+
+class _Document(BaseDocTemplate):
+    """Pages on the "page" template, but for one (short_page, 1-based; 0: none) on "short"."""
+
+    def __init__(self, buffer, short_page: int, **options):
+        super().__init__(buffer, **options)
+        self.short_page = short_page
+
+    def afterPage(self) -> None:
+        self.handle_nextPageTemplate("short" if self.page + 1 == self.short_page else "page")
+
+
+def _cell_font(flowables: list[Flowable], font: str) -> None:
+    """Tables set their cells' font even when every cell is a paragraph: left alone that is
+    Helvetica, which the PDF would then name without embedding it."""
+    for flowable in flowables:
+        if isinstance(flowable, Table):
+            flowable.setStyle([("FONTNAME", (0, 0), (-1, -1), font)])
+        elif isinstance(flowable, KeepTogether):
+            _cell_font(flowable._content, font)
+
+
+def _lines_on_last_page(pdf: bytes, bottom: float, top: float, columns: list[float]) -> int:
+    """How many lines of text the last page's body holds (header and footer left out), read back:
+    the baselines in each column (`columns`: where each starts, pt)."""
+    import ctypes
+
+    import pypdfium2
+    import pypdfium2.raw as pdfium_c
+
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        text = document[len(document) - 1].get_textpage()
+        x, y = ctypes.c_double(), ctypes.c_double()
+        lines = set()
+        for i in range(text.count_chars()):
+            pdfium_c.FPDFText_GetCharOrigin(text.raw, i, x, y)
+            if bottom - 1 <= y.value <= top + 1 and text.get_text_range(i, 1).strip():
+                lines.add((sum(1 for start in columns if x.value >= start - 1), round(y.value)))
+        return len(lines)
+    finally:
+        document.close()
