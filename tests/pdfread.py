@@ -15,6 +15,8 @@ import pypdfium2.raw as pdfium_c
 
 from cardgen.units import PT_PER_INCH, mm
 
+TOL = 0.02                 # mm, for positions the PDF stores to 1e-4 pt
+
 
 @dataclass(frozen=True)
 class Box:
@@ -31,15 +33,43 @@ class Box:
     def h(self) -> float:
         return self.y1 - self.y0
 
+    @property
+    def cx(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.y0 + self.y1) / 2
+
     def gap(self, other: "Box") -> float:
         """The distance between two boxes (0 when they touch or overlap)."""
         dx = max(other.x0 - self.x1, self.x0 - other.x1, 0.0)
         dy = max(other.y0 - self.y1, self.y0 - other.y1, 0.0)
         return (dx * dx + dy * dy) ** 0.5
 
-    def contains(self, other: "Box", tol: float = 0.01) -> bool:
+    def grown(self, d: float) -> "Box":
+        return Box(self.x0 - d, self.y0 - d, self.x1 + d, self.y1 + d)
+
+    def contains(self, other: "Box", tol: float = TOL) -> bool:
         return (self.x0 - tol <= other.x0 and other.x1 <= self.x1 + tol
                 and self.y0 - tol <= other.y0 and other.y1 <= self.y1 + tol)
+
+    def overlaps(self, other: "Box") -> bool:
+        """Interiors intersect (touching edges do not count)."""
+        return (min(self.x1, other.x1) - max(self.x0, other.x0) > TOL
+                and min(self.y1, other.y1) - max(self.y0, other.y0) > TOL)
+
+    def close_to(self, other: "Box", tol: float = TOL) -> bool:
+        return all(abs(a - b) <= tol for a, b in zip(self.tuple(), other.tuple()))
+
+    def tuple(self) -> tuple[float, float, float, float]:
+        return (self.x0, self.y0, self.x1, self.y1)
+
+    def mirror_x(self, at: float) -> "Box":
+        return Box(2 * at - self.x1, self.y0, 2 * at - self.x0, self.y1)
+
+    def mirror_y(self, at: float) -> "Box":
+        return Box(self.x0, 2 * at - self.y1, self.x1, 2 * at - self.y0)
 
 
 @dataclass(frozen=True)
