@@ -145,3 +145,9 @@ def pages(pdf) -> pdfium.PdfDocument:
 def image(page, dpi: float):
     """The page as an RGB Pillow image; pixel (0, 0) is the top-left corner."""
     return page.render(scale=dpi / PT_PER_INCH).to_pil().convert("RGB")
+
+
+def rgb_pixels(picture) -> list[tuple[int, int, int]]:
+    """The pixels of an RGB image, row by row (Image.getdata is going away)."""
+    data = picture.convert("RGB").tobytes()
+    return [tuple(data[i:i + 3]) for i in range(0, len(data), 3)]  # type: ignore[misc]
