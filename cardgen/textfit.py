@@ -255,7 +255,10 @@ class _KinsokuParagraph(Flowable):
 
     def _at(self, width: float) -> Paragraph:
         room = width - self.style.leftIndent - self.style.rightIndent
-        lines, _ = _break_cjk(self.pieces, self.style.fontSize, room)
+        # A bullet wider than the indent shortens the first line, as ReportLab reckons it.
+        first = [room - self.style.firstLineIndent]
+        rl_paragraph._handleBulletWidth(self.bullet, self.style, first)
+        lines, _ = _break_cjk(self.pieces, self.style.fontSize, room, first[0])
         return Paragraph(_markup(lines, self.style.fontSize), self.style, bulletText=self.bullet)
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
@@ -313,8 +316,10 @@ def _split_newlines(pieces: list[tuple[str, str]]) -> list[list[tuple[str, str]]
     return lines
 
 
-def _break_cjk(pieces, size: float, limit: float) -> tuple[list[list[tuple[str, str]]], float]:
-    """Lines of (font, text) runs no wider than limit pt, and how far the widest still exceeds it."""
+def _break_cjk(pieces, size: float, limit: float,
+               first: float | None = None) -> tuple[list[list[tuple[str, str]]], float]:
+    """Lines of (font, text) runs no wider than limit pt (the first line than `first`, when
+    given), and how far the widest still exceeds its limit."""
     # An inline icon is one unbreakable unit, as wide as the type is high.
     chars = [(font, ch) for font, text in pieces for ch in ([text] if font == ICON else text)]
     text = "".join(OBJECT if font == ICON else ch for font, ch in chars)
@@ -322,10 +327,11 @@ def _break_cjk(pieces, size: float, limit: float) -> tuple[list[list[tuple[str, 
     widths = [size if font == ICON else stringWidth(ch, font, size) for font, ch in chars]
     lines, too_wide, start = [], 0.0, 0
     while start < len(text):
-        end, next_start = _line_end(text, widths, start, limit)
+        line_limit = first if first is not None and not lines else limit
+        end, next_start = _line_end(text, widths, start, line_limit)
         end = _trim_end(text, start, end)
         lines.append(_runs(chars[start:end]))
-        too_wide = max(too_wide, sum(widths[start:end]) - limit)
+        too_wide = max(too_wide, sum(widths[start:end]) - line_limit)
         start = next_start
     return lines, too_wide
 
