@@ -279,8 +279,9 @@ class _Painter:
     def info(self, page: Page, number: int, total: int) -> None:
         """The page-info block: a 50 mm ruler, what it is for, and which page this is.
 
-        It sits on the side of the strip that faces the cards, because the
-        strip runs out to the paper's edge, where home printers do not print.
+        It sits on the side of the strip that faces the cards, as far from the
+        paper's edge as the strip allows (the strip itself keeps inside the
+        printable margin).
         """
         strings, ruler = self.options.strings, self.options.sheet["ruler"]
         side = strings["fronts" if page.side == "front" else "backs" if page.side == "back" else "fold"]
