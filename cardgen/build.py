@@ -10,6 +10,7 @@ shows everything that needs fixing and keeps every output that is good.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import os
 import time
 from dataclasses import dataclass, field
@@ -185,8 +186,10 @@ class Pipeline:
         except ValueError as exc:
             raise DeckError([Problem(Where(project.display(project.template("fonts.yaml"))), str(exc))]) from None
         self.game_books: dict[str, FontBook] = {}
-        self.sizes = card_sizes(project)
-        self.card_layouts = face.size_layouts(project.template_data("card-layout.yaml"), self.sizes)
+        # A pipeline serves one build: each template is read once for all its decks.
+        self.read = functools.cache(project.template_data)
+        self.sizes = self.read("card-sizes.yaml")
+        self.card_layouts = face.size_layouts(self.read("card-layout.yaml"), self.sizes)
 
     def prepare(self, files: GameFiles, lang: str) -> tuple[Prepared | None, list[Problem]]:
         """Resolve, faces and layout; every problem of this deck, or a deck ready to render."""
@@ -201,8 +204,8 @@ class Pipeline:
         faces, found = face.compose_faces(deck, self.card_layouts, book, options.ink_saver)
         problems += found
         try:
-            specs = {size: layout.SheetSpec.from_templates(self.project.template_data, options.paper, size,
-                                                           options.bleed, options.backs, options.margin)
+            specs = {size: layout.SheetSpec.from_templates(self.read, options.paper, size, options.bleed, options.backs,
+                                                           options.margin)
                      for size in dict.fromkeys(card.group.size_name for card in deck.copies)}
             pages = layout.impose_runs(layout.Run(tuple(items), specs[size], back)
                                        for (size, _), (back, items) in sheet_runs(deck, options.backs).items())
@@ -239,11 +242,11 @@ class Pipeline:
 
         project, options = self.project, self.options
         deck, book = prepared.deck, prepared.book
-        styles = project.template_data("documents/styles.yaml")
-        text_all = project.template_data("documents/text.yaml")
+        styles = self.read("documents/styles.yaml")
+        text_all = self.read("documents/text.yaml")
         text = {**text_all.get("en", {}), **text_all.get(deck.lang, {})}
-        papers = project.template_data("paper.yaml")
-        strings = project.template_data("strings.yaml")
+        papers = self.read("paper.yaml")
+        strings = self.read("strings.yaml")
         language = _in_language(strings, deck.lang).get("language", deck.lang)
         template_dirs = [folder / "documents" for folder in project.templates]
         icons = render.inline_icons(deck)
@@ -372,8 +375,8 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     result.warnings = found
     outputs = []
     if kinds is None or "cards" in kinds:
-        strings = project.template_data("strings.yaml")
-        render_options = render.RenderOptions(options.ink_saver, project.template_data("sheet.yaml"),
+        strings = pipeline.read("strings.yaml")
+        render_options = render.RenderOptions(options.ink_saver, pipeline.read("sheet.yaml"),
                                               {**_in_language(strings, "en"), **_in_language(strings, lang)},
                                               options.back_offset)
         pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
