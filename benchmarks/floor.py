@@ -196,6 +196,8 @@ def render_pdf(pdf: dict, fonts: Fonts) -> bytes:
                 symbols.draw(c, forms, f["symbol"])
             pill = f["pill"]
             rect(pill, pill[3] / 2, f["color"])
+            for mark in f["marks"]:
+                symbols.draw(c, forms, mark)
             text(f["team"])
             text(f["ability"])
         elif kind == "token":

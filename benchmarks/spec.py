@@ -51,6 +51,7 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
     from cardgen import markup
     from cardgen.build import BuildOptions, Pipeline, check, jobs
     from cardgen.face import RASTER, ListFace, RoleFace, TokenFace, WordsFace
+    from cardgen.icons import has_holes
     from cardgen.model import team_color
     from cardgen.project import Project
     from cardgen.render import shade, tint
@@ -71,7 +72,8 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
         if prepared is None:
             raise SystemExit(f"spec: {files.id} ({lang}) does not build: {problems[:3]}")
         deck, faces, pages = prepared.deck, prepared.faces, prepared.pages
-        layout = faces.layout
+        # Every card size has its layout; what every size shares (colours, the back) is read from the deck's.
+        layout = faces.layout_for(deck.groups[0])
         spec["order"][lang] = list(prepared.book.order(lang))
         icons = frozenset(c.id for c in deck.cards if c.symbol and c.symbol.suffix.lower() == ".svg")
         panel_color = _rgb(layout["panel"]["color"])
@@ -104,13 +106,14 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
         def front(face) -> dict:
             card = face.card
             color = team_color(card)
+            layout = faces.layout_for(card.group)
             if isinstance(face, RoleFace):
                 if card.art:
                     raise SystemExit(f"spec: {card.id} has art; not supported by the benchmark")
                 boxes = layout["boxes"]
                 out = {"kind": "role", **framed(face), "edges": [], "symbol": None}
                 if card.team and card.team.edge:
-                    trail = Rect(face.panel.x, face.team_box.top, face.panel.w, face.panel.top - face.team_box.top)
+                    trail = Rect(face.panel.x, face.team_box.top, face.panel.w, face.name_box.y - face.team_box.top)
                     size, step = layout["edge"]["size"], layout["edge"]["step"]
                     edge_color = tint(card.team.color, layout["edge"]["tint"])
                     y, left = trail.top - step / 2, True
@@ -125,7 +128,8 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
                 if card.symbol:
                     out["symbol"] = symbol(card.symbol, color, face.symbol_box, panel_color)
                 out["pill"] = _rect(face.team_box)
-                out["team"] = text(face.team, parsed(label.value, boxes["team"].get("bold", False)), face.team_box,
+                out["marks"] = [symbol(card.team.mark, "#ffffff", box, _rgb(color)) for box in face.marks]
+                out["team"] = text(face.team, parsed(label.value, boxes["team"].get("bold", False)), face.label_box,
                                    boxes["team"].get("align", "left"), "#ffffff")
                 out["ability"] = text(face.ability, parsed(card.ability.value, False), face.ability_box,
                                       boxes["text"].get("align", "left"), "#1d1d1d", valign=False)
@@ -148,8 +152,10 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
                 which = "night-order" if card.layout == "night-order" else "text"
                 spans = list(markup.parse(card.ability.value, icons))
                 if which == "night-order":
+                    run_in = layout["night-order"].get("list") == "run-in"
                     for number, role in enumerate((c for c in deck.night_order if c.id != card.id), start=1):
-                        spans += [markup.Span(f"\n{number}. ", bold=True), markup.Span(role.name.value)]
+                        before = "\u00a0· " if run_in and number > 1 else "\n"
+                        spans += [markup.Span(f"{before}{number}.\u00a0", bold=True), markup.Span(role.name.value)]
                 return {"kind": "list", **framed(face),
                         "name": text(face.name, parsed(card.name.value, True), face.name_box, "center", color),
                         "text": text(face.text, _spans(spans), face.text_box, "left", "#1d1d1d", valign=False)}
@@ -166,8 +172,8 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
                 out_faces[f"c:{card_id}"] = token(face, card.back_face.name.value)
             else:
                 raise SystemExit(f"spec: own back of layout {card.layout} not supported by the benchmark")
-        back_spec = layout["back"]
         for group in deck.groups:
+            back_spec = faces.layout_for(group)["back"]
             back = faces.backs[group.id]
             design = group.back
             entry = {"kind": "back", "round": group.shape == "round", "color": _rgb(design.color),
@@ -177,11 +183,12 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
                 entry["pattern"] = {"path": str(design.pattern), "color": _rgb(tint(design.color, 1 - pattern["tint"])),
                                     "size": pattern["size"], "step": pattern["step"]}
             if design.symbol:
-                entry["emblem"] = symbol(design.symbol, shade(design.color, back_spec["emblem-shade"]),
-                                         back.emblem_box, _rgb(back_spec["emblem-color"]))
+                # As render.py: a figure on a lit ground sinks into the back, line art is drawn light.
+                dark = shade(design.color, back_spec["emblem-shade"]) if has_holes(design.symbol) else back.light
+                entry["emblem"] = symbol(design.symbol, dark, back.emblem_box, _rgb(back.light))
             if back.title:
                 entry["title"] = text(back.title, parsed(design.title.value, True), back.title_box, "center",
-                                      back_spec["emblem-color"])
+                                      back.light)
             out_faces[f"b:{group.id}"] = entry
 
         strings = strings_all.get(lang, strings_all["en"])
@@ -219,7 +226,7 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
             top = depth - 0.2
             info = {"origin": origin, "rotation": page.info_rotation, "length": length, "top": top,
                     "line_width_pt": ruler["line-width-pt"], "size": size,
-                    "lines": [[strings["ruler"], 0, top - 1.2 - mm(size)], [label, 0, 0.3]]}
+                    "lines": [[strings["ruler"], 0, top - 1.2 - mm(size)], [label, 0, mm(size) * 0.3]]}
             tb, bb = page.trim_box, page.bleed_box
             out_pages.append({"size": [page.size.w, page.size.h], "side": page.side,
                               "trim_box": [tb.x, tb.y, tb.right, tb.top], "bleed_box": [bb.x, bb.y, bb.right, bb.top],

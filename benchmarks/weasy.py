@@ -185,6 +185,8 @@ def html_for(pdf: dict, spec: dict, symbols: Symbols) -> str:
             if f["symbol"]:
                 symbol(f["symbol"], height)
             rect(f["pill"], height, f["color"], f["pill"][3] / 2)
+            for mark in f["marks"]:
+                symbol(mark, height)
             text(f["team"], height)
             text(f["ability"], height)
         elif kind == "token":

@@ -10,12 +10,12 @@ shows everything that needs fixing and keeps every output that is good.
 from __future__ import annotations
 
 import concurrent.futures
-import itertools
+import functools
 import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Hashable, Iterable
 
 from . import contained
 from .load import GameFiles, include_strays, load_game
@@ -27,7 +27,7 @@ from .validate import did_you_mean, validate_game
 if TYPE_CHECKING:
     from .face import Faces
     from .fonts import FontBook
-    from .model import Deck
+    from .model import Card, Deck
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,7 @@ class BuildOptions:
     force: bool = False            # rebuild outputs whose inputs did not change
     jobs: int | None = None        # worker processes; None: one per core
     back_offset: tuple[float, float] = (0.0, 0.0)   # mm, undoing a duplex printer's misplaced backs
+    margin: float | None = None    # printable margin in mm; None: templates/sheet.yaml's
     players: int | None = None     # script the game's setup for this many players
     setup: str | None = None       # which setup (default: the game's first)
     extra_cards: tuple[str, ...] = ()   # cards in play beyond the setup's (--with)
@@ -55,9 +56,11 @@ class Report:
     files: list[Path] = field(default_factory=list)
     pages: int = 0
     cards: int = 0
+    sheets: int = 0                # of paper, for the card PDFs written
     seconds: float = 0.0
     warnings: list[Problem] = field(default_factory=list)
     kept: list[Path] = field(default_factory=list)     # outputs already up to date
+    dark_backs: dict[str, float] = field(default_factory=dict)   # game -> ink coverage of its backs
 
     @property
     def up_to_date(self) -> int:
@@ -68,9 +71,18 @@ class Report:
         tail = f", {count(warned, 'warning')}" if warned else ""
         if not self.files and self.up_to_date:
             return f"up to date ({count(self.up_to_date, 'file')}) in {self.seconds:.1f} s{tail}"
+        sheets = f" on {count(self.sheets, 'sheet')}" if self.sheets else ""
         line = f"{count(len(self.files), 'file')}, {count(self.pages, 'page')}, " \
-               f"{count(self.cards, 'card')} in {self.seconds:.1f} s"
+               f"{count(self.cards, 'card')}{sheets} in {self.seconds:.1f} s"
         return line + (f"; {self.up_to_date} up to date" if self.up_to_date else "") + tail
+
+    def advice(self) -> list[str]:
+        """What to tell a group before they print: backs dark enough to empty a cartridge."""
+        if not self.dark_backs:
+            return []
+        games = ", ".join(sorted(self.dark_backs))
+        return [f"the backs of {games} print dark (up to {100 * max(self.dark_backs.values()):.0f} % ink "
+                f"coverage); --ink-saver prints them as light tints"]
 
 
 def card_sizes(project: Project) -> dict[str, dict]:
@@ -136,6 +148,36 @@ def languages(files: GameFiles, wanted: tuple[str, ...]) -> list[str]:
     return list(wanted) or have
 
 
+def back_design(card: Card) -> Hashable:
+    """What a card's back looks like: cards with equal values print the same back."""
+    if card.back_face:
+        return ("own", card.id)
+    back = card.group.back
+    return (back.title.value, back.color, back.symbol, back.pattern)
+
+
+def sheet_runs(deck: Deck, backs: str) -> dict[tuple[str, Hashable], tuple[Hashable, list[int]]]:
+    """The cards (indexes into deck.copies) that may share sheets, by card size and back design,
+    in the order the deck first prints each, with the run's back design. A sheet never mixes
+    backs a cut or duplex error could show on a neighbour; round tokens stand apart by their
+    gap, and without backs there is nothing to give away, so those mix by size alone."""
+    runs: dict[tuple[str, Hashable], tuple[Hashable, list[int]]] = {}
+    for item, card in enumerate(deck.copies):
+        back = back_design(card)
+        apart = card.group.shape == "round" or backs == "none"
+        runs.setdefault((card.group.size_name, None if apart else back), (back, []))[1].append(item)
+    return runs
+
+
+def back_ink(deck: Deck) -> float:
+    """The mean ink coverage of the backs' colours over the cards that share a back design
+    (their background covers most of each back; cards with backs of their own are faces)."""
+    from .ink import hex_coverage
+
+    backs = [card.group.back.color for card in deck.copies if not card.back_face]
+    return sum(map(hex_coverage, backs)) / len(backs) if backs else 0.0
+
+
 @dataclass(frozen=True)
 class Prepared:
     """One game in one language, laid out and ready to render."""
@@ -152,7 +194,7 @@ class Pipeline:
     def __init__(self, project: Project, options: BuildOptions, sizes: dict[str, dict] | None = None):
         """`sizes` replaces card-sizes.yaml's entries of the same names: a print service's own trims."""
         # ReportLab comes in here, not at import time, so that list and --help stay quick.
-        from . import fonts
+        from . import face, fonts
 
         self.project = project
         self.options = options
@@ -162,8 +204,10 @@ class Pipeline:
             raise DeckError([Problem(Where(project.display(project.template("fonts.yaml"))), str(exc))]) from None
         self.game_books: dict[str, FontBook] = {}
         self.drawn: dict[str, list[Problem]] = {}       # per game: the SVGs it names that cannot be drawn
-        self.sizes = {**card_sizes(project), **(sizes or {})}
-        self.card_layout = project.template_data("card-layout.yaml")
+        # A pipeline serves one build: each template is read once for all its decks.
+        self.read = functools.cache(project.template_data)
+        self.sizes = {**self.read("card-sizes.yaml"), **(sizes or {})}
+        self.card_layouts = face.size_layouts(self.read("card-layout.yaml"), self.sizes)
 
     def prepare(self, files: GameFiles, lang: str, cards: bool = True,
                 sheets: bool = True) -> tuple[Prepared | None, list[Problem]]:
@@ -178,23 +222,22 @@ class Pipeline:
         try:
             book = self.book_for(files)
             deck, problems = resolve.resolve_deck(files, lang, options.card_size, self.sizes, book)
-            faces, found = face.compose_faces(deck, self.card_layout, book, options.ink_saver, self.words(lang)) \
+            faces, found = face.compose_faces(deck, self.card_layouts, book, options.ink_saver, self.words(lang)) \
                 if cards else (None, [])
         except FontError as exc:     # fonts are opened when a text first needs them
             return None, [self.font_problem(files, exc)]
         except ValueError as exc:
             return None, [Problem(files.game.where(("fonts",)), f"fonts: {exc}")]
         problems += found + (self.drawing_problems(files) if cards else [])
-        if not cards:
-            return (None if any(p.fails(options.strict) for p in problems) else Prepared(deck, None, [], book)), \
-                problems
         pages = []
         if sheets:
+            # Imposing is cheap and the rulebook counts the sheets, so it is done even without card faces.
             try:
-                runs = [(len(list(run)), layout.SheetSpec.from_templates(self.project.template_data, options.paper,
-                                                                         size, options.bleed, options.backs))
-                        for size, run in itertools.groupby(deck.copies, key=lambda card: card.group.size_name)]
-                pages = layout.impose_runs(runs)
+                specs = {size: layout.SheetSpec.from_templates(self.read, options.paper, size, options.bleed,
+                                                               options.backs, options.margin)
+                         for size in dict.fromkeys(card.group.size_name for card in deck.copies)}
+                pages = layout.impose_runs(layout.Run(tuple(items), specs[size], back)
+                                           for (size, _), (back, items) in sheet_runs(deck, options.backs).items())
             except ValueError as exc:
                 problems.append(Problem(None, f"{files.id} ({lang}): {exc}"))
         if any(problem.fails(options.strict) for problem in problems):
@@ -203,7 +246,7 @@ class Pipeline:
 
     def words(self, lang: str) -> dict:
         """cardgen's own words on the sheets (templates/strings.yaml) in a language, English where it has none."""
-        strings = self.project.template_data("strings.yaml")
+        strings = self.read("strings.yaml")
         return {**_in_language(strings, "en"), **_in_language(strings, lang)}
 
     def drawing_problems(self, files: GameFiles) -> list[Problem]:
@@ -250,15 +293,15 @@ class Pipeline:
         from .layout import named_size
         from .phrases import fill
         from .tonight import tonight
-        from .units import pt
+        from .units import Size, pt
 
         project, options = self.project, self.options
         deck, book = prepared.deck, prepared.book
-        styles = project.template_data("documents/styles.yaml")
-        text_all = project.template_data("documents/text.yaml")
+        styles = self.read("documents/styles.yaml")
+        text_all = self.read("documents/text.yaml")
         text = {**text_all.get("en", {}), **text_all.get(deck.lang, {})}
-        papers = project.template_data("paper.yaml")
-        strings = project.template_data("strings.yaml")
+        papers = self.read("paper.yaml")
+        strings = self.read("strings.yaml")
         language = _in_language(strings, deck.lang).get("language", deck.lang)
         template_dirs = [folder / "documents" for folder in project.templates]
         icons = render.inline_icons(deck)
@@ -266,17 +309,22 @@ class Pipeline:
         def page_label(n: int, total: int) -> str:
             return fill(text["page"], n=n, total=total)
 
+        # Documents are printed on the build's paper; a booklet's pages are half a sheet of it.
+        paper = named_size(papers, options.paper, "paper")
+        sheet = paper.rotated()
         out = []
         if deck.rulebook and (kinds is None or "rulebook" in kinds):
             style = styles["booklet" if options.booklet else "rulebook"]
-            xml = templating.render(template_dirs, "rulebook.xml.j2", rulebook.context(deck, text, self.sizes))
+            sheets = sum(1 for page in prepared.pages if page.side != "back")
+            paper_name = rulebook.localized_name(papers[options.paper], deck.lang, options.paper)
+            xml = templating.render(template_dirs, "rulebook.xml.j2",
+                                    rulebook.context(deck, text, self.sizes, sheets, paper_name))
             furniture = document.PageFurniture(f"{deck.name.value} · {text['rulebook']} · {language}", page_label)
             pdf, pages = _document(document.render_document, f"{files.id} ({deck.lang}): its rulebook",
-                                   "rulebook.xml.j2", xml, book, deck.lang, style,
-                                   styles["colors"], named_size(papers, style["paper"], "paper"), furniture,
+                                   "rulebook.xml.j2", xml, book, deck.lang, style, styles["colors"],
+                                   Size(sheet.w / 2, sheet.h) if options.booklet else paper, furniture,
                                    f"{deck.name.value}: {text['rulebook']} ({deck.lang})", icons, once)
             if options.booklet and not once:
-                sheet = named_size(papers, style["sheet"], "paper").rotated()
                 pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
             out.append(("rulebook", pdf, pages))
         if deck.script and (kinds is None or "script" in kinds):
@@ -286,10 +334,9 @@ class Pipeline:
             header = f"{deck.name.value} · {context['title']} · {language} · {table.label}"
             furniture = document.PageFurniture(header, page_label)
             pdf, pages = _document(document.render_document, f"{files.id} ({deck.lang}): its script",
-                                   "script.xml.j2", xml, book, deck.lang,
-                                   styles["script"], styles["colors"],
-                                   named_size(papers, styles["script"]["paper"], "paper"),
-                                   furniture, f"{deck.name.value}: {context['title']} ({deck.lang})", icons, once)
+                                   "script.xml.j2", xml, book, deck.lang, styles["script"], styles["colors"],
+                                   paper, furniture, f"{deck.name.value}: {context['title']} ({deck.lang})", icons,
+                                   once)
             out.append(("script", pdf, pages))
         if deck.script and (kinds is None or "narrator" in kinds):
             out.append(("narrator", self.narrator(prepared, files), 0))
@@ -403,6 +450,8 @@ def output_path(options: BuildOptions, files: GameFiles, kind: str, lang: str) -
 class JobResult:
     written: list[tuple[Path, int]] = field(default_factory=list)   # (file, pages)
     cards: int = 0
+    sheets: int = 0               # of the card PDF, when written
+    back_ink: float = 0.0         # mean ink coverage of the cards' back colours
     warnings: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
@@ -425,7 +474,7 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     result.warnings = found
     outputs = []
     if kinds is None or "cards" in kinds:
-        render_options = render.RenderOptions(options.ink_saver, project.template_data("sheet.yaml"),
+        render_options = render.RenderOptions(options.ink_saver, pipeline.read("sheet.yaml"),
                                               pipeline.words(lang), options.back_offset)
         try:
             pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
@@ -433,6 +482,8 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
             result.problems = [pipeline.font_problem(files, exc)]
             return result
         outputs.append(("cards", pdf, len(prepared.pages)))
+        result.sheets = sum(1 for page in prepared.pages if page.side != "back")
+        result.back_ink = 0.0 if options.ink_saver else back_ink(prepared.deck)
     documents, problems = pipeline.document_outputs(prepared, files, kinds)
     if problems:
         result.problems = problems
@@ -550,11 +601,15 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
         if stale:
             todo.append((files, lang, stale))
     problems: list[Problem] = []
+    dark = project.template_data("sheet.yaml")["dark-backs"]
     try:
         for files, lang, result in _run_all(project, options, todo, progress):
             problems += result.problems
             report.warnings += result.warnings
             report.cards += result.cards
+            report.sheets += result.sheets
+            if result.back_ink > dark:
+                report.dark_backs[files.id] = max(result.back_ink, report.dark_backs.get(files.id, 0.0))
             for target, pages in result.written:
                 report.files.append(target)
                 report.pages += pages

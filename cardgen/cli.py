@@ -132,6 +132,10 @@ def main() -> None:
               callback=lambda ctx, param, value: _finite(value, param, ctx))
 @click.option("--backs", type=click.Choice(BACKS), default="long", show_default=True,
               help="long/short: duplex on that edge; fold: fronts and backs on one side; none.")
+@click.option("--margin", type=click.FloatRange(0, 10), default=None,
+              help="Printable margin in mm: crop marks and the ruler stay this far from the paper's edge "
+                   "(default: templates/sheet.yaml's, 5).",
+              callback=lambda ctx, param, value: value if value is None else _finite(value, param, ctx))
 @click.option("--ink-saver", is_flag=True, help="Outlines and light tints instead of large filled areas.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True)
@@ -150,8 +154,8 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="With --list-targets: as JSON.")
 @verbosity_option
 @decks_option
-def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, strict, booklet, players, setup,
-                  extra_cards, force, jobs, back_offset, printer, list_targets, as_json, decks, includes,
+def build_command(games, langs, paper, card_size, bleed, backs, margin, ink_saver, out, strict, booklet, players,
+                  setup, extra_cards, force, jobs, back_offset, printer, list_targets, as_json, decks, includes,
                   quiet, verbose) -> None:
     """Build the card PDFs, rulebooks and moderator scripts of GAMES (default: every game under decks/).
 
@@ -163,7 +167,7 @@ def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, 
                                "too (without it the script covers every card)")
     project = _project(decks, includes)
     options = BuildOptions(langs=tuple(langs), paper=paper, card_size=card_size, bleed=bleed, backs=backs,
-                           ink_saver=ink_saver, out=out, strict=strict, booklet=booklet, players=players,
+                           margin=margin, ink_saver=ink_saver, out=out, strict=strict, booklet=booklet, players=players,
                            setup=setup, extra_cards=tuple(extra_cards), force=force, jobs=jobs,
                            back_offset=_back_offset(project, back_offset, printer))
     if list_targets:
@@ -179,8 +183,11 @@ def build_command(games, langs, paper, card_size, bleed, backs, ink_saver, out, 
     if level > 0:
         for path in report.kept:
             click.echo(f"{path} (up to date)")
-    # Last, just above the summary, so that no list of files scrolls them away.
+    # Last, just above the summary, so that no list of files scrolls them away; advice with them, on stderr.
     _warn(report.warnings, quiet)
+    if not quiet:
+        for line in report.advice():
+            click.echo(line, err=True)
     click.echo(report.summary())
 
 

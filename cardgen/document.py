@@ -28,13 +28,21 @@ from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, PageBreak,
-                                PageTemplate, Paragraph, Spacer, Table, TableStyle)
+                                PageTemplate, Spacer, Table, TableStyle)
 
 from . import markup
 from .fonts import FontBook
 from .icons import IconPainter
-from .textfit import paragraph_markup
+from .textfit import document_paragraph
 from .units import Size, pt
+
+
+@dataclass(frozen=True)
+class PageFurniture:
+    """What every page shows at its top and bottom."""
+
+    header: str
+    footer: Callable[[int, int], str]     # (page, total) -> text
 
 
 # A quick reference and a moderator's script are a few pages; laying out hundreds (a template's loop,
@@ -46,34 +54,40 @@ class TooManyPages(Exception):
     """A document that runs past MAX_PAGES: its layout is stopped there."""
 
 
-@dataclass(frozen=True)
-class PageFurniture:
-    """What every page shows at its top and bottom."""
-
-    header: str
-    footer: Callable[[int, int], str]     # (page, total) -> text
-
-
-class _StepText(Paragraph):
+class _Step(Flowable):
     """A script step: its text, with the check box in the margin before its first line. It splits
-    across columns and pages like any paragraph, so a step of any length fits; the continuation of a
+    across columns and pages as its text does, so a step of any length fits; the continuation of a
     split step has no box of its own."""
 
-    box = 0.0          # the box's side in points; 0 on a continuation
-    rise = 0.0         # how far the box's top stands above the text's
+    def __init__(self, text: Flowable, box: float, rise: float):
+        super().__init__()
+        self.text, self.box, self.rise = text, box, rise      # the box's side, and how far its top stands up
 
-    def split(self, availWidth, availHeight):
-        parts = super().split(availWidth, availHeight)
-        if len(parts) > 1:
-            parts[0].box, parts[0].rise = self.box, self.rise
-        return parts
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        self.width, self.height = self.text.wrap(available_width, available_height)
+        return self.width, self.height
+
+    def split(self, available_width: float, available_height: float) -> list[Flowable]:
+        parts = self.text.split(available_width, available_height)
+        return [_Step(part, self.box if i == 0 else 0.0, self.rise) for i, part in enumerate(parts)]
+
+    def getSpaceBefore(self) -> float:
+        return self.text.getSpaceBefore()
+
+    def getSpaceAfter(self) -> float:
+        return self.text.getSpaceAfter()
 
     def draw(self) -> None:
-        super().draw()
+        self.text.drawOn(self.canv, 0, 0)
         if self.box:
             top = self.height + self.rise
             self.canv.setLineWidth(0.8)
             self.canv.rect(0, top - self.box, self.box, self.box, stroke=1, fill=0)
+
+
+# Cell padding, pt, each side: of the label column, and of the others (a setup table has up to
+# 17 narrow columns of numbers).
+TABLE_PADDING = (2.0, 1.0)
 
 
 class _Builder:
@@ -85,7 +99,8 @@ class _Builder:
         self.style = style
         self.colors = colors
         self.cjk = book.is_cjk(lang)
-        sizes, leading = style["sizes"], style["leading"]
+        # The cards' line height rules hold here too: Vietnamese needs room for its stacked marks.
+        sizes, leading = style["sizes"], max(style["leading"], book.leading(lang))
 
         def paragraph_style(name: str, size_key: str, color: str, **extra) -> ParagraphStyle:
             size = sizes[size_key]
@@ -105,7 +120,8 @@ class _Builder:
                                   bulletIndent=sizes["body"] * 0.2, spaceAfter=sizes["body"] * 0.2,
                                   bulletFontName=body_font),
             "cell": paragraph_style("cell", "small", colors["text"]),
-            "do": paragraph_style("do", "small", colors["muted"]),
+            # Read by candlelight before it is done: as dark as the text, nearly as large.
+            "do": paragraph_style("do", "do", colors["do"]),
         }
         # A step's text stands right of its check box.
         for name, base in (("step-say", "p"), ("step-do", "do")):
@@ -113,14 +129,14 @@ class _Builder:
                                                rightIndent=6, spaceBefore=6, spaceAfter=0)
 
     def paragraph(self, text: str, style: str, bold: bool = False, italic: bool = False,
-                  color: str | None = None, bullet: str | None = None, kind: type = Paragraph) -> Paragraph:
+                  color: str | None = None, bullet: str | None = None) -> Flowable:
         spans = markup.parse(text, self.icons)
         if bold or italic:
             spans = tuple(markup.Span(s.text, s.bold or bold, s.italic or italic) for s in spans)
-        body = paragraph_markup(spans, self.book, self.lang, self.styles[style].fontSize)
+        paragraph_style = self.styles[style]
         if color:
-            body = f'<font color="#{HexColor(color).hexval()[2:]}">{body}</font>'
-        return kind(body, self.styles[style], bulletText=bullet)
+            paragraph_style = ParagraphStyle(f"{style}-colored", parent=paragraph_style, textColor=HexColor(color))
+        return document_paragraph(spans, self.book, self.lang, paragraph_style, bullet)
 
     def blocks(self, text: str) -> list[Flowable]:
         """Blank lines part paragraphs; a line starting with "- " starts a bullet, and the
@@ -138,20 +154,39 @@ class _Builder:
         return [self.paragraph(joiner.join(lines), kind, bullet="•" if kind == "li" else None)
                 for kind, lines in items if lines]
 
-    def table(self, element: ET.Element) -> Table:
-        rows = [[self.paragraph(cell.text or "", "cell", bold=cell.tag == "th") for cell in row]
-                for row in element.findall("tr")]
-        table = Table(rows, hAlign="LEFT", repeatRows=1)
+    def table(self, element: ET.Element, width: float) -> Table:
+        cells = [[(cell.text or "", cell.tag == "th") for cell in row] for row in element.findall("tr")]
+        rows = [[self.paragraph(text, "cell", bold=bold) for text, bold in row] for row in cells]
+        table = Table(rows, colWidths=self.column_widths(cells, width), hAlign="LEFT", repeatRows=1)
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, 0), HexColor(self.colors["table-head"])),
             ("LINEBELOW", (0, 0), (-1, -1), 0.3, HexColor(self.colors["rule"])),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 2),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+            ("LEFTPADDING", (0, 0), (0, -1), TABLE_PADDING[0]),
+            ("RIGHTPADDING", (0, 0), (0, -1), TABLE_PADDING[0]),
+            ("LEFTPADDING", (1, 0), (-1, -1), TABLE_PADDING[1]),
+            ("RIGHTPADDING", (1, 0), (-1, -1), TABLE_PADDING[1]),
             ("TOPPADDING", (0, 0), (-1, -1), 1),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
         ]))
         return table
+
+    def column_widths(self, cells: list[list[tuple[str, bool]]], width: float) -> list[float]:
+        """The first column (the labels of a setup table) as wide as its longest label, as far as the
+        other columns leave room at the width of their widest cell; those share the rest."""
+        columns = max(map(len, cells))
+        size = self.styles["cell"].fontSize
+
+        def natural(column: int) -> float:
+            padding = TABLE_PADDING[min(column, 1)]
+            return max((self.book.width(row[column][0], self.lang, size, row[column][1]) for row in cells
+                        if column < len(row)), default=0.0) + 2 * padding + 0.5
+
+        if columns == 1:
+            return [width]
+        others = max(natural(c) for c in range(1, columns)) * (columns - 1)
+        first = max(min(natural(0), width - others), width / (2 * columns))
+        return [first] + [(width - first) / (columns - 1)] * (columns - 1)
 
     def role(self, element: ET.Element) -> Flowable:
         name = self.paragraph(element.get("name", ""), "p", bold=True, color=element.get("color"))
@@ -167,13 +202,11 @@ class _Builder:
         kind = element.get("kind", "say")
         # Read aloud in body type; the moderator's own instructions smaller and in italic; the win check
         # smaller but upright, so that it stands out among the instructions.
-        text = self.paragraph(element.text or "", "step-say" if kind == "say" else "step-do", italic=kind == "do",
-                              kind=_StepText)
+        text = self.paragraph(element.text or "", "step-say" if kind == "say" else "step-do", italic=kind == "do")
         size = self.style["sizes"]["body"]
-        text.box, text.rise = size * 0.75, 3 - size * 0.2
-        return text
+        return _Step(text, size * 0.75, 3 - size * 0.2)
 
-    def flowables(self, root: ET.Element) -> list[Flowable]:
+    def flowables(self, root: ET.Element, width: float) -> list[Flowable]:
         out: list[Flowable] = []
         for element in root:
             tag, text = element.tag, element.text or ""
@@ -187,7 +220,7 @@ class _Builder:
             elif tag == "blocks":
                 out += self.blocks(text)
             elif tag == "table":
-                out += [self.table(element), Spacer(1, self.style["sizes"]["body"] * 0.5)]
+                out += [self.table(element, width), Spacer(1, self.style["sizes"]["body"] * 0.5)]
             elif tag == "item":
                 out.append(self.paragraph(text, "li", bullet=element.get("bullet", "•")))
             elif tag == "role":
@@ -202,8 +235,10 @@ class _Builder:
 def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors: Mapping, page: Size,
                     furniture: PageFurniture, title: str,
                     icons: Mapping[str, tuple[Path, Color]], once: bool = False) -> tuple[bytes, int]:
-    """The PDF and its page count. Pages are numbered 'n of total', so it is laid out twice
-    (`once`: a single time, to check that it can be; the page numbers are then not final).
+    """The PDF and its page count. Pages are numbered 'n of total', so it is laid out twice; a
+    document whose last page would hold only one or two lines is laid out again with the
+    page before it shortened, so that at least three lines go over (`once`: laid out a single
+    time, to check that it can be; the page numbers are then not final).
     `icons` are the cards a text may show inline as `:card-id:`."""
     root = ET.fromstring(xml)
     body_font = book.face(book.order(lang)[0], False, False)
@@ -213,12 +248,16 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
     columns, gap = style["columns"], pt(style["column-gap"])
     inner_w = width - pt(margins["left"] + margins["right"])
     column_w = (inner_w - gap * (columns - 1)) / columns
-    frames = [Frame(pt(margins["left"]) + i * (column_w + gap), pt(margins["bottom"]), column_w,
-                    height - pt(margins["top"] + margins["bottom"]), id=f"column{i}",
-                    leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-              for i in range(columns)]
-    total = 0
-    for _ in range(1 if once else 2):
+    body_h = height - pt(margins["top"] + margins["bottom"])
+
+    def frames(shorter: float = 0.0) -> list[Frame]:
+        """The page's columns, the last of them `shorter` pt shorter at its foot."""
+        return [Frame(pt(margins["left"]) + i * (column_w + gap), pt(margins["bottom"]) + cut, column_w,
+                      body_h - cut, id=f"column{i}", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+                for i in range(columns) for cut in [shorter if i == columns - 1 else 0.0]]
+
+    total, short_page, shorter = 0, 0, 0.0
+    for _ in range(1 if once else 3):
         buffer = io.BytesIO()
         pages = [0]
         painters: list[IconPainter] = []
@@ -243,9 +282,65 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
                     x += canvas.stringWidth(piece, font, size)
             canvas.restoreState()
 
-        doc = BaseDocTemplate(buffer, pagesize=(width, height), invariant=1, title=title, creator="cardgen",
-                              initialFontName=body_font,
-                              pageTemplates=[PageTemplate("page", frames=frames, onPage=furnish)])
-        doc.build(builder.flowables(root))
-        total = pages[0]
+        templates = [PageTemplate("page", frames=frames(), onPage=furnish),
+                     PageTemplate("short", frames=frames(shorter), onPage=furnish)]
+        # The first page is on the first template; after each page _Document picks the next one's.
+        doc = _Document(buffer, short_page, pagesize=(width, height), invariant=1, title=title, creator="cardgen",
+                        initialFontName=body_font, pageTemplates=templates[::-1] if short_page == 1 else templates)
+        flowables = builder.flowables(root, column_w)
+        _cell_font(flowables, body_font)
+        doc.build(flowables)
+        laid_out, total = total, pages[0]
+        if short_page == 0 and total > 1:
+            lines = _lines_on_last_page(buffer.getvalue(), pt(margins["bottom"]), height - pt(margins["top"]),
+                                        [frame._x1 for frame in frames()])
+            if lines < 3:
+                leading = builder.styles["p"].leading
+                short_page, shorter = total - 1, (3 - lines + 0.5) * leading
+                continue
+        if laid_out == total:
+            break
     return buffer.getvalue(), total
+
+
+class _Document(BaseDocTemplate):
+    """Pages on the "page" template, but for one (short_page, 1-based; 0: none) on "short"."""
+
+    def __init__(self, buffer, short_page: int, **options):
+        super().__init__(buffer, **options)
+        self.short_page = short_page
+
+    def afterPage(self) -> None:
+        self.handle_nextPageTemplate("short" if self.page + 1 == self.short_page else "page")
+
+
+def _cell_font(flowables: list[Flowable], font: str) -> None:
+    """Tables set their cells' font even when every cell is a paragraph: left alone that is
+    Helvetica, which the PDF would then name without embedding it."""
+    for flowable in flowables:
+        if isinstance(flowable, Table):
+            flowable.setStyle([("FONTNAME", (0, 0), (-1, -1), font)])
+        elif isinstance(flowable, KeepTogether):
+            _cell_font(flowable._content, font)
+
+
+def _lines_on_last_page(pdf: bytes, bottom: float, top: float, columns: list[float]) -> int:
+    """How many lines of text the last page's body holds (header and footer left out), read back:
+    the baselines in each column (`columns`: where each starts, pt)."""
+    import ctypes
+
+    import pypdfium2
+    import pypdfium2.raw as pdfium_c
+
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        text = document[len(document) - 1].get_textpage()
+        x, y = ctypes.c_double(), ctypes.c_double()
+        lines = set()
+        for i in range(text.count_chars()):
+            pdfium_c.FPDFText_GetCharOrigin(text.raw, i, x, y)
+            if bottom - 1 <= y.value <= top + 1 and text.get_text_range(i, 1).strip():
+                lines.add((sum(1 for start in columns if x.value >= start - 1), round(y.value)))
+        return len(lines)
+    finally:
+        document.close()

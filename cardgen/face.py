@@ -11,12 +11,14 @@ before rendering, so the renderer only ever draws what fits.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Union
 
 from . import art, markup, textfit
 from .fonts import FontBook
+from .ink import contrast
 from .model import Card, Deck, Group, Text, team_color
 from .problems import Problem
 from .units import Rect, Size
@@ -31,9 +33,11 @@ class RoleFace:
     name_box: Rect
     symbol_box: Rect
     team: textfit.Fitted
-    team_box: Rect
+    team_box: Rect                  # the team's pill
     ability: textfit.Fitted
     ability_box: Rect
+    label_box: Rect                 # the team label inside the pill, clear of the marks
+    marks: tuple[Rect, ...] = ()    # the team's mark at both ends of the pill
 
 
 @dataclass(frozen=True)
@@ -87,27 +91,57 @@ class BackFace:
     emblem_box: Rect
     title: textfit.Fitted | None
     title_box: Rect | None
+    light: str                 # the title's and the emblem's light parts' colour
+
+
+def back_light(color: str, spec: Mapping) -> str:
+    """What stands out on a back: the layout's light emblem colour, or, on a back too light for
+    it to stand out 3:1, its dark one."""
+    return spec["emblem-color"] if contrast(spec["emblem-color"], color) >= 3 else spec["emblem-dark"]
 
 
 @dataclass(frozen=True)
 class Faces:
-    layout: Mapping
+    layouts: Mapping[str, Mapping]     # the card layout of each card size, by size name
     fronts: dict[str, Face]
     backs: dict[str, BackFace]         # by group id
     card_backs: dict[str, Face]        # by card id, for cards with a back of their own
 
+    def layout_for(self, group: Group) -> Mapping:
+        return self.layouts[group.size_name]
+
+
+def size_layouts(layout: Mapping, sizes: Mapping[str, Mapping]) -> dict[str, dict]:
+    """The card layout of every card size: card-layout.yaml with the keys of the size's class
+    (`layout:` in card-sizes.yaml, a block of `size-classes:`) put in, key by key."""
+    classes = layout.get("size-classes", {})
+    base = {key: value for key, value in layout.items() if key != "size-classes"}
+    return {name: _merged(base, classes.get(spec.get("layout"), {})) for name, spec in sizes.items()}
+
+
+def _merged(base: Mapping, override: Mapping) -> dict:
+    out = dict(base)
+    for key, value in override.items():
+        out[key] = _merged(base[key], value) if isinstance(value, Mapping) and isinstance(base.get(key), Mapping) \
+            else value
+    return out
+
 
 def _box(area: Rect, spec: Mapping, padding: float = 0.0) -> Rect:
-    """A box spanning area's width at spec's top and height (fractions of area's height)."""
+    """A box at spec's top and height (fractions of area's height), across area's width or,
+    with left and width, that part of it (fractions of area's width)."""
     top = area.top - spec["top"] * area.h
     height = spec["height"] * area.h
-    return Rect(area.x + padding, top - height, area.w - 2 * padding, height)
+    left, width = area.x + spec.get("left", 0.0) * area.w, spec.get("width", 1.0) * area.w
+    return Rect(left + padding, top - height, width - 2 * padding, height)
 
 
 class _Composer:
-    def __init__(self, deck: Deck, layout: Mapping, book: FontBook, ink_saver: bool, words: Mapping):
+    def __init__(self, deck: Deck, layouts: Mapping[str, Mapping], book: FontBook, ink_saver: bool,
+                 words: Mapping):
         self.deck = deck
-        self.layout = layout
+        self.layouts = layouts
+        self.layout: Mapping = {}   # of the card being composed: see front() and back()
         self.book = book
         self.ink_saver = ink_saver
         self.strings = words
@@ -121,6 +155,7 @@ class _Composer:
         if spec.get("bold"):
             spans = tuple(markup.Span(s.text, True, s.italic) for s in spans)
         fitted = textfit.fit(spans, self.book, self.deck.lang, box.w, box.h, max_size=spec["max-size"],
+                             leading=self.book.leading(self.deck.lang),
                              min_size=spec["min-size"], align=spec.get("align", "left"), color=color)
         if fitted.overflow > 0:
             self.problems.append(Problem(
@@ -138,6 +173,7 @@ class _Composer:
         return frame, frame.inset(self.layout["frame"]["width"])
 
     def front(self, card: Card) -> Face:
+        self.layout = self.layouts[card.group.size_name]
         compose = {"role": self.role, "token": self.token, "words": self.words,
                    "night-order": self.night_order, "text": self.text}
         return compose[card.layout](card)
@@ -168,26 +204,40 @@ class _Composer:
         ability_box = _box(panel, boxes["text"], padding)
         label = card.team.name if card.team else card.group.name
         color = team_color(card)
+        marks, label_box = (), team_box
+        if card.team and card.team.mark:
+            # The mark, a square a little smaller than the pill is high, at each end; the label between.
+            side = team_box.h * self.layout["team-mark"]
+            room = (team_box.h - side) / 2
+            y = team_box.y + room
+            marks = (Rect(team_box.x + team_box.h / 2 - side / 2, y, side, side),
+                     Rect(team_box.right - team_box.h / 2 - side / 2, y, side, side))
+            label_box = Rect(marks[0].right + room, team_box.y, marks[1].x - marks[0].right - 2 * room, team_box.h)
         return RoleFace(
             card=card, frame=frame, panel=panel,
             name=self.fit(card.name, name_box, boxes["name"], "name", card.id, color),
             name_box=name_box,
             symbol_box=_box(panel, boxes["symbol"], padding),
             # Ink-saver draws the pill as an outline, so its label takes the team colour.
-            team=self.fit(label, team_box, boxes["team"], "team label", card.id,
+            team=self.fit(label, label_box, boxes["team"], "team label", card.id,
                           color if self.ink_saver else "#ffffff"),
             team_box=team_box,
             ability=self.fit(card.ability, ability_box, boxes["text"], "ability text", card.id, "#1d1d1d"),
             ability_box=ability_box,
+            label_box=label_box,
+            marks=marks,
         )
 
     def token(self, card: Card, name: Text | None = None, symbol: Path | None = None) -> TokenFace:
         spec = self.layout["token"]
         size = card.group.size
         circle = Rect(0, 0, size.w, size.h).inset(spec["ring"])
-        # Text stays inside the circle's middle band, where the circle is widest.
-        inner = circle.inset(circle.w * 0.12)
-        name_box = _box(Rect(inner.x, circle.y, inner.w, circle.h), spec["name"])
+        # The name's band is as wide as the circle is at the band's edge farther from the middle,
+        # less a clearance: a line of the name never reaches the ring.
+        band = _box(circle, spec["name"])
+        far = max(abs(band.top - circle.cy), abs(band.y - circle.cy))
+        half = math.sqrt(max((circle.w / 2) ** 2 - far ** 2, 0.0)) - spec["clearance"]
+        name_box = Rect(circle.cx - half, band.y, 2 * half, band.h)
         return TokenFace(
             card=card, circle=circle, symbol=symbol or card.symbol,
             symbol_box=_box(circle, spec["symbol"]),
@@ -214,13 +264,17 @@ class _Composer:
                                                        team_color(card)), title_box, tuple(rows))
 
     def night_order(self, card: Card) -> ListFace:
-        """The card's text, then the game's night order made from the cards, each called by the name
-        the script calls it, and whether the order is a house rule."""
+        """The card's text, whether the order is a house rule, then the game's night order made from the
+        cards, each by the name the script calls it: one role a line, or, where the layout says
+        `list: run-in` (small cards), the roles one after another on a new line, each number held to its name."""
         spans = list(markup.parse(card.ability.value, self.icons))
         if "order" in self.deck.night.house:
             spans.append(markup.Span("\n" + self.strings["house_order"], italic=True))
+        run_in = self.layout["night-order"].get("list") == "run-in"
         for number, role in enumerate((c for c in self.deck.night_order if c.id != card.id), start=1):
-            spans += [markup.Span(f"\n{number}. ", bold=True), markup.Span(role.call_name)]
+            # The break goes after the dot, never before it: a no-break space holds it to the role before.
+            before = "\u00a0· " if run_in and number > 1 else "\n"
+            spans += [markup.Span(f"{before}{number}.\u00a0", bold=True), markup.Span(role.call_name)]
         return self.text(card, "night-order", tuple(spans))
 
     def text(self, card: Card, layout: str = "text", spans: tuple[markup.Span, ...] | None = None) -> ListFace:
@@ -246,27 +300,31 @@ class _Composer:
         return self.front(replace(card, name=card.back_face.name, symbol=card.back_face.symbol))
 
     def back(self, group: Group) -> BackFace:
+        self.layout = self.layouts[group.size_name]
         spec = self.layout["back"]
         size = group.size
         if group.shape == "round":
             emblem_w = size.w * 0.7
-            return BackFace(Rect((size.w - emblem_w) / 2, (size.h - emblem_w) / 2, emblem_w, emblem_w), None, None)
+            return BackFace(Rect((size.w - emblem_w) / 2, (size.h - emblem_w) / 2, emblem_w, emblem_w), None, None,
+                            back_light(group.back.color, spec))
         emblem_w = size.w * spec["symbol"]
         emblem = Rect((size.w - emblem_w) / 2, size.h * 0.55 - emblem_w / 2, emblem_w, emblem_w)
         title_h = size.h * spec["title"]["height"]
         title_box = Rect(size.w * 0.1, emblem.y - title_h - size.h * 0.04, size.w * 0.8, title_h)
         title_spec = dict(spec["title"], bold=True, align="center")
-        color = group.back.color if self.ink_saver else spec["emblem-color"]
+        light = back_light(group.back.color, spec)
+        color = group.back.color if self.ink_saver else light
         title = self.fit(group.back.title, title_box, title_spec, "back title", group.id, color)
-        return BackFace(emblem, title, title_box)
+        return BackFace(emblem, title, title_box, light)
 
 
-def compose_faces(deck: Deck, layout: Mapping, book: FontBook, ink_saver: bool = False,
+def compose_faces(deck: Deck, layouts: Mapping[str, Mapping], book: FontBook, ink_saver: bool = False,
                   words: Mapping | None = None) -> tuple[Faces, list[Problem]]:
-    """Every face and back of the deck, and the texts that do not fit (nothing is drawn if there are any).
-    `words` are cardgen's own words in the deck's language (templates/strings.yaml)."""
-    composer = _Composer(deck, layout, book, ink_saver, words or {})
+    """Every face and back of the deck, each in the layout of its card size (see size_layouts),
+    and the texts that do not fit (nothing is drawn if there are any). `words` are cardgen's own
+    words in the deck's language (templates/strings.yaml)."""
+    composer = _Composer(deck, layouts, book, ink_saver, words or {})
     fronts = {card.id: composer.front(card) for card in deck.cards}
     backs = {group.id: composer.back(group) for group in deck.groups}
     card_backs = {card.id: composer.card_back(card) for card in deck.cards if card.back_face}
-    return Faces(layout, fronts, backs, card_backs), composer.problems
+    return Faces(layouts, fronts, backs, card_backs), composer.problems

@@ -75,6 +75,7 @@ class FontBook:
     families: Mapping[str, Mapping[str, Path]]
     fallback: Mapping[str, tuple[str, ...]]
     cjk: frozenset[str] = frozenset()
+    leadings: Mapping[str, float] = field(default_factory=dict)   # by language, and "default"
     _fonts: dict[tuple[str, str], TTFont] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -109,11 +110,16 @@ class FontBook:
         }
         if "default" not in fallback:
             raise ValueError(f"{spec_file}: fallback needs a default order")
-        return cls(families, fallback, _languages(spec_file, spec.get("cjk") or []))
+        return cls(families, fallback, _languages(spec_file, spec.get("cjk") or []),
+                   _leadings(spec_file, spec.get("leading") or {}))
 
     def is_cjk(self, lang: str) -> bool:
         """Whether lines of this language break between characters."""
         return lang in self.cjk or _primary(lang) in self.cjk
+
+    def leading(self, lang: str) -> float:
+        """The least line height of the language, as a multiple of the type size."""
+        return self.leadings.get(lang) or self.leadings.get(_primary(lang)) or self.leadings.get("default", 1.2)
 
     def order(self, lang: str) -> tuple[str, ...]:
         """The families asked for a character, first to last."""
@@ -191,6 +197,12 @@ def _languages(spec_file: Path, value: object) -> frozenset[str]:
     if not isinstance(value, list) or not all(isinstance(lang, str) for lang in value):
         raise ValueError(f"{spec_file}: cjk must be a list of language codes")
     return frozenset(value)
+
+
+def _leadings(spec_file: Path, value: object) -> dict[str, float]:
+    if not isinstance(value, dict) or not all(isinstance(v, (int, float)) and 1 <= v <= 3 for v in value.values()):
+        raise ValueError(f"{spec_file}: leading must map language codes to line heights from 1 to 3")
+    return {str(lang): float(v) for lang, v in value.items()}
 
 
 def _face_files(spec_file: Path, family: str, faces: object, font_dirs: Sequence[Path]) -> dict[str, Path]:

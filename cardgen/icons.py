@@ -64,6 +64,20 @@ def _solid_where_dashes_cannot_be(node) -> None:
             node.strokeDashArray = None
 
 
+def _is_white(color) -> bool:
+    return min(color.red, color.green, color.blue) > 0.9
+
+
+def has_holes(path: Path) -> bool:
+    """Whether an SVG icon has white shapes, which _recolor paints in the hole colour."""
+    def walk(node) -> bool:
+        if isinstance(node, shapes.Group):
+            return any(walk(child) for child in node.contents)
+        fill = getattr(node, "fillColor", None)
+        return isinstance(node, shapes.Shape) and fill is not None and _is_white(fill)
+    return path.suffix.lower() == ".svg" and walk(_svg(_read(path)))
+
+
 def _recolor(node, color: Color, hole: Color) -> None:
     """Paints an icon's dark shapes in `color` and its white shapes, the holes, in `hole`."""
     if isinstance(node, shapes.Group):
@@ -72,8 +86,7 @@ def _recolor(node, color: Color, hole: Color) -> None:
     elif isinstance(node, shapes.Shape):
         fill = getattr(node, "fillColor", None)
         if fill is not None:
-            is_white = min(fill.red, fill.green, fill.blue) > 0.9
-            node.fillColor = hole if is_white else color
+            node.fillColor = hole if _is_white(fill) else color
         if getattr(node, "strokeColor", None) is not None:
             node.strokeColor = color
 

@@ -1,30 +1,42 @@
 """Imposition: where every card goes on the printed sheets.
 
-In: the number of cards and a :class:`SheetSpec` (paper and card trim size,
-bleed, how backs are printed, crop-mark and page-info settings), usually read
-from ``templates/paper.yaml``, ``card-sizes.yaml`` and ``sheet.yaml`` with
-:meth:`SheetSpec.from_templates`.
+In: runs of cards (:class:`Run`: the cards' indexes in printing order, a
+:class:`SheetSpec` with paper and card trim size, bleed, printable margin, how
+backs are printed, crop-mark and page-info settings, usually read from
+``templates/paper.yaml``, ``card-sizes.yaml`` and ``sheet.yaml`` with
+:meth:`SheetSpec.from_templates`, and the back design the run's cards share).
 
-Out: :func:`impose` returns the pages in print order. A :class:`Page` has its
-size, its slots (which card, front or back, its trim and paint rectangles and
-rotation), crop-mark segments, the fold line, the TrimBox and BleedBox, and the
-rectangle for the page-info strip. All lengths are millimetres with the PDF's
-origin (bottom-left, y up; see :mod:`cardgen.units`). Nothing here draws.
+Out: :func:`impose_runs` (and :func:`impose` for one run) returns the pages in
+print order. A :class:`Page` has its size, its slots (which card, front or back,
+its trim and paint rectangles and rotation), crop-mark segments, the fold line,
+the TrimBox and BleedBox, and the rectangle for the page-info strip. All lengths
+are millimetres with the PDF's origin (bottom-left, y up; see
+:mod:`cardgen.units`). Nothing here draws.
+
+One back design a sheet
+-----------------------
+Cards whose backs differ never share a sheet: with gutter 0 neighbours share
+their cut lines, and a cut or a duplex print 0.5 mm off leaves a sliver of the
+neighbour's back on a card, which marks a secret card for anyone who looks.
+The caller gives each run of one card size and one back design; each run gets
+sheets of its own. Round tokens are the exception: they stand apart by their
+own bleed and the round gap on every side, so the tokens of a part-filled last
+sheet go into the empty cells of other sheets (first those of a run with the
+same back) when they all fit there, instead of taking a sheet for one token.
 
 The grid
 --------
-As many cards as fit with the full bleed on the grid's outer edges, the
-gutters, and crop marks of at least the minimum length beyond the clearance on
-all four sides, trying the paper as named and turned (and for fold both fold
-directions); the grid is centred exactly on the page (on its half for fold),
-so mirrored backs land on the same paper. If that grid leaves no margin for
-the page-info strip, the next largest grid that does is used: a page without
-its "print at 100 %" ruler is not an option. Cards fill rows from the top left;
-a partial page keeps the positions of a full one.
-
-The info strip reaches the paper edge on its outer side. Home printers leave
-the outer few millimetres blank, so the renderer should set its content against
-the side facing the cards (top for the bottom margin, and so on).
+As many cards as fit inside the printable area (the paper less the printable
+margin, which home printers leave blank) with the full bleed on the grid's
+outer edges, the gutters, and crop marks of at least the minimum length beyond
+the clearance on all four sides, trying the paper as named and turned (and for
+fold both fold directions); the grid is centred exactly in the printable area
+(of its half, for fold), so mirrored backs land on the same paper. If that grid
+leaves no margin for the page-info strip, the next largest grid that does is
+used: a page without its "print at 100 %" ruler is not an option. Cards fill
+rows from the top left; a partial page keeps the positions of a full one.
+Every crop mark, the fold line and the info strip stay inside the printable
+area.
 
 How backs line up
 -----------------
@@ -40,8 +52,8 @@ compared with a sideways turn, so those backs are drawn rotated by 180.
 
 * ``long`` duplex turns the sheet about its long edge. On a portrait page the
   long edge is vertical: column c backs onto column ncols-1-c, rotation 0.
-  When the layout turned the page to landscape, the PDF viewer rotates the page
-  by 90 degrees onto the portrait paper, and the paper's long edge then runs
+  When the layout turned the page to landscape, the printer turns the page by
+  a quarter turn onto the portrait paper, and the paper's long edge then runs
   along the page's width: the turn is about a horizontal line, so row r backs
   onto row nrows-1-r, rotation 180.
 * ``short`` is the other way round: portrait pages mirror rows (rotation 180),
@@ -57,8 +69,8 @@ Backs are computed as exact mirror images of the fronts about the page centre
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Literal, get_args
+from dataclasses import dataclass, field
+from typing import Callable, Hashable, Iterable, Literal, Sequence, get_args
 
 
 from .units import Rect, Size
@@ -86,39 +98,46 @@ class SheetSpec:
     info_depth: float       # page-info strip, minimum size
     info_length: float
     shape: Literal["rect", "round"] = "rect"   # round: cut along a circle, no crop marks
+    margin: float = 0.0     # printable margin: nothing is printed closer to the paper's edge
+    round_gap: float = 0.0  # clear paper around a round token's bleed
 
     def __post_init__(self) -> None:
         if self.backs not in get_args(Backs):
             raise ValueError(f"unknown backs {self.backs!r}; known: {', '.join(get_args(Backs))}")
         if min(self.paper.w, self.paper.h, self.card.w, self.card.h) <= 0:
             raise ValueError("paper and card sizes must be positive")
-        if min(self.bleed, self.gutter, self.mark_clearance) < 0:
-            raise ValueError("bleed, gutter and mark clearance must not be negative")
+        if min(self.bleed, self.gutter, self.mark_clearance, self.margin, self.round_gap) < 0:
+            raise ValueError("bleed, gutter, mark clearance, margin and round gap must not be negative")
         if not 0 < self.mark_min_length <= self.mark_length:
             raise ValueError("crop marks need 0 < minimum length <= preferred length")
 
     @classmethod
     def from_templates(
-        cls, read: Callable[[str], dict], paper: str, card_size: str, bleed: float, backs: str
+        cls, read: Callable[[str], dict], paper: str, card_size: str, bleed: float, backs: str,
+        margin: float | None = None,
     ) -> "SheetSpec":
-        """`read` gives a template file's data by name (a project's own before the built-in one)."""
+        """`read` gives a template file's data by name (a project's own before the built-in one);
+        `margin` None is sheet.yaml's printable margin."""
         sheet = read("sheet.yaml")
         marks, info = sheet["crop-marks"], sheet["info-strip"]
         sizes = read("card-sizes.yaml")
         round_ = sizes.get(card_size, {}).get("shape") == "round"
+        round_gap = float(sheet["round-gap"])
         return cls(
             paper=named_size(read("paper.yaml"), paper, "paper"),
             card=named_size(sizes, card_size, "card size"),
             bleed=float(bleed),
             backs=backs,  # type: ignore[arg-type]  # checked in __post_init__
             # Circles cannot share a cut line: each keeps its whole bleed and a clear ring.
-            gutter=2 * float(bleed) + float(sheet["round-gap"]) if round_ else float(sheet["gutter"]),
+            gutter=2 * float(bleed) + round_gap if round_ else float(sheet["gutter"]),
             shape="round" if round_ else "rect",
             mark_clearance=float(marks["clearance"]),
             mark_length=float(marks["length"]),
             mark_min_length=float(marks["min-length"]),
             info_depth=float(info["min-depth"]),
             info_length=float(info["min-length"]),
+            margin=float(sheet["printable-margin"] if margin is None else margin),
+            round_gap=round_gap,
         )
 
 
@@ -137,11 +156,29 @@ class Page:
     side: Literal["front", "back", "fold"]
     slots: tuple[Slot, ...]
     marks: tuple[Segment, ...]      # crop marks (x1, y1, x2, y2), (x1, y1) nearer the cards
-    fold_line: Segment | None       # from paper edge to paper edge
+    fold_line: Segment | None       # from printable edge to printable edge
     trim_box: Rect                  # union of the trims
     bleed_box: Rect                 # union of the paints
     info: Rect                      # page-info strip: clear of paints, marks and the fold line
     info_rotation: int              # 0, or 90 when the strip runs up a side margin
+
+    def paper_shift(self, dx: float, dy: float) -> tuple[float, float]:
+        """A shift given in the paper's own axes (portrait, as the calibration sheet is
+        printed) in this page's axes. A landscape page reaches the portrait paper turned a
+        quarter turn anticlockwise (the printing convention for landscape, as in IPP's
+        orientation-requested): the page's x runs up the paper and its y to the paper's left."""
+        if self.size.w > self.size.h:
+            return dy, -dx
+        return dx, dy
+
+
+@dataclass(frozen=True)
+class Run:
+    """Cards of one size and one back design, in printing order: they get sheets of their own."""
+
+    items: tuple[int, ...]          # indexes of the cards in the caller's order
+    spec: SheetSpec
+    back: Hashable = None           # the back design, so that tokens join sheets with their own back first
 
 
 def capacity(spec: SheetSpec) -> tuple[int, int]:
@@ -151,26 +188,25 @@ def capacity(spec: SheetSpec) -> tuple[int, int]:
 
 
 def impose(count: int, spec: SheetSpec) -> list[Page]:
-    """Pages for ``count`` cards in print order: front, back, front, back...
-    for duplex, fronts only for ``none``, one page per sheet for ``fold``."""
+    """Pages for ``count`` cards of one run in print order: front, back, front,
+    back... for duplex, fronts only for ``none``, one page per sheet for ``fold``."""
     if count < 0:
         raise ValueError("card count must not be negative")
-    plan = _plan(spec)
-    per_sheet = plan.cols * plan.rows
-    return [page for first in range(0, count, per_sheet)
-            for page in _sheet(plan, range(first, min(first + per_sheet, count)), spec)]
+    return impose_runs([Run(tuple(range(count)), spec)])
 
 
-def impose_runs(runs: Iterable[tuple[int, SheetSpec]]) -> list[Page]:
-    """Pages for consecutive runs of cards, each run of one size on sheets of its own;
-    slot items count through all the runs."""
-    pages: list[Page] = []
-    first = 0
-    for count, spec in runs:
-        pages += [replace(page, slots=tuple(replace(slot, item=slot.item + first) for slot in page.slots))
-                  for page in impose(count, spec)]
-        first += count
-    return pages
+def impose_runs(runs: Iterable[Run]) -> list[Page]:
+    """Pages for runs of cards, each run on sheets of its own (see the module docstring
+    for the tokens that join other sheets); sheets in the order of the runs."""
+    sheets: list[_Sheet] = []
+    for run in runs:
+        plan = _plan(run.spec)
+        per_sheet = plan.cols * plan.rows
+        sheets += [_Sheet(plan, run, _grid(plan, run.items[first:first + per_sheet], run.spec))
+                   for first in range(0, len(run.items), per_sheet)]
+    for sheet in [s for s in sheets if s.run.spec.shape == "round" and s.free_cells()]:
+        _move_to_free_cells(sheet, sheets)
+    return [page for sheet in sheets if sheet.cards for page in sheet.pages()]
 
 
 # --- planning: orientation, fold direction, grid size ------------------------------
@@ -198,7 +234,7 @@ class _Mirror:
 @dataclass(frozen=True)
 class _Plan:
     page: Size
-    region: Rect                # the fronts' area; the grid is centred in it
+    region: Rect                # the printable area of the fronts; the grid is centred in it
     mirror: _Mirror | None      # None: no backs
     cols: int
     rows: int
@@ -208,19 +244,23 @@ def _plan(spec: SheetSpec) -> _Plan:
     """The grid to use: the most cards per sheet over both page orientations
     (and, for fold, both fold directions), or, when that leaves no margin for
     the page-info strip, the next largest grid that does."""
-    layouts = []  # (page, fronts' region, mirror), in order of preference
+    layouts = []  # (page, fronts' printable region, mirror), in order of preference
+    m = spec.margin
     for page in (spec.paper, spec.paper.rotated()):
-        whole = Rect(0, 0, page.w, page.h)
+        printable = Rect(m, m, page.w - 2 * m, page.h - 2 * m)
+        if min(printable.w, printable.h) <= 0:
+            continue
         if spec.backs == "fold":
-            # Fronts left of a vertical fold line, or above a horizontal one.
-            layouts += [(page, Rect(0, 0, page.w / 2, page.h), _Mirror(True, page.w / 2)),
-                        (page, Rect(0, page.h / 2, page.w, page.h / 2), _Mirror(False, page.h / 2))]
+            # Fronts left of a vertical fold line, or above a horizontal one; the fold is no paper
+            # edge, so the margin is kept on the other three sides only.
+            layouts += [(page, Rect(m, m, page.w / 2 - m, page.h - 2 * m), _Mirror(True, page.w / 2)),
+                        (page, Rect(m, page.h / 2, page.w - 2 * m, page.h / 2 - m), _Mirror(False, page.h / 2))]
         elif spec.backs == "none":
-            layouts.append((page, whole, None))
+            layouts.append((page, printable, None))
         else:
             long_edge_vertical = page.h >= page.w
             vertical = (spec.backs == "long") == long_edge_vertical
-            layouts.append((page, whole, _Mirror(vertical, page.w / 2 if vertical else page.h / 2)))
+            layouts.append((page, printable, _Mirror(vertical, page.w / 2 if vertical else page.h / 2)))
     candidates = [
         _Plan(page, region, mirror, cols, rows)
         for page, region, mirror in layouts
@@ -228,12 +268,13 @@ def _plan(spec: SheetSpec) -> _Plan:
         for rows in range(_fit(region.h, spec.card.h, spec), 0, -1)
     ]
     if not candidates:
-        extra = 2 * (spec.bleed + spec.mark_clearance + spec.mark_min_length)
+        extra = 2 * (spec.bleed + _reach(spec) + spec.margin)
         area = "half the paper" if spec.backs == "fold" else "the paper"
         raise ValueError(
             f"no card fits: a {spec.card.w:g} x {spec.card.h:g} mm card with {spec.bleed:g} mm "
-            f"bleed and crop marks needs {spec.card.w + extra:g} x {spec.card.h + extra:g} mm, "
-            f"more than {area} ({spec.paper.w:g} x {spec.paper.h:g} mm paper) in either orientation"
+            f"bleed, crop marks and a {spec.margin:g} mm printable margin needs {spec.card.w + extra:g} x "
+            f"{spec.card.h + extra:g} mm, more than {area} ({spec.paper.w:g} x {spec.paper.h:g} mm paper) "
+            f"in either orientation"
         )
     # A stable sort keeps the order of preference among equals: the paper as
     # named (portrait) before the turned one, a vertical fold (no rotated
@@ -241,7 +282,7 @@ def _plan(spec: SheetSpec) -> _Plan:
     candidates.sort(key=lambda plan: -plan.cols * plan.rows)
     for plan in candidates:
         try:
-            _sheet(plan, range(plan.cols * plan.rows), spec)
+            _Sheet(plan, Run((), spec), _grid(plan, range(plan.cols * plan.rows), spec)).pages()
         except _NoInfoRoom as error:
             no_room = error
             continue
@@ -249,46 +290,37 @@ def _plan(spec: SheetSpec) -> _Plan:
     raise no_room
 
 
+def _reach(spec: SheetSpec) -> float:
+    """How far beyond the bleed a grid's furniture reaches: the clearance and the shortest
+    crop mark (round tokens have none; their cut guide is on the trim)."""
+    return 0.0 if spec.shape == "round" else spec.mark_clearance + spec.mark_min_length
+
+
 def _fit(length: float, card: float, spec: SheetSpec) -> int:
     """How many cards fit in a row of ``length``: the trims with gutters between,
     the full bleed on both outer ends, and beyond that the clearance and the
     shortest allowed crop mark."""
     def span(n: int) -> float:
-        return n * card + (n - 1) * spec.gutter + 2 * (spec.bleed + spec.mark_clearance
-                                                       + spec.mark_min_length)
+        return n * card + (n - 1) * spec.gutter + 2 * (spec.bleed + _reach(spec))
     n = 0
     while span(n + 1) <= length + EPS:
         n += 1
     return n
 
 
-def _sheet(plan: _Plan, items: range, spec: SheetSpec) -> list[Page]:
-    """The page or pages of one sheet: front then back for duplex, fronts
-    only without backs, one page with both halves for fold."""
-    fronts = (plan.region, _grid(plan, items, spec))
-    if plan.mirror is None:
-        return [_page(plan.page, "front", [fronts], None, spec)]
-    backs = (plan.mirror.rect(plan.region), tuple(map(plan.mirror.slot, fronts[1])))
-    if spec.backs == "fold":
-        at = plan.mirror.at
-        fold_line = ((at, 0.0, at, plan.page.h) if plan.mirror.vertical
-                     else (0.0, at, plan.page.w, at))
-        return [_page(plan.page, "fold", [fronts, backs], fold_line, spec)]
-    return [_page(plan.page, "front", [fronts], None, spec),
-            _page(plan.page, "back", [backs], None, spec)]
+def _cell(plan: _Plan, spec: SheetSpec, r: int, c: int) -> Rect:
+    """The trim of grid cell (row r, column c) of a grid centred in plan.region."""
+    card, gutter = spec.card, spec.gutter
+    left = plan.region.x + (plan.region.w - (plan.cols * card.w + (plan.cols - 1) * gutter)) / 2
+    top = plan.region.top - (plan.region.h - (plan.rows * card.h + (plan.rows - 1) * gutter)) / 2
+    return Rect(left + c * (card.w + gutter), top - r * (card.h + gutter) - card.h, card.w, card.h)
 
 
-# --- one page ----------------------------------------------------------------------
-
-
-def _grid(plan: _Plan, items: range, spec: SheetSpec) -> tuple[Slot, ...]:
+def _grid(plan: _Plan, items: Sequence[int], spec: SheetSpec) -> tuple[Slot, ...]:
     """Front slots for ``items``, row by row from the top left of a grid of
     plan.cols x plan.rows centred in plan.region (a partial page keeps the
     positions of a full one)."""
-    card, gutter, bleed = spec.card, spec.gutter, spec.bleed
-    cols, rows = plan.cols, plan.rows
-    left = plan.region.x + (plan.region.w - (cols * card.w + (cols - 1) * gutter)) / 2
-    top = plan.region.top - (plan.region.h - (rows * card.h + (rows - 1) * gutter)) / 2
+    bleed, gutter, cols, rows = spec.bleed, spec.gutter, plan.cols, plan.rows
 
     def occupied(r: int, c: int) -> bool:
         return 0 <= r < rows and 0 <= c < cols and r * cols + c < len(items)
@@ -302,8 +334,7 @@ def _grid(plan: _Plan, items: range, spec: SheetSpec) -> tuple[Slot, ...]:
     slots = []
     for i, item in enumerate(items):
         r, c = divmod(i, cols)
-        trim = Rect(left + c * (card.w + gutter), top - r * (card.h + gutter) - card.h,
-                    card.w, card.h)
+        trim = _cell(plan, spec, r, c)
         west, east = bleed_towards(r, c - 1), bleed_towards(r, c + 1)
         north, south = bleed_towards(r - 1, c), bleed_towards(r + 1, c)
         paint = Rect(trim.x - west, trim.y - south, trim.w + west + east, trim.h + south + north)
@@ -311,13 +342,93 @@ def _grid(plan: _Plan, items: range, spec: SheetSpec) -> tuple[Slot, ...]:
     return tuple(slots)
 
 
+# --- sheets, and tokens in the free cells of others ----------------------------------------
+
+
+@dataclass
+class _Sheet:
+    plan: _Plan
+    run: Run
+    cards: tuple[Slot, ...]                              # the run's own front slots
+    guests: list[tuple[SheetSpec, Slot]] = field(default_factory=list)   # tokens in free cells
+    used: set[tuple[int, int]] = field(default_factory=set)             # cells that took guests
+
+    def free_cells(self) -> list[tuple[int, int]]:
+        """The cells of the grid that hold no card and no guest, in reading order."""
+        plan = self.plan
+        return [divmod(i, plan.cols) for i in range(len(self.cards), plan.cols * plan.rows)
+                if divmod(i, plan.cols) not in self.used]
+
+    def pages(self) -> list[Page]:
+        """The page or pages of the sheet: front then back for duplex, fronts
+        only without backs, one page with both halves for fold."""
+        plan, spec = self.plan, self.run.spec
+        fronts = (plan.region, self.cards, tuple(slot for _, slot in self.guests))
+        if plan.mirror is None:
+            return [_page(plan.page, "front", [fronts], None, spec)]
+        mirror = plan.mirror
+        backs = (mirror.rect(plan.region), tuple(map(mirror.slot, fronts[1])), tuple(map(mirror.slot, fronts[2])))
+        if spec.backs == "fold":
+            at, m = mirror.at, spec.margin
+            fold_line = ((at, m, at, plan.page.h - m) if mirror.vertical else (m, at, plan.page.w - m, at))
+            return [_page(plan.page, "fold", [fronts, backs], fold_line, spec)]
+        return [_page(plan.page, "front", [fronts], None, spec),
+                _page(plan.page, "back", [backs], None, spec)]
+
+
+def _move_to_free_cells(sheet: _Sheet, sheets: list[_Sheet]) -> None:
+    """The tokens of a part-filled token sheet into the free cells of card sheets, when all
+    of them fit there (a sheet is saved only when it empties): hosts of the same back first."""
+    tokens = sheet.run.spec
+    hosts = sorted((s for s in sheets if s.run.spec.shape == "rect" and s.cards),
+                   key=lambda s: s.run.back != sheet.run.back)
+    placed: list[tuple[_Sheet, tuple[int, int], list[Rect]]] = []
+    count = len(sheet.cards)
+    for host in hosts:
+        for cell in host.free_cells():
+            if count <= 0:
+                break
+            trims = _tokens_in_cell(host, cell, tokens)[:count]
+            if trims:
+                placed.append((host, cell, trims))
+                count -= len(trims)
+    if count > 0:
+        return
+    items = iter(slot.item for slot in sheet.cards)
+    for host, cell, trims in placed:
+        host.used.add(cell)
+        host.guests += [(tokens, Slot(next(items), "front", trim, trim.outset(tokens.bleed), 0)) for trim in trims]
+    sheet.cards = ()
+
+
+def _tokens_in_cell(host: _Sheet, cell: tuple[int, int], tokens: SheetSpec) -> list[Rect]:
+    """Token trims in a free cell of a card sheet, in reading order: the neighbours'
+    bleed may reach a bleed's width into the cell, and each token's paint keeps the
+    round gap from it and from the next token."""
+    spec = host.run.spec
+    area = _cell(host.plan, spec, *cell).inset(spec.bleed + tokens.round_gap + tokens.bleed)
+    pitch_x, pitch_y = tokens.card.w + tokens.gutter, tokens.card.h + tokens.gutter
+    cols = int((area.w + tokens.gutter + EPS) // pitch_x)
+    rows = int((area.h + tokens.gutter + EPS) // pitch_y)
+    if cols < 1 or rows < 1:
+        return []
+    left = area.x + (area.w - (cols * pitch_x - tokens.gutter)) / 2
+    top = area.top - (area.h - (rows * pitch_y - tokens.gutter)) / 2
+    return [Rect(left + c * pitch_x, top - r * pitch_y - tokens.card.h, tokens.card.w, tokens.card.h)
+            for r in range(rows) for c in range(cols)]
+
+
+# --- one page ----------------------------------------------------------------------
+
+
 def _page(size: Size, side: Literal["front", "back", "fold"],
-          groups: list[tuple[Rect, tuple[Slot, ...]]], fold_line: Segment | None,
+          groups: list[tuple[Rect, tuple[Slot, ...], tuple[Slot, ...]]], fold_line: Segment | None,
           spec: SheetSpec) -> Page:
-    """A page from groups of slots, each with the area its crop marks must stay
-    in (the page, or its half of a fold page)."""
-    slots = tuple(slot for _, group in groups for slot in group)
-    marks = tuple(mark for region, group in groups for mark in _crop_marks(group, region, spec))
+    """A page from groups of slots (the printable area their crop marks must stay in, the
+    cards, and tokens among them that have no cut lines of their own)."""
+    slots = tuple(slot for _, cards, guests in groups for slot in cards + guests)
+    marks = tuple(mark for region, cards, guests in groups
+                  for mark in _crop_marks(cards, cards + guests, region, spec))
     bleed_box = _union(slot.paint for slot in slots)
     obstacles = marks + ((fold_line,) if fold_line else ())
     info, info_rotation = _info_strip(size, bleed_box, obstacles, spec)
@@ -325,13 +436,14 @@ def _page(size: Size, side: Literal["front", "back", "fold"],
                 bleed_box, info, info_rotation)
 
 
-def _crop_marks(slots: tuple[Slot, ...], region: Rect, spec: SheetSpec) -> list[Segment]:
+def _crop_marks(cards: tuple[Slot, ...], everything: tuple[Slot, ...], region: Rect,
+                spec: SheetSpec) -> list[Segment]:
     """A mark above and below the cards for every vertical trim line, and left
     and right of them for every horizontal one, starting ``mark_clearance``
-    beyond the bleed and kept inside ``region``."""
-    if spec.shape == "round":
+    beyond the bleed of everything on the page and kept inside ``region``."""
+    if spec.shape == "round" or not cards:
         return []
-    box = _union(slot.paint for slot in slots)
+    box = _union(slot.paint for slot in everything)
     start = spec.mark_clearance
     # Each side's marks get what its margin allows, up to the preferred length;
     # the grid size guarantees the minimum.
@@ -340,10 +452,10 @@ def _crop_marks(slots: tuple[Slot, ...], region: Rect, spec: SheetSpec) -> list[
     before = min(spec.mark_length, box.x - start - region.x)
     after = min(spec.mark_length, region.right - box.right - start)
     marks: list[Segment] = []
-    for x in _distinct(x for slot in slots for x in (slot.trim.x, slot.trim.right)):
+    for x in _distinct(x for slot in cards for x in (slot.trim.x, slot.trim.right)):
         marks.append((x, box.y - start, x, box.y - start - below))
         marks.append((x, box.top + start, x, box.top + start + above))
-    for y in _distinct(y for slot in slots for y in (slot.trim.y, slot.trim.top)):
+    for y in _distinct(y for slot in cards for y in (slot.trim.y, slot.trim.top)):
         marks.append((box.x - start, y, box.x - start - before, y))
         marks.append((box.right + start, y, box.right + start + after, y))
     return marks
@@ -352,20 +464,20 @@ def _crop_marks(slots: tuple[Slot, ...], region: Rect, spec: SheetSpec) -> list[
 def _info_strip(size: Size, bleed_box: Rect, obstacles: tuple[Segment, ...],
                 spec: SheetSpec) -> tuple[Rect, int]:
     """The page-info rectangle: in the bottom margin if it fits, else the top,
-    else the left or right (rotation 90); kept ``mark_clearance`` away from the
-    paints, the marks and the fold line."""
-    w, h, gap = size.w, size.h, spec.mark_clearance
+    else the left or right (rotation 90); inside the printable margin and kept
+    ``mark_clearance`` away from the paints, the marks and the fold line."""
+    w, h, gap, m = size.w, size.h, spec.mark_clearance, spec.margin
     # Each margin in its own frame: u runs along its paper edge, v is the
     # distance from that edge; to_uv maps a page point, to_rect maps back the
-    # strip u0..u1 x 0..d.
+    # strip u0..u1 x v0..v1.
     margins: list[tuple[int, float, float, Callable[[float, float], tuple[float, float]],
-                        Callable[[float, float, float], Rect]]] = [
-        (0, w, bleed_box.y, lambda x, y: (x, y), lambda u0, u1, d: Rect(u0, 0, u1 - u0, d)),
+                        Callable[[float, float, float, float], Rect]]] = [
+        (0, w, bleed_box.y, lambda x, y: (x, y), lambda u0, u1, v0, v1: Rect(u0, v0, u1 - u0, v1 - v0)),
         (0, w, h - bleed_box.top, lambda x, y: (x, h - y),
-         lambda u0, u1, d: Rect(u0, h - d, u1 - u0, d)),
-        (90, h, bleed_box.x, lambda x, y: (y, x), lambda u0, u1, d: Rect(0, u0, d, u1 - u0)),
+         lambda u0, u1, v0, v1: Rect(u0, h - v1, u1 - u0, v1 - v0)),
+        (90, h, bleed_box.x, lambda x, y: (y, x), lambda u0, u1, v0, v1: Rect(v0, u0, v1 - v0, u1 - u0)),
         (90, h, w - bleed_box.right, lambda x, y: (y, w - x),
-         lambda u0, u1, d: Rect(w - d, u0, d, u1 - u0)),
+         lambda u0, u1, v0, v1: Rect(w - v1, u0, v1 - v0, u1 - u0)),
     ]
     for rotation, along, depth, to_uv, to_rect in margins:
         posts = []  # (u from, u to, v nearest the paper edge) of every obstacle
@@ -373,20 +485,21 @@ def _info_strip(size: Size, bleed_box: Rect, obstacles: tuple[Segment, ...],
             (ua, va), (ub, vb) = to_uv(x1, y1), to_uv(x2, y2)
             posts.append((min(ua, ub), max(ua, ub), min(va, vb)))
         # Deepest first: a strip reaching up to the cards between two marks
-        # keeps its content away from the paper edge, which home printers do
-        # not print; shallower strips stop short of the marks and run past them.
+        # keeps its content well inside the printable area; shallower strips
+        # stop short of the marks and run past them.
         depths = {depth - gap} | {v - gap for _, _, v in posts if v < depth}
         for d in sorted(depths, reverse=True):
-            if d < spec.info_depth - EPS:
+            if d - m < spec.info_depth - EPS:
                 break
             blocked = [(u0 - gap, u1 + gap) for u0, u1, v in posts if v < d + gap - EPS]
-            span = _free_span_near_centre(blocked, along, spec.info_length)
+            span = _free_span_near_centre(blocked + [(-gap, m), (along - m, along + gap)], along,
+                                          spec.info_length)
             if span:
-                return to_rect(span[0], span[1], d), rotation
+                return to_rect(span[0], span[1], m, d), rotation
     raise _NoInfoRoom(
         f"no margin has room for the page-info strip ({spec.info_length:g} x "
-        f"{spec.info_depth:g} mm) clear of the cards and crop marks; use larger paper, "
-        f"less bleed or a smaller card"
+        f"{spec.info_depth:g} mm) clear of the cards and crop marks inside the {m:g} mm printable "
+        f"margin; use larger paper, less bleed or a smaller card"
     )
 
 
@@ -399,7 +512,8 @@ def _free_span_near_centre(blocked: list[tuple[float, float]], along: float,
         if lo > start:
             free.append((start, lo))
         start = max(start, hi)
-    free.append((start, along))
+    if start < along:
+        free.append((start, along))
     fitting = [(a, b) for a, b in free if b - a >= min_length - EPS]
     if not fitting:
         return None

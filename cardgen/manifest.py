@@ -25,14 +25,16 @@ from .write import write_atomic
 NAME = "cardgen-manifest.json"
 # Option names (BuildOptions fields) that change each kind of output.
 OPTIONS = {
-    "cards": ("paper", "card_size", "bleed", "backs", "ink_saver", "back_offset"),
-    "rulebook": ("booklet",),
-    "script": ("players", "setup", "extra_cards"),
+    "cards": ("paper", "card_size", "bleed", "backs", "ink_saver", "back_offset", "margin"),
+    # The rulebook counts the card sheets and names their paper; documents are printed on the build's paper.
+    "rulebook": ("booklet", "paper", "card_size", "bleed", "backs", "margin"),
+    "script": ("players", "setup", "extra_cards", "paper"),
     "narrator": ("players", "setup", "extra_cards"),
 }
 # Templates (files or folders at the top of templates/) an output kind does not read.
 _CARDS_ONLY = ("card-layout.yaml", "sheet.yaml")
-UNUSED_TEMPLATES = {"cards": ("documents", "new", "narrator"), "rulebook": ("new", "narrator", *_CARDS_ONLY),
+# The rulebook gives the number of card sheets, which sheet.yaml shapes.
+UNUSED_TEMPLATES = {"cards": ("documents", "new", "narrator"), "rulebook": ("new", "narrator", "card-layout.yaml"),
                     "script": ("new", "narrator", *_CARDS_ONLY), "narrator": ("new", "preview", *_CARDS_ONLY)}
 
 

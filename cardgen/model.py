@@ -29,6 +29,7 @@ class Team:
     name: Text
     color: str
     edge: Path | None
+    mark: Path | None = None     # a glyph that tells the team apart without its colour
 
 
 @dataclass(frozen=True)

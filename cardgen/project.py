@@ -8,6 +8,7 @@ without touching cardgen.
 
 from __future__ import annotations
 
+import copy
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,10 @@ from . import contained, yaml12
 from .problems import DeckError, Problem, Where, relative
 
 BUILTIN = Path(__file__).resolve().parent.parent
+
+# Template data files already parsed in this process, by path, with the size and modification
+# time they had: every build reads a handful of them, and pure-Python YAML is slow.
+_PARSED: dict[Path, tuple[tuple[int, int], object]] = {}
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,12 @@ class Project:
                                        f"{', '.join(self.display(t) for t in self.templates) or 'no templates folder'}")])
 
     def template_data(self, name: str):
+        """A template data file, parsed; a copy, so that no caller changes what the next one reads."""
         path, folder = self._template(name)
+        stat = path.stat()
+        known = _PARSED.get(path)
+        if known and known[0] == (stat.st_size, stat.st_mtime_ns):
+            return copy.deepcopy(known[1])
         try:
             data = yaml12.safe_load(read_text(path, folder, self.display(path)))
         except yaml.YAMLError as exc:
@@ -91,7 +101,8 @@ class Project:
                 name in ("card-sizes.yaml", "paper.yaml", "strings.yaml"):
             raise DeckError([Problem(Where(self.display(path)), "expected a mapping of names to mappings, "
                                                                  "like the built-in file of that name")])
-        return data
+        _PARSED[path] = (stat.st_size, stat.st_mtime_ns), data
+        return copy.deepcopy(data)
 
     def display(self, path: Path) -> str:
         """A path as errors show it: relative to the project folder, or for cardgen's own files to

@@ -22,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 from . import art, textfit
 from .face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from .fonts import FontBook
-from .icons import IconPainter
+from .icons import IconPainter, has_holes
 from .layout import Page, Slot
 from .markup import Span
 from .model import Deck, Group, team_color
@@ -66,7 +66,7 @@ class _Painter:
         self.faces = faces
         self.book = book
         self.options = options
-        self.layout = faces.layout
+        self.layout: Mapping = {}   # of the card being drawn: set per slot, by its card size
         self.icons = IconPainter(canvas, body_font)
         self.icons.register_inline(inline_icons(deck))
         self.images: dict[str, ImageReader] = {}
@@ -127,8 +127,8 @@ class _Painter:
         card, ink = face.card, self.options.ink_saver
         color = self.framed(face, paint)
         if card.team and card.team.edge:
-            # Only beside the name and symbol: a trail under the ability text would blur it.
-            trail = Rect(face.panel.x, face.team_box.top, face.panel.w, face.panel.top - face.team_box.top)
+            # Only beside the symbol: over the name or the ability text a trail would blur it.
+            trail = Rect(face.panel.x, face.team_box.top, face.panel.w, face.name_box.y - face.team_box.top)
             self.edge(card.team.edge, trail, tint(card.team.color, self.layout["edge"]["tint"]))
         textfit.draw(face.name, self.c, face.name_box.x, face.name_box.top, valign_height=face.name_box.h)
         if card.art:
@@ -140,7 +140,11 @@ class _Painter:
             self.rect(pill, pill.h / 2, stroke=color, width=0.3)
         else:
             self.rect(pill, pill.h / 2, fill=color)
-        textfit.draw(face.team, self.c, pill.x, pill.top, valign_height=pill.h)
+        for box in face.marks:
+            # In the label's colour: white on the pill, or the team colour on an ink-saver outline.
+            self.symbol(card.team.mark, color if ink else white, box, white if ink else color)
+        label = face.label_box
+        textfit.draw(face.team, self.c, label.x, label.top, valign_height=label.h)
         textfit.draw(face.ability, self.c, face.ability_box.x, face.ability_box.top)
 
     def token(self, face: TokenFace, paint: Rect) -> None:
@@ -211,9 +215,17 @@ class _Painter:
                 y += step * 0.8
                 row += 1
         if design.symbol:
-            # The emblem's dark shapes sink into the back; its light ones (a moon, say) glow.
-            dark = tint(design.color, spec["ink-saver-tint"]) if ink else shade(design.color, spec["emblem-shade"])
-            self.symbol(design.symbol, dark, back.emblem_box, white if ink else HexColor(spec["emblem-color"]))
+            light = HexColor(back.light)
+            if ink:
+                dark, holes = tint(design.color, spec["ink-saver-tint"]), white
+            elif has_holes(design.symbol):
+                # A figure on a lit ground (a wolf on the moon): its dark shapes sink into the back,
+                # its light ones glow, so the lit ground stands out from the back.
+                dark, holes = shade(design.color, spec["emblem-shade"]), light
+            else:
+                # Line art has no ground to glow: drawn dark on the dark back it would vanish.
+                dark, holes = light, light
+            self.symbol(design.symbol, dark, back.emblem_box, holes)
         if back.title:
             textfit.draw(back.title, self.c, back.title_box.x, back.title_box.top, valign_height=back.title_box.h)
 
@@ -221,6 +233,7 @@ class _Painter:
     def slot(self, slot: Slot) -> None:
         c = self.c
         card = self.deck.copies[slot.item]
+        self.layout = self.faces.layout_for(card.group)
         round_ = card.group.shape == "round"
         c.saveState()
         path = c.beginPath()
@@ -266,8 +279,9 @@ class _Painter:
     def info(self, page: Page, number: int, total: int) -> None:
         """The page-info block: a 50 mm ruler, what it is for, and which page this is.
 
-        It sits on the side of the strip that faces the cards, because the
-        strip runs out to the paper's edge, where home printers do not print.
+        It sits on the side of the strip that faces the cards, as far from the
+        paper's edge as the strip allows (the strip itself keeps inside the
+        printable margin).
         """
         strings, ruler = self.options.strings, self.options.sheet["ruler"]
         side = strings["fronts" if page.side == "front" else "backs" if page.side == "back" else "fold"]
@@ -294,7 +308,8 @@ class _Painter:
             drop = 1.2 if tick % 10 == 0 else 0.8 if tick % 5 == 0 else 0.45
             c.line(pt(tick), pt(top), pt(tick), pt(top - drop))
         self.line(strings["ruler"], 0, top - 1.2 - mm(size), size)
-        self.line(label, 0, 0.3, size)
+        # Raised by the descenders' depth (0.24 em in Noto Sans), so that no "g" or "p" leaves the strip.
+        self.line(label, 0, mm(size) * 0.3, size)
         c.restoreState()
 
     def width(self, text: str, size: float) -> float:
@@ -312,12 +327,13 @@ class _Painter:
     def page(self, page: Page, number: int, total: int) -> None:
         c = self.c
         c.setPageSize((pt(page.size.w), pt(page.size.h)))
+        # The whole back side moves, as vectors and with its boxes, by the offset measured on a
+        # calibration sheet, which is measured on the paper: a landscape page takes it turned.
+        dx, dy = page.paper_shift(*self.options.back_offset) if page.side == "back" else (0.0, 0.0)
         for name, box in (("setTrimBox", page.trim_box), ("setBleedBox", page.bleed_box)):
-            getattr(c, name)((pt(box.x), pt(box.y), pt(box.right), pt(box.top)))
+            getattr(c, name)((pt(box.x + dx), pt(box.y + dy), pt(box.right + dx), pt(box.top + dy)))
         c.saveState()
-        if page.side == "back":
-            # The whole back side moves, as vectors, by the offset measured on a calibration sheet.
-            dx, dy = self.options.back_offset
+        if dx or dy:
             c.translate(pt(dx), pt(dy))
         for slot in page.slots:
             self.slot(slot)

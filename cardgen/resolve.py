@@ -23,6 +23,10 @@ from .validate import fallback_language
 from .units import Size
 
 
+# A back a deck gives no colour: light, so that it costs little ink (about 30 % coverage).
+DEFAULT_BACK = "#d8cfbd"
+
+
 class GlyphCoverage(Protocol):
     def missing(self, text: str, lang: str) -> list[str]: ...
 
@@ -75,7 +79,8 @@ def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes:
     game = files.game
     data = game.data
     teams = {
-        team_id: Team(team_id, r.text(game, ("teams", team_id, "name")), spec["color"], r.file(spec.get("edge")))
+        team_id: Team(team_id, r.text(game, ("teams", team_id, "name")), spec["color"], r.file(spec.get("edge")),
+                      r.file(spec.get("mark")))
         for team_id, spec in data["teams"].items()
     }
     default_size = card_size or data.get("card-size", "poker")
@@ -84,7 +89,7 @@ def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes:
     def back(spec: dict, path: KeyPath) -> Back:
         merged = {**game_back, **spec}
         title_path = path + ("title",) if "title" in spec else ("back", "title") if "title" in game_back else ("name",)
-        return Back(r.text(game, title_path), merged.get("color", "#333333"),
+        return Back(r.text(game, title_path), merged.get("color", DEFAULT_BACK),
                     r.file(merged.get("symbol")), r.file(merged.get("pattern")))
 
     groups: dict[str, Group] = {}

@@ -69,7 +69,21 @@ def _night_order(deck: Deck, text: Mapping) -> dict | None:
                       for card in waking]}
 
 
-def context(deck: Deck, text: Mapping, sizes: Mapping) -> dict:
+def localized_name(spec: Mapping, lang: str, fallback: str) -> str:
+    """A template entry's `name` in the language (card-sizes.yaml, paper.yaml), else English, else fallback."""
+    names = spec.get("name") or {}
+    return str(names.get(lang) or names.get("en") or fallback) if isinstance(names, Mapping) else str(names)
+
+
+def _plural(forms: Mapping | str, count: int) -> str:
+    """A text's form for a count: `one` for 1 where the language has it, else `other`."""
+    if isinstance(forms, str):
+        return forms
+    return forms["one"] if count == 1 and "one" in forms else forms["other"]
+
+
+def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) -> dict:
+    """`sheets`: how many sheets the card PDF prints on; `paper`: their paper's name, in the language."""
     rulebook = deck.rulebook
     mark = text["house_mark"]
     counts = Counter(card.group.id for card in deck.copies)
@@ -83,7 +97,9 @@ def context(deck: Deck, text: Mapping, sizes: Mapping) -> dict:
         components.append({
             "name": group.name.value,
             "count": counts[group.id],
-            "size": f"{group.size_name} {size['width']:g} × {size['height']:g} mm",
+            "size": fill(text["round_size" if group.shape == "round" else "size"],
+                          name=localized_name(size, deck.lang, group.size_name), w=f"{group.size.w:g}",
+                          h=f"{group.size.h:g}"),
             # Word cards are numbered, not named: their names say nothing.
             "cards": [] if group.layout == "words" else
             [f"{name} ×{sum(c.count for c in cards if c.name.value == name)}" if
@@ -107,7 +123,8 @@ def context(deck: Deck, text: Mapping, sizes: Mapping) -> dict:
     } for card in deck.cards if card.derived_from is None and card.layout in ("role", "token")]
     used = [group for group in deck.groups if group.shape == "rect" and counts[group.id]]
     sleeves = "; ".join(dict.fromkeys(
-        fill(text["sleeves"], size=g.size_name, w=f"{g.size.w:g}", h=f"{g.size.h:g}",
+        fill(text["sleeves"], size=localized_name(sizes[g.size_name], deck.lang, g.size_name), w=f"{g.size.w:g}",
+              h=f"{g.size.h:g}",
               sleeve=sizes[g.size_name].get("sleeve", "?")) for g in used))
     players_line = fill(text["players"], min=rulebook.players[0], max=rulebook.players[1])
     if rulebook.minutes:
@@ -131,5 +148,6 @@ def context(deck: Deck, text: Mapping, sizes: Mapping) -> dict:
         "components": components,
         "setups": setups,
         "roles": roles,
-        "making": fill(text["making"], sleeves=sleeves),
+        "making": fill(text["making"], sleeves=sleeves, sheets=fill(
+            _plural(text["sheets"], sheets), count=sheets, paper=paper)),
     }

@@ -193,6 +193,9 @@ GAME: dict = {
                     "name": {"$ref": "#/$defs/text"},
                     "color": {"$ref": "#/$defs/color"},
                     "edge": {"$ref": "#/$defs/file"},
+                    "mark": {"$ref": "#/$defs/file",
+                             "description": "The team's glyph, drawn at both ends of its cards' team label, "
+                                            "so that teams read apart without their colours."},
                 },
             },
         },

@@ -8,7 +8,8 @@ a deck's text never reaches ReportLab's markup parser as markup
 resets ``<b>``/``<i>``.
 
 Chinese and other CJK languages (``cjk`` in fonts.yaml) are broken into lines
-here, between characters, with the line-start and line-end rules of CJK
+here, between characters, on cards and in documents alike
+(:func:`document_paragraph`), with the line-start and line-end rules of CJK
 typesetting (kinsoku): ReportLab's own CJK wrapping keeps at most one
 punctuation mark off a line start by letting it hang past the right edge, so
 "。”", "……" or "）。" still started lines and "（" or "“" ended them. ReportLab
@@ -35,7 +36,7 @@ from reportlab.lib.colors import toColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Paragraph
+from reportlab.platypus import Flowable, Paragraph
 from reportlab.platypus import paragraph as rl_paragraph
 from reportlab.rl_config import _FUZZ
 
@@ -50,6 +51,7 @@ EXTRA_CANNOT_START = (
     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
 )
 OBJECT = "\ufffc"   # stands for an inline icon where lines are broken by character
+NO_BREAK = "\u00a0"   # a space that holds its neighbours on one line, as ReportLab's wrapping does
 CANNOT_END = "([{（［｛〔〈《「『【〖〘〚〝‘“«‹"
 ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER}
 
@@ -234,6 +236,51 @@ def paragraph_markup(spans: Sequence[Span], book: FontBook, lang: str, size: flo
     return _markup(_split_newlines([piece for span in spans for piece in book.runs(span, lang)]), size)
 
 
+def document_paragraph(spans: Sequence[Span], book: FontBook, lang: str, style: ParagraphStyle,
+                       bullet: str | None = None) -> Flowable:
+    """A paragraph for a document (rulebook, script) under the cards' rules: a CJK language's
+    lines are broken here, with kinsoku, at whatever width the page gives it."""
+    pieces = [piece for span in spans for piece in book.runs(span, lang)]
+    if book.is_cjk(lang):
+        return _KinsokuParagraph(pieces, style, bullet)
+    return Paragraph(_markup(_split_newlines(pieces), style.fontSize), style, bulletText=bullet)
+
+
+class _KinsokuParagraph(Flowable):
+    """Lines broken by _break_cjk at the width the frame or table cell offers, then laid out
+    and drawn (and split across columns and pages) by a ReportLab Paragraph of those lines."""
+
+    def __init__(self, pieces: list[tuple[str, str]], style: ParagraphStyle, bullet: str | None):
+        super().__init__()
+        self.pieces, self.style, self.bullet = pieces, style, bullet
+        self.paragraph: Paragraph | None = None
+
+    def _at(self, width: float) -> Paragraph:
+        room = width - self.style.leftIndent - self.style.rightIndent
+        # A bullet wider than the indent shortens the first line, as ReportLab reckons it.
+        first = [room - self.style.firstLineIndent]
+        rl_paragraph._handleBulletWidth(self.bullet, self.style, first)
+        lines, _ = _break_cjk(self.pieces, self.style.fontSize, room, first[0])
+        return Paragraph(_markup(lines, self.style.fontSize), self.style, bulletText=self.bullet)
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        self.paragraph = self._at(available_width)
+        self.width, self.height = self.paragraph.wrap(available_width, available_height)
+        return self.width, self.height
+
+    def split(self, available_width: float, available_height: float) -> list[Flowable]:
+        return self._at(available_width).split(available_width, available_height)
+
+    def draw(self) -> None:
+        self.paragraph.drawOn(self.canv, 0, 0)
+
+    def getSpaceBefore(self) -> float:
+        return self.style.spaceBefore
+
+    def getSpaceAfter(self) -> float:
+        return self.style.spaceAfter
+
+
 _PIXEL = bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
     "0000000d49444154789c6360606060000000050001a5f645400000000049454e44ae426082")
@@ -281,8 +328,10 @@ def _split_newlines(pieces: list[tuple[str, str]]) -> list[list[tuple[str, str]]
     return lines
 
 
-def _break_cjk(pieces, size: float, limit: float) -> tuple[list[list[tuple[str, str]]], float]:
-    """Lines of (font, text) runs no wider than limit pt, and how far the widest still exceeds it."""
+def _break_cjk(pieces, size: float, limit: float,
+               first: float | None = None) -> tuple[list[list[tuple[str, str]]], float]:
+    """Lines of (font, text) runs no wider than limit pt (the first line than `first`, when
+    given), and how far the widest still exceeds its limit."""
     # An inline icon is one unbreakable unit, as wide as the type is high.
     chars = [(font, ch) for font, text in pieces for ch in ([text] if font == ICON else text)]
     text = "".join(OBJECT if font == ICON else ch for font, ch in chars)
@@ -290,10 +339,11 @@ def _break_cjk(pieces, size: float, limit: float) -> tuple[list[list[tuple[str, 
     widths = [size if font == ICON else stringWidth(ch, font, size) for font, ch in chars]
     lines, too_wide, start = [], 0.0, 0
     while start < len(text):
-        end, next_start = _line_end(text, widths, start, limit)
+        line_limit = first if first is not None and not lines else limit
+        end, next_start = _line_end(text, widths, start, line_limit)
         end = _trim_end(text, start, end)
         lines.append(_runs(chars[start:end]))
-        too_wide = max(too_wide, sum(widths[start:end]) - limit)
+        too_wide = max(too_wide, sum(widths[start:end]) - line_limit)
         start = next_start
     return lines, too_wide
 
@@ -324,7 +374,7 @@ def _can_break(text: str, b: int) -> bool:
     before, after = text[b - 1], text[b]
     if after == "\n":
         return True
-    if after in CANNOT_START or before in CANNOT_END:
+    if after in CANNOT_START or before in CANNOT_END or NO_BREAK in (before, after):
         return False
     if before.isspace() or after.isspace():
         return True

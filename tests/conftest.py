@@ -80,3 +80,44 @@ def project(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("werewolf-project")
     copy_werewolf_box(root / "decks")
     return root
+
+
+@pytest.fixture(scope="session")
+def cards():
+    """cards(game, lang, **build options) -> (Prepared, PDF bytes): a bundled game's card sheets,
+    rendered in-process without the documents, once per session. One pipeline serves every
+    option set (its options are swapped), so the fonts and the fitted texts are shared."""
+    from cardgen import render
+    from cardgen.build import BuildOptions, Pipeline, check
+    from cardgen.project import Project
+
+    project = Project.at(ROOT / "decks")
+    games = {files.id: files for files in check(project, [], strict=False)[0]}
+    pipeline = Pipeline(project, BuildOptions())
+    strings = project.template_data("strings.yaml")
+    cache: dict = {}
+
+    def get(game: str, lang: str, **options):
+        key = (game, lang, tuple(sorted(options.items())))
+        if key not in cache:
+            pipeline.options = BuildOptions(**options)
+            prepared, problems = pipeline.prepare(games[game], lang)
+            assert prepared is not None, "\n".join(map(str, problems))
+            render_options = render.RenderOptions(pipeline.options.ink_saver, project.template_data("sheet.yaml"),
+                                                  {**strings["en"], **strings.get(lang, {})},
+                                                  pipeline.options.back_offset)
+            cache[key] = prepared, render.render_pdf(prepared.deck, prepared.pages, prepared.faces,
+                                                     prepared.book, render_options)
+        return cache[key]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def bundled(tmp_path_factory) -> Path:
+    """Every bundled game built in every language with the default options, once per session:
+    the output folder (output/<game>/...)."""
+    out = tmp_path_factory.mktemp("bundled")
+    result = run("build", "--decks", str(ROOT / "decks"), "--out", str(out))
+    assert result.exit_code == 0, result.output + result.stderr
+    return out

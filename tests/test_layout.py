@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardgen.layout import Page, SheetSpec, capacity, impose
+from cardgen.layout import Page, Run, SheetSpec, capacity, impose, impose_runs
 from cardgen.units import Rect, Size
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -20,8 +20,10 @@ def read_template(name: str) -> dict:
 TOL = 1e-9
 
 
-def spec(paper="a4", card="poker", bleed=3.0, backs="long") -> SheetSpec:
-    return SheetSpec.from_templates(read_template, paper, card, bleed, backs)
+def spec(paper="a4", card="poker", bleed=3.0, backs="long", margin=0.0) -> SheetSpec:
+    """Most tests check the grid's mechanics printed to the paper's edge (margin 0); the
+    printable margin's own tests pass margin=None, the templates' default."""
+    return SheetSpec.from_templates(read_template, paper, card, bleed, backs, margin)
 
 
 def overlaps(a: Rect, b: Rect) -> bool:
@@ -479,11 +481,106 @@ def test_round_tokens_keep_their_own_bleed_and_get_no_crop_marks():
 
 
 def test_runs_of_different_sizes_go_on_sheets_of_their_own():
-    from cardgen.layout import impose_runs
-
-    cards = SheetSpec.from_templates(read_template, "a4", "poker", 3, "long")
-    tokens = SheetSpec.from_templates(read_template, "a4", "token-38", 3, "long")
-    pages = impose_runs([(10, cards), (3, tokens)])
+    cards = spec("a4", "poker")
+    tokens = SheetSpec.from_templates(read_template, "a4", "token-38", 3, "long", 0.0)
+    pages = impose_runs([Run(tuple(range(18)), cards), Run((18, 19, 20), tokens)])
     assert [page.side for page in pages] == ["front", "back"] * 3
-    assert [slot.item for slot in pages[4].slots] == [10, 11, 12]
+    assert [slot.item for slot in pages[4].slots] == [18, 19, 20]
     assert all(slot.trim.w == 38 for slot in pages[4].slots)
+
+
+# --- one back design a sheet, and tokens in free cells ------------------------------------
+
+
+def test_runs_of_one_size_never_share_a_sheet():
+    """Two back designs of poker cards: 10 and 3 cards take three sheets, not two."""
+    pages = impose_runs([Run(tuple(range(10)), spec(), "role"), Run((10, 11, 12), spec(), "kill")])
+    fronts = [sorted(slot.item for slot in page.slots) for page in pages if page.side == "front"]
+    assert fronts == [list(range(9)), [9], [10, 11, 12]]
+
+
+def test_the_tokens_of_a_part_filled_sheet_go_into_free_cells_of_a_card_sheet():
+    cards, tokens = spec(), SheetSpec.from_templates(read_template, "a4", "token-38", 3, "long", 0.0)
+    pages = impose_runs([Run(tuple(range(7)), cards, "game"), Run((7,), tokens, "game")])
+    assert [page.side for page in pages] == ["front", "back"]
+    front, back = pages
+    (token,) = [slot for slot in front.slots if slot.item == 7]
+    assert (token.trim.w, token.trim.h) == (38, 38) and token.paint == token.trim.outset(3)
+    # In the cell after the last card (row 2, column 1), its paint the round gap clear of every card's.
+    cell = Rect(front.trim_box.x + 63, front.trim_box.y, 63, 88)
+    assert cell.x <= token.paint.x and token.paint.right <= cell.right
+    assert cell.y <= token.paint.y and token.paint.top <= cell.top
+    for slot in front.slots:
+        if slot.item != 7:
+            gap = max(slot.paint.x - token.paint.right, token.paint.x - slot.paint.right,
+                      slot.paint.y - token.paint.top, token.paint.y - slot.paint.top)
+            assert gap >= tokens.round_gap - TOL
+    # Its back is the mirror image, as the cards' are; no crop mark is drawn for it or crosses it.
+    (behind,) = [slot for slot in back.slots if slot.item == 7]
+    assert behind.trim == Rect(front.size.w - token.trim.right, token.trim.y, 38, 38)
+    for page, slot in ((front, token), (back, behind)):
+        assert not any(touches(mark, slot.paint) for mark in page.marks)
+    assert len(front.marks) == 16
+
+
+def test_tokens_keep_their_sheet_when_the_free_cells_cannot_take_them_all():
+    cards, tokens = spec(), SheetSpec.from_templates(read_template, "a4", "token-38", 3, "long", 0.0)
+    pages = impose_runs([Run(tuple(range(8)), cards), Run((8, 9), tokens)])
+    assert [sorted(s.item for s in page.slots) for page in pages if page.side == "front"] == [
+        list(range(8)), [8, 9]]
+
+
+def test_tokens_go_first_to_the_sheets_of_their_own_back():
+    cards, tokens = spec(), SheetSpec.from_templates(read_template, "a4", "token-38", 3, "long", 0.0)
+    pages = impose_runs([Run(tuple(range(5)), cards, "kill"), Run(tuple(range(5, 10)), cards, "game"),
+                         Run((10,), tokens, "game")])
+    fronts = [sorted(s.item for s in page.slots) for page in pages if page.side == "front"]
+    assert fronts == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9, 10]]
+
+
+# --- the printable margin ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_poker_cards_go_four_by_two_on_the_turned_page_inside_a_5_mm_margin(paper):
+    """3 x 3 would leave A4's side marks 1.5 mm and Letter's top and bottom marks 0 mm from the edge."""
+    s = spec(paper, margin=None)
+    assert s.margin == 5.0
+    assert capacity(s) == (4, 2)
+    assert impose(8, s)[0].size == s.paper.rotated()
+    assert capacity(replace(s, margin=0.0)) == (3, 3)
+
+
+def _inside_margin(points, size: Size, margin: float) -> bool:
+    return all(margin - TOL <= x <= size.w - margin + TOL and margin - TOL <= y <= size.h - margin + TOL
+               for x, y in points)
+
+
+MARGIN_CASES = [(paper, card, bleed, backs, margin)
+                for paper in ("a4", "letter")
+                for card in ("poker", "bridge", "tarot", "mini", "euro-mini", "square", "business", "token-25")
+                for bleed in (3.0, 3.175)
+                for backs in ("long", "fold")
+                for margin in (5.0, 7.0)]
+
+
+@pytest.mark.parametrize("paper,card,bleed,backs,margin", MARGIN_CASES)
+def test_marks_fold_line_info_strip_and_paints_stay_inside_the_printable_margin(paper, card, bleed, backs, margin):
+    s = spec(paper, card, bleed, backs, margin)
+    cols, rows = capacity(s)
+    for page in impose(cols * rows + 1, s):
+        for x1, y1, x2, y2 in page.marks + ((page.fold_line,) if page.fold_line else ()):
+            assert _inside_margin([(x1, y1), (x2, y2)], page.size, margin), (page.side, (x1, y1, x2, y2))
+        info = page.info
+        assert _inside_margin([(info.x, info.y), (info.right, info.top)], page.size, margin)
+        for slot in page.slots:
+            assert _inside_margin([(slot.paint.x, slot.paint.y), (slot.paint.right, slot.paint.top)],
+                                  page.size, margin)
+
+
+def test_a_landscape_page_takes_a_paper_shift_turned():
+    portrait, landscape = impose(1, spec(margin=None, card="tarot"))[0], impose(8, spec(margin=None))[0]
+    assert portrait.size.h > portrait.size.w and landscape.size.w > landscape.size.h
+    assert portrait.paper_shift(1.5, -0.5) == (1.5, -0.5)
+    # Turned a quarter anticlockwise onto the paper: the page's x runs up the paper, its y leftwards.
+    assert landscape.paper_shift(1.5, -0.5) == (-0.5, -1.5)

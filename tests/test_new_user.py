@@ -294,10 +294,10 @@ def test_quiet_and_verbose_and_the_last_line(project):
     assert normal.exit_code == 0
     # The warning comes after the list of files, just above the summary, which counts it.
     assert normal.stderr.endswith(warning)
-    assert re.fullmatch(r"(.*\.pdf\n){2}2 files, 4 pages, 6 cards in \d+\.\d s, 1 warning\n", normal.stdout)
+    assert re.fullmatch(r"(.*\.pdf\n){2}2 files, 4 pages, 6 cards on 2 sheets in \d+\.\d s, 1 warning\n", normal.stdout)
     quiet = run(*build, "--force", "-q")
     assert quiet.stderr == warning
-    assert re.fullmatch(r"2 files, 4 pages, 6 cards in \d+\.\d s, 1 warning\n", quiet.stdout)
+    assert re.fullmatch(r"2 files, 4 pages, 6 cards on 2 sheets in \d+\.\d s, 1 warning\n", quiet.stdout)
     verbose = run(*build, "-v")
     assert verbose.stderr == warning        # nothing to build: no progress
     assert re.fullmatch(r"(.*\.pdf \(up to date\)\n){2}up to date \(2 files\) in \d+\.\d s, 1 warning\n", verbose.stdout)

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import pdfplumber
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 import pytest
+from pypdf import PdfReader
 
 from cardgen.units import mm
 from conftest import run
 
 
 def back_title_position(pdf_path) -> tuple[float, float]:
-    """Where the first back's title ("Werewolf") starts on the first back page, in mm."""
-    with pdfplumber.open(pdf_path) as pdf:
-        page = pdf.pages[1]
-        chars = [c for c in page.chars if c["text"] == "W" and c["size"] > 8]
-        first = min(chars, key=lambda c: (round(c["top"]), c["x0"]))
-        return mm(first["x0"]), mm(page.height - first["bottom"])
+    """Where the first back's title ("Werewolf") starts on the first back page, in mm
+    (pdfium: pdfplumber takes seconds over a back page's pattern forms)."""
+    document = pdfium.PdfDocument(pdf_path)
+    text = document[1].get_textpage()
+    boxes = [text.get_charbox(i, loose=True) for i in range(text.count_chars())
+             if text.get_text_range(i, 1) == "W" and pdfium_c.FPDFText_GetFontSize(text.raw, i) > 8]
+    left, bottom, _, top = min(boxes, key=lambda b: (-round(b[3]), b[0]))
+    return mm(left), mm(bottom)
 
 
 def build(project, out, *args):
@@ -24,14 +29,32 @@ def build(project, out, *args):
     return out / "werewolf" / "werewolf-cards-en.pdf"
 
 
-def test_back_offset_moves_every_back_by_exactly_that_much(project, tmp_path):
-    plain = back_title_position(build(project, tmp_path / "plain"))
-    moved = back_title_position(build(project, tmp_path / "moved", "--back-offset", "1.5,-0.5"))
-    assert moved[0] - plain[0] == pytest.approx(1.5, abs=0.01)
-    assert moved[1] - plain[1] == pytest.approx(-0.5, abs=0.01)
+def page_boxes(pdf_path, index: int) -> dict[str, tuple[float, ...]]:
+    """The TrimBox and BleedBox of a page, in mm."""
+    page = PdfReader(pdf_path).pages[index]
+    return {name: tuple(mm(float(v)) for v in getattr(page, name)) for name in ("trimbox", "bleedbox")}
+
+
+@pytest.mark.parametrize("margin, page_shift", [("5", (-0.5, -1.5)), ("0", (1.5, -0.5))],
+                         ids=["landscape-sheets", "portrait-sheets"])
+def test_back_offset_moves_every_back_and_its_boxes_in_the_papers_axes(project, tmp_path, margin, page_shift):
+    """The offset is read on the portrait calibration sheet, in the paper's axes. Poker sheets with
+    the 5 mm margin are landscape (4 x 2) and reach the paper turned a quarter anticlockwise, so
+    1.5 mm right and 0.5 mm down on the paper is 0.5 mm left and 1.5 mm down on the page."""
+    plain_pdf = build(project, tmp_path / "plain", "--margin", margin)
+    moved_pdf = build(project, tmp_path / "moved", "--margin", margin, "--back-offset", "1.5,-0.5")
+    landscape = PdfReader(plain_pdf).pages[1].mediabox
+    assert (float(landscape.width) > float(landscape.height)) == (margin == "5")
+    plain, moved = back_title_position(plain_pdf), back_title_position(moved_pdf)
+    assert moved[0] - plain[0] == pytest.approx(page_shift[0], abs=0.01)
+    assert moved[1] - plain[1] == pytest.approx(page_shift[1], abs=0.01)
+    # The back page's TrimBox and BleedBox move with it; the front page's stay.
+    for index, shift in ((1, page_shift), (0, (0.0, 0.0))):
+        before, after = page_boxes(plain_pdf, index), page_boxes(moved_pdf, index)
+        for name in ("trimbox", "bleedbox"):
+            assert [b - a for a, b in zip(before[name], after[name])] == pytest.approx(list(shift) * 2, abs=0.001)
     # Fronts stay where they are.
-    with pdfplumber.open(tmp_path / "plain" / "werewolf" / "werewolf-cards-en.pdf") as a, \
-            pdfplumber.open(tmp_path / "moved" / "werewolf" / "werewolf-cards-en.pdf") as b:
+    with pdfplumber.open(plain_pdf) as a, pdfplumber.open(moved_pdf) as b:
         assert [(c["x0"], c["top"]) for c in a.pages[0].chars] == [(c["x0"], c["top"]) for c in b.pages[0].chars]
 
 

@@ -1,7 +1,10 @@
 """Sheet geometry of built PDFs, measured back from the files.
 
 Every configuration of the real Werewolf deck (English) is built once per
-module into a temporary folder and read back:
+module into a temporary folder and read back. The grid's mechanics are built
+with ``--margin 0`` (printed to the paper's edge, where 3 x 3 poker cards fit
+A4 and Letter portrait); the tests of the printable margin build with the
+default 5 mm, where they go 4 x 2 on the turned page. Readers:
 
 * pypdf for the page boxes (MediaBox, TrimBox, BleedBox);
 * pypdfium2's page-object API for lines, filled areas and characters
@@ -30,6 +33,7 @@ from pypdf import PdfReader
 
 from cardgen.units import mm
 from conftest import ROOT, run
+from pdfread import Box, Fill
 
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)
@@ -43,54 +47,6 @@ RULER = "print at 100 % (actual size): this bar is 50 mm"
 
 
 # --- reading a PDF back ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Box:
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-
-    @property
-    def w(self) -> float:
-        return self.x1 - self.x0
-
-    @property
-    def h(self) -> float:
-        return self.y1 - self.y0
-
-    @property
-    def cx(self) -> float:
-        return (self.x0 + self.x1) / 2
-
-    @property
-    def cy(self) -> float:
-        return (self.y0 + self.y1) / 2
-
-    def grown(self, d: float) -> "Box":
-        return Box(self.x0 - d, self.y0 - d, self.x1 + d, self.y1 + d)
-
-    def contains(self, other: "Box", tol: float = TOL) -> bool:
-        return (self.x0 - tol <= other.x0 and other.x1 <= self.x1 + tol
-                and self.y0 - tol <= other.y0 and other.y1 <= self.y1 + tol)
-
-    def overlaps(self, other: "Box") -> bool:
-        """Interiors intersect (touching edges do not count)."""
-        return (min(self.x1, other.x1) - max(self.x0, other.x0) > TOL
-                and min(self.y1, other.y1) - max(self.y0, other.y0) > TOL)
-
-    def close_to(self, other: "Box", tol: float = TOL) -> bool:
-        return all(abs(a - b) <= tol for a, b in zip(self.tuple(), other.tuple()))
-
-    def tuple(self) -> tuple[float, float, float, float]:
-        return (self.x0, self.y0, self.x1, self.y1)
-
-    def mirror_x(self, at: float) -> "Box":
-        return Box(2 * at - self.x1, self.y0, 2 * at - self.x0, self.y1)
-
-    def mirror_y(self, at: float) -> "Box":
-        return Box(self.x0, 2 * at - self.y1, self.x1, 2 * at - self.y0)
 
 
 @dataclass(frozen=True)
@@ -119,12 +75,6 @@ class Line:
     @property
     def box(self) -> Box:
         return Box(min(self.x0, self.x1), min(self.y0, self.y1), max(self.x0, self.x1), max(self.y0, self.y1))
-
-
-@dataclass(frozen=True)
-class Fill:
-    box: Box
-    rgb: tuple[int, int, int]
 
 
 @dataclass(frozen=True)
@@ -247,6 +197,8 @@ def build(project, tmp_path_factory):
     cache: dict[tuple[str, ...], Built] = {}
 
     def get(*options: str) -> Built:
+        if "--margin" not in options:
+            options = ("--margin", "0", *options)
         if options not in cache:
             out = tmp_path_factory.mktemp("out")
             result = run("build", "werewolf", "--lang", "en", "--decks", str(project / "decks"),

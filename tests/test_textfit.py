@@ -213,3 +213,20 @@ def test_empty_text_takes_no_room(book):
 def test_bad_options_are_value_errors(book, options):
     with pytest.raises(ValueError):
         textfit.fit(parse("x"), book, "en", 60, 40, **options)
+
+
+@pytest.mark.parametrize("bullet", [None, "•"], ids=["paragraph", "bullet"])
+def test_a_chinese_document_paragraph_is_drawn_in_the_lines_kinsoku_broke(book, bullet):
+    """ReportLab draws exactly the lines the kinsoku breaker made, at every width: none of
+    them is broken again (a full-width bullet shortens the first line, which both reckon)."""
+    style = ParagraphStyle("li", fontName=book.face("NotoSansSC", False, False), fontSize=8.6, leading=11,
+                           wordWrap="CJK", spaceShrinkage=0, leftIndent=9.5, bulletIndent=1.7,
+                           bulletFontName=book.face("NotoSansSC", False, False))
+    flowable = textfit.document_paragraph(parse(CHINESE), book, "zh", style, bullet)
+    for width in range(120, 300, 7):
+        flowable.wrap(width, 10_000)
+        ours = flowable.paragraph.text.count("<br/>") + 1
+        assert len(flowable.paragraph.blPara.lines) == ours, width
+        for line in flowable.paragraph.blPara.lines:
+            words = "".join(getattr(w, "text", "") for w in getattr(line, "words", []))
+            assert not words or words[0] not in textfit.CANNOT_START, (width, words)

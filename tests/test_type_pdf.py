@@ -269,8 +269,8 @@ def test_backs_show_the_game_name(werewolf, lang):
     pages = page_texts(werewolf[lang])
     assert len(pages) == 8
     backs = pages[1::2]
-    # One title a card: 9 + 9 + 9 + 4 backs.
-    assert [text.count(GAME_NAME[lang]) - 1 for text in backs] == [9, 9, 9, 4]  # - 1: the page label
+    # One title a card: 8 + 8 + 8 + 7 backs.
+    assert [text.count(GAME_NAME[lang]) - 1 for text in backs] == [8, 8, 8, 7]  # - 1: the page label
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -19,7 +19,9 @@ def text_of(path) -> str:
 
 
 def flat(text: str) -> str:
-    """The text with its line breaks undone, so that a sentence reads the same wherever the page wrapped it."""
+    """The text with its line breaks undone, so that a sentence reads the same wherever the page wrapped it
+    (Chinese lines break between any two characters: there the break leaves no space)."""
+    text = re.sub(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s*\n\s*(?=[\u3000-\u9fff\uff00-\uffef])", "", text)
     return re.sub(r"\s*\n\s*", " ", text)
 
 
