@@ -68,7 +68,6 @@ class Project:
 
         return cls(root, decks, search("templates"), search("fonts"), tuple(p.resolve() for p in includes), output)
 
-
     def games(self) -> list[str]:
         """The game folders in decks/: those with a game.yaml (which may still be unusable: the load says)."""
         if not self.decks.is_dir():
