@@ -41,8 +41,14 @@ def marked(line: str, marks: Marks, text: Mapping) -> str:
     return line
 
 
+def deal_items(deck: Deck, dealt: Mapping[str, int], text: Mapping) -> str:
+    names = {card.id: card.name.value for card in deck.cards}
+    return text["list_separator"].join(fill(text["deal_item"], n=n, name=names[card_id])
+                                       for card_id, n in dealt.items())
+
+
 def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
-    """What the setup deals: the exact cards for a player count, else a pointer to the setup table."""
+    """What the setup deals: the exact cards for a table, else a pointer to the setup table."""
     setup = tonight.setup or (deck.setups[0] if deck.setups else None)
     if setup is None:
         return text["deal_all"]
@@ -50,13 +56,11 @@ def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
         even = setup.fill is None and not setup.extra
         return " ".join([text["deal_table"], text["deal_even_table" if even else "deal_one"]]
                         + _extra(setup, text))
-    names = {card.id: card.name.value for card in deck.cards}
     total = sum(tonight.dealt.values())
-    cards = text["list_separator"].join(fill(text["deal_item"], n=n, name=names[card_id])
-                                        for card_id, n in tonight.dealt.items())
-    each = (total - setup.extra) // tonight.players
+    # Chosen roles that do not fit the rule (a warning) still deal at least one card each.
+    each = max(1, (total - setup.extra) // tonight.players)
     dealing = text["deal_one"] if each == 1 else fill(text["deal_each"], n=each)
-    return " ".join([fill(text["deal_cards"], total=total, cards=cards), dealing]
+    return " ".join([fill(text["deal_cards"], total=total, cards=deal_items(deck, tonight.dealt, text)), dealing]
                     + _extra(setup, text))
 
 

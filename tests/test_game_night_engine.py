@@ -40,7 +40,7 @@ def build(project, *args):
 def test_the_setup_opens_every_version_with_exactly_the_cards_dealt(night):
     result, out = build(night, "--lang", "en", "--players", "5")
     assert result.exit_code == 0, result.output
-    text = joined(out / "night-script-en.pdf")
+    text = joined(out / "night-script-en-5p.pdf")
     plain, bell = text.split("Bell Setup")
     # Setup first, then the first night.
     assert plain.index("Plain Setup") < plain.index("First night")
@@ -58,7 +58,7 @@ def test_chinese_deal_uses_chinese_list_punctuation(night):
                     encoding="utf-8")
     result, out = build(night, "--lang", "zh", "--players", "4")
     assert result.exit_code == 0, result.output
-    text = joined(out / "night-script-zh.pdf").replace(" ", "")
+    text = joined(out / "night-script-zh-4p.pdf").replace(" ", "")
     assert "取以下5张牌：Wolf×1、Seer×1、Villager×3。" in text
 
 
@@ -102,7 +102,7 @@ def test_every_deadly_step_is_followed_by_the_win_check(night):
 def test_timers_print_their_length(night):
     result, out = build(night, "--lang", "es", "--players", "4")
     assert result.exit_code == 0, result.output
-    assert "Votad ahora. (cuenta atrás: 1:30)" in lines_of(out / "night-script-es.pdf")
+    assert "Votad ahora. (cuenta atrás: 1:30)" in lines_of(out / "night-script-es-4p.pdf")
 
 
 def test_house_rules_carry_the_mark_and_the_rulebook_the_legend(night):
@@ -145,7 +145,7 @@ def test_the_rulebook_prints_the_night_order_by_call_names_with_the_dead_roles_r
 def test_night_calls_open_with_the_dead_roles_rule_and_group_calls_use_the_plural(night):
     result, out = build(night, "--lang", "es", "--players", "4")
     assert result.exit_code == 0, result.output
-    lines = lines_of(out / "night-script-es.pdf")
+    lines = lines_of(out / "night-script-es-4p.pdf")
     night_ = lines[lines.index("Noche"):lines.index("Final")]
     assert night_[1].startswith("◆ Llama a todos los roles como siempre")
     assert "Vidente, abre los ojos." in night_ and "Vidente, cierra los ojos." in night_
@@ -155,7 +155,7 @@ def test_night_calls_open_with_the_dead_roles_rule_and_group_calls_use_the_plura
 def test_with_gives_a_card_the_seat_of_one_fill_card(night):
     result, out = build(night, "--lang", "en", "--players", "5", "--with", "hunter")
     assert result.exit_code == 0, result.output
-    text = joined(out / "night-script-en.pdf")
+    text = joined(out / "night-script-en-5p.pdf")
     assert "Take these 6 cards: 2 × Wolf, 1 × Seer, 2 × Villager, 1 × Hunter." in text
     assert "Hunter, open your eyes." in text
 
@@ -163,8 +163,7 @@ def test_with_gives_a_card_the_seat_of_one_fill_card(night):
 def test_with_needs_a_seat_to_take(night):
     result, _ = build(night, "--lang", "en", "--players", "2", "--setup", "pairs", "--with", "hunter")
     assert result.exit_code == 1
-    assert result.output == ("building night (en)\n"
-                             "decks/night/game.yaml:22: --with hunter: setup 'pairs' of night has no seat left for it "
+    assert result.output == ("decks/night/game.yaml:22: --with hunter: setup 'pairs' of night has no seat left for it "
                              "(no card fills seats)\n1 problem\n")
 
 
