@@ -325,7 +325,7 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
                                **({"beside": dict(table.beside)} if table.beside else {})}, ensure_ascii=False))
         return
     names = {card.id: card.name.value for card in deck.cards}
-    source = "--roles" if roles else table.setup.id
+    source = "--roles" if table.chosen else table.setup.id
     click.echo(f"{files.id}, {table.players} players ({source}): {sum(table.dealt.values())} cards")
     for card_id, number in table.dealt.items():
         click.echo(f"  {number:>3} x {names[card_id]}")

@@ -44,6 +44,7 @@ class Tonight:
     dealt: Mapping[str, int] = field(default_factory=dict)    # card id -> copies dealt to the seats, in order
     beside: Mapping[str, int] = field(default_factory=dict)   # in play but dealt to no seat (the Sheriff)
     warnings: tuple[Problem, ...] = ()           # chosen roles that do not fit the game's rules
+    chosen: bool = False                         # the cards were named (--roles), not a setup's row
 
 
 def parse_roles(spec: str) -> Roles:
@@ -166,7 +167,7 @@ def _chosen(deck: Deck, where: Where, text: Mapping, setup: Setup, players: int 
         warnings.append(Problem(where, f"--roles: {players} players, but {deck.game} is for {low}–{high} players",
                                 "warning"))
     return Tonight(frozenset(roles), fill(text["roles_for"], players=players), players, setup, dealt, beside,
-                   tuple(warnings))
+                   tuple(warnings), chosen=True)
 
 
 def _named_by_script(deck: Deck) -> frozenset[str]:
