@@ -7,7 +7,6 @@ at is the width the bundled font's own advance widths give, which a system font'
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 

@@ -8,7 +8,6 @@ pasted into a shell line: matrix values and the like come in through env:, quote
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 import yaml
