@@ -136,7 +136,7 @@ def _text(table: dict, lang: str) -> dict:
     text["kinds"] = {**table.get("en", {}).get("kinds", {}), **(table.get(lang) or {}).get("kinds", {})}
     steps = []
     for step in text.get("guide", []):
-        match = re.match(r"\*\*(.+?)\*\*\s*(.*)", step, re.S)
+        match = re.match(r"\*\*(.+?)\*\*(.*)", step, re.S)
         steps.append({"lead": match[1], "rest": match[2]} if match else {"lead": "", "rest": step})
     text["guide"] = steps
     return text
