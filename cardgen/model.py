@@ -237,6 +237,7 @@ class Deck:
     script: Script | None = None
     setups: tuple[Setup, ...] = ()
     night: NightRules = NightRules()
+    author: str = ""              # game.yaml's author: the PDFs' metadata
 
     @property
     def copies(self) -> tuple[Card, ...]:
