@@ -8,6 +8,7 @@ have been made.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -227,9 +228,10 @@ class Deck:
     setups: tuple[Setup, ...] = ()
     night: NightRules = NightRules()
 
-    @property
+    @functools.cached_property
     def copies(self) -> tuple[Card, ...]:
-        """Every physical card, in printing order: each card `count` times."""
+        """Every physical card, in printing order: each card `count` times (made once: the renderer
+        looks a copy up for every slot it draws)."""
         return tuple(card for card in self.cards for _ in range(card.count))
 
     @property
