@@ -375,7 +375,7 @@ def _lines_on_last_page(pdf: bytes, bottom: float, top: float, columns: list[flo
         lines = set()
         for i in range(text.count_chars()):
             pdfium_c.FPDFText_GetCharOrigin(text.raw, i, x, y)
-            if bottom - 1 <= y.value <= top + 1 and text.get_text_range(i, 1).strip():
+            if bottom - 1 <= y.value <= top + 1 and chr(pdfium_c.FPDFText_GetUnicode(text.raw, i)).strip():
                 lines.add((sum(1 for start in columns if x.value >= start - 1), round(y.value)))
         return len(lines)
     finally:

@@ -138,10 +138,8 @@ class FontBook:
 
         Coverage is that of the faces for bold/italic; line breaks are not characters to draw.
         """
-        key = _face_key(bold, italic)
-        order = self.order(lang)
-        seen = dict.fromkeys(ch for ch in text if ch != "\n")
-        return [ch for ch in seen if self._family_for(ch, order, key) is None]
+        chosen = self._choose(text, self.order(lang), _face_key(bold, italic))
+        return [ch for ch in dict.fromkeys(text) if ch != "\n" and chosen[ch] is None]
 
     def runs(self, span: Span, lang: str) -> list[tuple[str, str]]:
         """(font name, text) pieces of a span, each character in the first family that has it."""
@@ -155,12 +153,9 @@ class FontBook:
     def _split(self, span: Span, lang: str) -> list[tuple[str, str]]:
         key = _face_key(span.bold, span.italic)
         order = self.order(lang)
-        chosen = self._chosen.setdefault((order, key), {})
+        chosen = self._choose(span.text, order, key)
         pieces: list[tuple[str, list[str]]] = []
         for ch in span.text:
-            if ch not in chosen:
-                family = self._family_for(ch, order, key)
-                chosen[ch] = None if family is None else self._font(family, key).fontName
             # "\n" and uncovered characters (missing() reports those) stay in the current run.
             font = chosen[ch] or (pieces[-1][0] if pieces else self._font(order[0], key).fontName)
             if pieces and pieces[-1][0] == font:
@@ -168,6 +163,16 @@ class FontBook:
             else:
                 pieces.append((font, [ch]))
         return [(font, "".join(chars)) for font, chars in pieces]
+
+    def _choose(self, text: str, order: tuple[str, ...], key: str) -> dict[str, str | None]:
+        """The font name of each character of text (None: no family has it), remembered for the next text."""
+        chosen = self._chosen.setdefault((order, key), {})
+        for ch in dict.fromkeys(text):
+            if ch in chosen:
+                continue
+            family = self._family_for(ch, order, key)
+            chosen[ch] = None if family is None else self._font(family, key).fontName
+        return chosen
 
     def width(self, text: str, lang: str, size: float, bold: bool = False) -> float:
         """Advance width in points of one line of text at size pt."""
