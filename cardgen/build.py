@@ -13,9 +13,9 @@ import concurrent.futures
 import functools
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Mapping
 
 from . import contained
 from .load import GameFiles, include_strays, load_game
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .face import Faces
     from .fonts import FontBook
     from .model import Card, Deck
+    from .tonight import Tonight
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,14 @@ class BuildOptions:
     players: int | None = None     # script the game's setup for this many players
     setup: str | None = None       # which setup (default: the game's first)
     extra_cards: tuple[str, ...] = ()   # cards in play beyond the setup's (--with)
+    roles: tuple[tuple[str, int], ...] = ()   # the exact cards in play (--roles), instead of a setup's row
+    only_needed: bool = False      # a tailored build's card sheets hold only that table's cards
     kinds: tuple[str, ...] = ()    # only these outputs (cards, rulebook, script, narrator); empty: all
+
+    @property
+    def tailored(self) -> bool:
+        """Built for one evening's table rather than for the whole box."""
+        return self.players is not None or self.setup is not None or bool(self.roles)
 
 
 @dataclass
@@ -61,6 +69,7 @@ class Report:
     warnings: list[Problem] = field(default_factory=list)
     kept: list[Path] = field(default_factory=list)     # outputs already up to date
     dark_backs: dict[str, float] = field(default_factory=dict)   # game -> ink coverage of its backs
+    saved: tuple[int, int] = (0, 0)   # --only-needed: sheets of cards printed, and the whole box's
 
     @property
     def up_to_date(self) -> int:
@@ -74,7 +83,11 @@ class Report:
         sheets = f" on {count(self.sheets, 'sheet')}" if self.sheets else ""
         line = f"{count(len(self.files), 'file')}, {count(self.pages, 'page')}, " \
                f"{count(self.cards, 'card')}{sheets} in {self.seconds:.1f} s"
-        return line + (f"; {self.up_to_date} up to date" if self.up_to_date else "") + tail
+        line += f"; {self.up_to_date} up to date" if self.up_to_date else ""
+        printed, box = self.saved
+        if box:
+            line += f"; --only-needed: {count(printed, 'sheet')} of cards instead of {box} ({box - printed} saved)"
+        return line + tail
 
     def advice(self) -> list[str]:
         """What to tell a group before they print: backs dark enough to empty a cartridge."""
@@ -233,11 +246,7 @@ class Pipeline:
         if sheets:
             # Imposing is cheap and the rulebook counts the sheets, so it is done even without card faces.
             try:
-                specs = {size: layout.SheetSpec.from_templates(self.read, options.paper, size, options.bleed,
-                                                               options.backs, options.margin)
-                         for size in dict.fromkeys(card.group.size_name for card in deck.copies)}
-                pages = layout.impose_runs(layout.Run(tuple(items), specs[size], back)
-                                           for (size, _), (back, items) in sheet_runs(deck, options.backs).items())
+                pages = self.impose(deck)
             except ValueError as exc:
                 problems.append(Problem(None, f"{files.id} ({lang}): {exc}"))
         if any(problem.fails(options.strict) for problem in problems):
@@ -257,6 +266,27 @@ class Pipeline:
                             self.book.face(family, bold, italic)
                         except (FontError, ValueError):
                             pass    # the jobs that need the face say what is wrong with it
+
+    def impose(self, deck: Deck) -> list:
+        """The sheets of a deck's cards: a run of sheets per card size and back design; a ValueError if a
+        size does not fit the paper."""
+        from . import layout
+
+        options = self.options
+        specs = {size: layout.SheetSpec.from_templates(self.read, options.paper, size, options.bleed,
+                                                       options.backs, options.margin)
+                 for size in dict.fromkeys(card.group.size_name for card in deck.copies)}
+        return layout.impose_runs(layout.Run(tuple(items), specs[size], back)
+                                  for (size, _), (back, items) in sheet_runs(deck, options.backs).items())
+
+    def text(self, lang: str) -> dict:
+        """The words of the generated documents in a language (templates/documents/text.yaml), English
+        where it has none."""
+        return document_text(self.read, lang)
+
+    def table(self, deck: Deck, files: GameFiles) -> Tonight:
+        """Who plays: the table the options name, or the whole box."""
+        return table_of(deck, files, self.options, self.text(deck.lang))
 
     def words(self, lang: str) -> dict:
         """cardgen's own words on the sheets (templates/strings.yaml) in a language, English where it has none."""
@@ -306,14 +336,12 @@ class Pipeline:
         from . import booklet, document, render, rulebook, script, templating
         from .layout import named_size
         from .phrases import fill
-        from .tonight import tonight
         from .units import Size, pt
 
         project, options = self.project, self.options
         deck, book = prepared.deck, prepared.book
         styles = self.read("documents/styles.yaml")
-        text_all = self.read("documents/text.yaml")
-        text = {**text_all.get("en", {}), **text_all.get(deck.lang, {})}
+        text = self.text(deck.lang)
         papers = self.read("paper.yaml")
         strings = self.read("strings.yaml")
         language = _in_language(strings, deck.lang).get("language", deck.lang)
@@ -329,7 +357,7 @@ class Pipeline:
         out = []
         if deck.rulebook and (kinds is None or "rulebook" in kinds):
             style = styles["booklet" if options.booklet else "rulebook"]
-            sheets = sum(1 for page in prepared.pages if page.side != "back")
+            sheets = sheets_of_paper(prepared.pages)
             paper_name = rulebook.localized_name(papers[options.paper], deck.lang, options.paper)
             xml = templating.render(template_dirs, "rulebook.xml.j2",
                                     rulebook.context(deck, text, self.sizes, sheets, paper_name))
@@ -342,7 +370,7 @@ class Pipeline:
                 pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
             out.append(("rulebook", pdf, pages))
         if deck.script and (kinds is None or "script" in kinds):
-            table = tonight(deck, files.game.where(), text, options.players, options.setup, options.extra_cards)
+            table = self.table(deck, files)
             context = script.context(deck, text, table)
             xml = templating.render(template_dirs, "script.xml.j2", context)
             header = f"{deck.name.value} · {context['title']} · {language} · {table.label}"
@@ -359,16 +387,13 @@ class Pipeline:
     def narrator(self, prepared: Prepared, files: GameFiles) -> bytes:
         """The narrator page of a deck with a script, starting from the build's table."""
         from . import narrator
-        from .tonight import tonight
-
-        project, options, deck = self.project, self.options, prepared.deck
-        text_all = project.template_data("documents/text.yaml")
-        text = {**text_all.get("en", {}), **text_all.get(deck.lang, {})}
+        project, deck = self.project, prepared.deck
+        text = self.text(deck.lang)
         page_all = project.template_data("narrator/text.yaml")
         page_text = {**page_all.get("en", {}), **page_all.get(deck.lang, {}),
                      "language": _in_language(project.template_data("strings.yaml"), deck.lang).get("language",
                                                                                                  deck.lang)}
-        table = tonight(deck, files.game.where(), text, options.players, options.setup, options.extra_cards)
+        table = self.table(deck, files)
         try:
             return narrator.page(deck, text, page_text, project.template_data("narrator/narrator.yaml"), table,
                                  lambda name: project.template(f"narrator/{name}").read_text(encoding="utf-8"),
@@ -389,6 +414,25 @@ class Pipeline:
             return [], [Problem(Where(self.project.display(Path(exc.file)), exc.line), exc.message)]
         except FontError as exc:
             return [], [self.font_problem(files, exc)]
+
+
+def document_text(read: Callable[[str], dict], lang: str) -> dict:
+    """The words of the generated documents in a language, English where it has none; `read` reads a template."""
+    text = read("documents/text.yaml")
+    return {**text.get("en", {}), **text.get(lang, {})}
+
+
+def table_of(deck: Deck, files: GameFiles, options: BuildOptions, text: Mapping) -> Tonight:
+    """Who plays: the table the options name, or the whole box."""
+    from .tonight import tonight
+
+    return tonight(deck, files.game.where(), text, options.players, options.setup, options.extra_cards,
+                   options.roles)
+
+
+def sheets_of_paper(pages: list) -> int:
+    """Sheets a printer takes for these pages: a front page starts one (its back page, if any, is its other side)."""
+    return sum(1 for page in pages if page.side != "back")
 
 
 def _document(render_document, what: str, template: str, xml: str, *args):
@@ -456,84 +500,146 @@ def output_kinds(files: GameFiles) -> list[str]:
     return kinds + ["narrator"] if "script" in kinds else kinds
 
 
-def output_path(options: BuildOptions, files: GameFiles, kind: str, lang: str) -> Path:
-    return options.out / files.id / f"{files.id}-{kind}-{lang}.{'html' if kind == 'narrator' else 'pdf'}"
+def output_path(options: BuildOptions, files: GameFiles, kind: str, lang: str, players: int | None = None) -> Path:
+    """Where an output goes: `<game>-<kind>-<lang>.pdf` for the whole box, `-<N>p` added for a table of N."""
+    table = f"-{players}p" if players is not None else ""
+    return options.out / files.id / f"{files.id}-{kind}-{lang}{table}.{'html' if kind == 'narrator' else 'pdf'}"
+
+
+# The outputs a tailored build writes for its table; the rulebook is always the whole box's, and the
+# card sheets are the table's only with --only-needed.
+TABLE_KINDS = ("script", "narrator")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One output file of a build."""
+
+    kind: str          # cards, rulebook, script or narrator
+    path: Path
+    tailored: bool     # made for the build's table, not for the whole box
+
+
+def targets(files: GameFiles, lang: str, options: BuildOptions) -> list[Target]:
+    """The files a build writes for one game and language (a tailored build's `options` come from :func:`plan`)."""
+    out = []
+    for kind in output_kinds(files):
+        if options.kinds and kind not in options.kinds:
+            continue
+        tailored = options.tailored and (kind in TABLE_KINDS or (kind == "cards" and options.only_needed))
+        out.append(Target(kind, output_path(options, files, kind, lang, options.players if tailored else None),
+                          tailored))
+    return out
+
+
+def plan(project: Project, games: list[GameFiles], options: BuildOptions
+         ) -> tuple[list[tuple[GameFiles, BuildOptions]], list[Problem]]:
+    """Each game with the options its outputs are built with, and the table's warnings. For a tailored
+    build the table is settled here, once per game and before anything is drawn: a mistake in the
+    options stops the build at once, and the number of players (counted from --roles, or a one-row
+    setup's) names the files."""
+    from .resolve import AnyGlyph, resolve_deck
+
+    if not options.tailored:
+        return [(files, options) for files in games], []
+    if options.roles and len(games) != 1:
+        raise DeckError([Problem(None, "--roles names the cards of one game: build one game at a time")])
+    planned, warnings = [], []
+    for files in games:
+        lang = languages(files, options.langs)[0]
+        deck, _ = resolve_deck(files, lang, options.card_size, card_sizes(project), AnyGlyph())
+        table = table_of(deck, files, options, document_text(project.template_data, lang))
+        planned.append((files, replace(options, players=table.players)))
+        warnings += table.warnings
+    return planned, warnings
 
 
 @dataclass
 class JobResult:
-    written: list[tuple[Path, int]] = field(default_factory=list)   # (file, pages)
+    written: list[tuple[Target, int]] = field(default_factory=list)   # (file, pages)
     cards: int = 0
     sheets: int = 0               # of the card PDF, when written
     back_ink: float = 0.0         # mean ink coverage of the cards' back colours
+    saved: tuple[int, int] = (0, 0)   # --only-needed: sheets printed, and the whole box's
     warnings: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
 
 def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str,
-            kinds: frozenset[str] | None = None, pipeline: Pipeline | None = None) -> JobResult:
-    """Stages 3-6 for one game in one language: its PDFs written (only `kinds` of them, when
-    given: the others are up to date), or its problems."""
+            todo: tuple[Target, ...], pipeline: Pipeline | None = None) -> JobResult:
+    """Stages 3-6 for one game in one language: the files of `todo` written (the game's others are up
+    to date), or its problems."""
     from . import render
     from .fonts import FontError
+    from .tonight import printed
     from .write import write_atomic
 
     # A worker started without the build's makes its own: templates are read for every build, never kept stale.
     pipeline = pipeline or Pipeline(project, options)
     result = JobResult()
-    prepared, found = pipeline.prepare(files, lang, kinds is None or "cards" in kinds)
+    kinds = {target.kind: target for target in todo}
+    prepared, found = pipeline.prepare(files, lang, "cards" in kinds)
     if prepared is None:
         result.problems = found
         return result
     result.warnings = found
+    result.cards = len(prepared.deck.copies)
     outputs = []
-    if kinds is None or "cards" in kinds:
-        render_options = render.RenderOptions(options.ink_saver, pipeline.read("sheet.yaml"),
-                                              pipeline.words(lang), options.back_offset)
+    if "cards" in kinds:
+        deck, pages = prepared.deck, prepared.pages
         try:
-            pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
+            if kinds["cards"].tailored:
+                deck = printed(deck, pipeline.table(deck, files))
+                pages = pipeline.impose(deck)
+                result.cards = len(deck.copies)
+                result.saved = (sheets_of_paper(pages), sheets_of_paper(prepared.pages))
+            render_options = render.RenderOptions(options.ink_saver, pipeline.read("sheet.yaml"),
+                                                  pipeline.words(lang), options.back_offset)
+            pdf = render.render_pdf(deck, pages, prepared.faces, prepared.book, render_options)
+        except DeckError as exc:
+            result.problems = exc.problems
+            return result
         except FontError as exc:
             result.problems = [pipeline.font_problem(files, exc)]
             return result
-        outputs.append(("cards", pdf, len(prepared.pages)))
-        result.sheets = sum(1 for page in prepared.pages if page.side != "back")
-        result.back_ink = 0.0 if options.ink_saver else back_ink(prepared.deck)
-    documents, problems = pipeline.document_outputs(prepared, files, kinds)
+        outputs.append((kinds["cards"], pdf, len(pages)))
+        result.sheets = sheets_of_paper(pages)
+        result.back_ink = 0.0 if options.ink_saver else back_ink(deck)
+    documents, problems = pipeline.document_outputs(prepared, files, frozenset(kinds) - {"cards"})
     if problems:
         result.problems = problems
         return result
-    outputs += documents
-    for kind, data, pages in outputs:
-        target = output_path(options, files, kind, lang)
+    outputs += [(kinds[kind], data, pages) for kind, data, pages in documents]
+    for target, data, pages in outputs:
         try:
-            write_atomic(target, data)
+            write_atomic(target.path, data)
         except OSError as exc:
-            result.problems = [Problem(None, f"cannot write {target}: {exc.strerror or exc}")]
+            result.problems = [Problem(None, f"cannot write {target.path}: {exc.strerror or exc}")]
             return result
         result.written.append((target, pages))
-    result.cards = len(prepared.deck.copies)
     return result
 
 
-def _run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles, str, frozenset[str]]],
+def _run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles, str, BuildOptions, tuple[Target, ...]]],
              progress: Callable[[Iterable], Iterable]) -> Iterable[tuple[GameFiles, str, JobResult]]:
     """Each job's result, in worker processes when there are several jobs and free cores to share."""
     workers = worker_count(options, todo)
     pipeline = Pipeline(project, options) if todo else None
     if workers <= 1:
-        for files, lang, kinds in progress(todo):
-            yield files, lang, run_job(project, options, files, lang, kinds, pipeline)
+        for files, lang, game_options, files_todo in progress(todo):
+            yield files, lang, run_job(project, game_options, files, lang, files_todo, pipeline)
         return
     context = _forking()
     if context is not None:
         # Forked workers inherit the fonts and modules loaded here instead of each loading its own.
-        pipeline.warm(sorted({lang for _, lang, _ in todo}))
+        pipeline.warm(sorted({lang for _, lang, _, _ in todo}))
     pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                                   initargs=(pipeline if context is not None else None,))
     try:
-        futures = [pool.submit(_in_worker, project, options, files, lang, kinds) for files, lang, kinds in todo]
+        futures = [pool.submit(_in_worker, project, game_options, files, lang, files_todo)
+                   for files, lang, game_options, files_todo in todo]
         # Reported in job order, whatever order the workers finish in, so output does not depend on timing.
-        for (files, lang, _), future in zip(progress(todo), futures):
+        for (files, lang, _, _), future in zip(progress(todo), futures):
             yield files, lang, future.result()
     except BaseException:
         # Ended by a signal, Ctrl-C or an error: no worker may outlive the build.
@@ -543,10 +649,10 @@ def _run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def worker_count(options: BuildOptions, todo: list[tuple[GameFiles, str, frozenset[str]]]) -> int:
+def worker_count(options: BuildOptions, todo: list[tuple[GameFiles, str, BuildOptions, tuple[Target, ...]]]) -> int:
     """--jobs when given; otherwise one worker per core that other processes leave free, and no more
     than there are jobs that draw PDFs (a narrator page alone is quicker made than a worker started)."""
-    drawing = sum(1 for _, _, kinds in todo if kinds - {"narrator"})
+    drawing = sum(1 for *_, files_todo in todo if any(target.kind != "narrator" for target in files_todo))
     if options.jobs:
         return min(options.jobs, len(todo))
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -617,7 +723,11 @@ def _stop(pool: concurrent.futures.ProcessPoolExecutor) -> None:
 
 
 def check_options(project: Project, options: BuildOptions) -> None:
-    """Options that name template data (a paper, a card size) must name what is there."""
+    """Options that name template data (a paper, a card size) must name what is there; --only-needed
+    needs a table."""
+    if options.only_needed and not options.tailored:
+        raise DeckError([Problem(None, "--only-needed prints the cards of one table: give --players N, "
+                                       "--setup NAME or --roles SPEC")])
     for what, value, known in (("card size", options.card_size, card_sizes(project)),
                                ("paper", options.paper, project.template_data("paper.yaml"))):
         if value and value not in known:
@@ -666,18 +776,21 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
     for folder in [options.out, *(options.out / files.id for files in games)]:
         if folder.is_dir():
             remove_abandoned(folder)
-    todo, inputs = [], {}   # todo: (game, language, the outputs to write)
-    for files, lang in jobs(games, options):
+    planned, table_warnings = plan(project, games, options)
+    report.warnings += table_warnings
+    todo, inputs = [], {}   # todo: (game, language, its options, the outputs to write); inputs: by file
+    for files, game_options in planned:
         game_folders = [files.folder, *files.included]
-        kinds = [kind for kind in output_kinds(files) if not options.kinds or kind in options.kinds]
-        for kind in kinds:
-            inputs[files.id, lang, kind] = manifest.inputs(kind, lang, game_folders, project.templates,
-                                                           project.fonts, options)
-        stale = frozenset(kind for kind in kinds if options.force or not manifest.fresh(
-            output_path(options, files, kind, lang), inputs[files.id, lang, kind]))
-        report.kept += [output_path(options, files, kind, lang) for kind in kinds if kind not in stale]
-        if stale:
-            todo.append((files, lang, stale))
+        for lang in languages(files, options.langs):
+            outputs = targets(files, lang, game_options)
+            for target in outputs:
+                inputs[target.path] = manifest.inputs(target.kind, lang, game_folders, project.templates,
+                                                      project.fonts, game_options, target.tailored)
+            stale = tuple(target for target in outputs
+                          if options.force or not manifest.fresh(target.path, inputs[target.path]))
+            report.kept += [target.path for target in outputs if target not in stale]
+            if stale:
+                todo.append((files, lang, game_options, stale))
     problems: list[Problem] = []
     dark = project.template_data("sheet.yaml")["dark-backs"]
     try:
@@ -686,13 +799,13 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
             report.warnings += result.warnings
             report.cards += result.cards
             report.sheets += result.sheets
+            report.saved = (report.saved[0] + result.saved[0], report.saved[1] + result.saved[1])
             if result.back_ink > dark:
                 report.dark_backs[files.id] = max(result.back_ink, report.dark_backs.get(files.id, 0.0))
             for target, pages in result.written:
-                report.files.append(target)
+                report.files.append(target.path)
                 report.pages += pages
-                kind = target.stem.removeprefix(f"{files.id}-").rsplit("-", 1)[0]
-                manifest.record(target, inputs[files.id, lang, kind])
+                manifest.record(target.path, inputs[target.path])
     except BaseException:
         # A worker ended half way through writing leaves its temporary file: it is gone now, so remove it.
         for folder in [options.out, *(options.out / files.id for files in games)]:

@@ -18,8 +18,7 @@ from . import __version__
 from .build import BuildOptions, build, card_sizes, check, end_on_signals, game_folder, validate
 from .problems import DeckError, Problem, count, did_you_mean, tally
 from .project import Project
-from .resolve import resolve_deck
-from .setups import setup_cards
+from .resolve import AnyGlyph, resolve_deck
 
 BACKS = ["long", "short", "fold", "none"]
 
@@ -92,6 +91,38 @@ class _Offset(click.ParamType):
 
 
 OFFSET = _Offset()
+
+
+class _Roles(click.ParamType):
+    name = "SPEC"
+
+    def convert(self, value, param, ctx):
+        from .tonight import parse_roles
+
+        if isinstance(value, tuple):
+            return value
+        try:
+            return parse_roles(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+ROLES = _Roles()
+
+
+def table_options(command):
+    """--players, --setup, --with and --roles: the table a build or a deal is for."""
+    for option in reversed([
+        click.option("--players", type=click.IntRange(1), help="Tailor to the game's setup for this many players."),
+        click.option("--setup", "setup_id", metavar="NAME",
+                     help="Which of the game's setups (default: its first); one with one row needs no --players."),
+        click.option("--with", "extra_cards", multiple=True, metavar="CARD",
+                     help="A card in play beyond the setup's, in a seat of its fill card (a Villager); repeatable."),
+        click.option("--roles", type=ROLES,
+                     help="The exact cards in play, like werewolf:2,villager:3,seer (an id alone: 1)."),
+    ]):
+        command = option(command)
+    return command
 
 
 def _back_offset(project: Project, offset: tuple[float, float] | None, printer: str | None) -> tuple[float, float]:
@@ -188,10 +219,9 @@ def main() -> None:
               show_default=True)
 @click.option("--strict", is_flag=True, help="Warnings fail the build.")
 @click.option("--booklet", is_flag=True, help="The rulebook as an A5 booklet, imposed for saddle-stitching.")
-@click.option("--players", type=click.IntRange(1), help="Script the game's setup for this many players.")
-@click.option("--setup", help="With --players: which of the game's setups (default: its first).")
-@click.option("--with", "extra_cards", multiple=True, metavar="CARD",
-              help="A card in play beyond the setup's, for the script; repeatable.")
+@table_options
+@click.option("--only-needed", is_flag=True,
+              help="With a table: card sheets of just its cards and a player aid per seat.")
 @click.option("--force", is_flag=True, help="Rebuild every output, even those whose inputs did not change.")
 @click.option("--jobs", type=click.IntRange(1), help="Worker processes (default: one per core).")
 @click.option("--back-offset", type=OFFSET, help="X,Y in mm: move every back page by this much "
@@ -202,20 +232,22 @@ def main() -> None:
 @verbosity_option
 @decks_option
 def build_command(games, langs, paper, card_size, bleed, backs, margin, ink_saver, out, strict, booklet, players,
-                  setup, extra_cards, force, jobs, back_offset, printer, list_targets, as_json, decks, includes,
-                  quiet, verbose) -> None:
+                  setup_id, extra_cards, roles, only_needed, force, jobs, back_offset, printer, list_targets, as_json,
+                  decks, includes, quiet, verbose) -> None:
     """Build the card PDFs, rulebooks and moderator scripts of GAMES (default: every game under decks/).
 
-    Outputs whose inputs did not change since the last build into the same folder are kept as they are."""
+    Outputs whose inputs did not change since the last build into the same folder are kept as they are.
+    With --players, --setup or --roles the script and the narrator page are written for that table, as
+    <game>-script-<lang>-<N>p.pdf, and with --only-needed so are the card sheets, beside the whole box's files."""
     level = _verbosity(quiet, verbose)
-    if players is None and (setup or extra_cards):
-        given = "--setup" if setup else "--with"
-        raise click.UsageError(f"{given} chooses what the script covers for a number of players: give --players "
-                               "too (without it the script covers every card)")
+    if extra_cards and players is None and setup_id is None and not roles:
+        raise click.UsageError("--with adds a card to a setup's row: give --players N or --setup NAME too "
+                               "(without a table the build covers every card)")
     project = _project(decks, includes)
     options = BuildOptions(langs=tuple(langs), paper=paper, card_size=card_size, bleed=bleed, backs=backs,
                            margin=margin, ink_saver=ink_saver, out=out, strict=strict, booklet=booklet, players=players,
-                           setup=setup, extra_cards=tuple(extra_cards), force=force, jobs=jobs,
+                           setup=setup_id, extra_cards=tuple(extra_cards), roles=roles or (),
+                           only_needed=only_needed, force=force, jobs=jobs,
                            back_offset=_back_offset(project, back_offset, printer))
     if list_targets:
         _list_targets(project, games, options, as_json)
@@ -258,15 +290,14 @@ def _progress(verb: str, level: int):
 @main.command("narrator")
 @click.argument("game")
 @click.option("--lang", help="Language code (default: the game's first).")
-@click.option("--players", type=click.IntRange(1), help="Start the setup screen at this many players.")
-@click.option("--setup", help="With --players: which of the game's setups (default: its first).")
-@click.option("--with", "extra_cards", multiple=True, metavar="CARD", help="A card in play beyond the setup's; repeatable.")
+@table_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
 @click.option("--no-open", is_flag=True, help="Only build the page and print where it is.")
 @decks_option
-def narrator_command(game, lang, players, setup, extra_cards, out, no_open, decks, includes) -> None:
-    """Build GAME's narrator page if it changed, and open it: one HTML file that runs the night aloud."""
-    from .build import output_kinds, output_path
+def narrator_command(game, lang, players, setup_id, extra_cards, roles, out, no_open, decks, includes) -> None:
+    """Build GAME's narrator page if it changed, and open it: one HTML file that runs the night aloud,
+    its setup screen starting from the table named (for a table of N: <game>-narrator-<lang>-<N>p.html)."""
+    from .build import output_kinds
 
     project = _project(decks, includes)
     try:
@@ -275,13 +306,13 @@ def narrator_command(game, lang, players, setup, extra_cards, out, no_open, deck
         if "narrator" not in output_kinds(files):
             raise click.ClickException(f"{project.display(files.folder)}: game '{files.id}' has no script.yaml, "
                                        f"so no narrator page")
-        options = BuildOptions(langs=(lang,), out=out, players=players, setup=setup, extra_cards=tuple(extra_cards),
-                               kinds=("narrator",))
+        options = BuildOptions(langs=(lang,), out=out, players=players, setup=setup_id, extra_cards=tuple(extra_cards),
+                               roles=roles or (), kinds=("narrator",))
         report = build(project, [game], options)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     _warn(report.warnings)
-    target = output_path(options, files, "narrator", lang)
+    (target,) = report.files + report.kept
     click.echo(str(target))
     if no_open:
         return
@@ -329,14 +360,15 @@ def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) 
 
 def _list_targets(project: Project, games, options: BuildOptions, as_json: bool) -> None:
     """What a build would make: one target per game, so CI can spread games over machines."""
-    from .build import jobs as build_jobs, output_kinds, output_path
+    from .build import languages, plan, targets as build_targets
 
     try:
         checked, _ = check(project, games, options.strict)
-        targets = [{"game": files.id, "languages": [lang for f, lang in build_jobs([files], options)],
-                    "outputs": [output_path(options, files, kind, lang).as_posix()
-                                for f, lang in build_jobs([files], options) for kind in output_kinds(files)]}
-                   for files in checked]
+        planned, _ = plan(project, checked, options)
+        targets = [{"game": files.id, "languages": languages(files, options.langs),
+                    "outputs": [target.path.as_posix() for lang in languages(files, options.langs)
+                                for target in build_targets(files, lang, game_options)]}
+                   for files, game_options in planned]
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     if as_json:
@@ -392,36 +424,59 @@ def list_command(game, as_json, decks, includes) -> None:
 
 @main.command("setup")
 @click.argument("game")
-@click.option("--players", type=click.IntRange(1), required=True, help="How many players.")
-@click.option("--setup", "setup_id", help="Which of the game's setups (default: its first).")
+@table_options
+@click.option("--list", "listing", is_flag=True, help="List the game's setups: id, name, player counts, origin.")
+@click.option("--lang", help="The language of the names (default: the game's first).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @decks_option
-def setup_command(game, players, setup_id, as_json, decks, includes) -> None:
-    """The cards to deal for a number of players, from the game's own table."""
+def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as_json, decks, includes) -> None:
+    """The cards to deal to a table: a setup's row for a number of players, or the roles you name."""
+    from .build import document_text, languages
+    from .tonight import tonight
+
     project = _project(decks, includes)
     try:
         (files,), _ = check(project, [game], strict=False)
+        lang = languages(files, (lang,) if lang else ())[0]
+        deck, _ = resolve_deck(files, lang, None, card_sizes(project), AnyGlyph())
+        if listing:
+            _list_setups(deck, as_json)
+            return
+        if players is None and setup_id is None and not roles:
+            raise click.ClickException("say who plays: --players N, --setup NAME or --roles SPEC "
+                                       "(cardgen setup GAME --list shows the setups)")
+        table = tonight(deck, files.game.where(), document_text(project.template_data, lang), players, setup_id,
+                        tuple(extra_cards), roles or ())
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
-    setups = files.game.data.get("setups", {})
-    if not setups:
-        raise click.ClickException(f"{files.game.file}: game '{files.id}' has no setups")
-    setup_id = setup_id or next(iter(setups))
-    if setup_id not in setups:
-        raise click.ClickException(f"{files.game.file}: no setup '{setup_id}'{did_you_mean(setup_id, setups)}; "
-                                   f"setups: {', '.join(setups)}")
-    try:
-        deal = setup_cards(setups[setup_id], players)
-    except ValueError as exc:
-        raise click.ClickException(f"{files.game.file}: setup '{setup_id}': {exc}") from None
+    _warn(list(table.warnings))
     if as_json:
-        click.echo(json.dumps({"game": files.id, "players": players, "components": deal}, ensure_ascii=False))
+        click.echo(json.dumps({"game": files.id, "players": table.players, "components": dict(table.dealt),
+                               **({"beside": dict(table.beside)} if table.beside else {})}, ensure_ascii=False))
         return
-    deck, _ = resolve_deck(files, files.game.data["languages"][0], None, card_sizes(project), _AnyGlyph())
     names = {card.id: card.name.value for card in deck.cards}
-    click.echo(f"{files.id}, {players} players ({setup_id}): {sum(deal.values())} cards")
-    for card_id, number in deal.items():
+    source = "--roles" if table.chosen else table.setup.id
+    click.echo(f"{files.id}, {table.players} players ({source}): {sum(table.dealt.values())} cards")
+    for card_id, number in table.dealt.items():
         click.echo(f"  {number:>3} x {names[card_id]}")
+    for card_id, number in table.beside.items():
+        click.echo(f"  {number:>3} x {names[card_id]} (dealt to nobody)")
+
+
+def _list_setups(deck, as_json: bool) -> None:
+    from .setups import counts
+
+    setups = [{"id": setup.id, "name": setup.name.value if setup.name else setup.id,
+               "players": list(setup.players), "origin": setup.origin} for setup in deck.setups]
+    if as_json:
+        click.echo(json.dumps({"game": deck.game, "setups": setups}, ensure_ascii=False))
+        return
+    click.echo(f"{deck.game}: {len(setups)} setup{'' if len(setups) == 1 else 's'}")
+    rows = [(s["id"], s["name"], f"{counts(s['players'])} player{'' if s['players'] == [1] else 's'}", s["origin"])
+            for s in setups]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
+        click.echo("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
 
 
 @main.command("watch")
@@ -590,17 +645,10 @@ def new_game_command(game_id, langs, decks, includes) -> None:
     _write_new(folder / "roles" / "villager.yaml", role_text)
 
 
-class _AnyGlyph:
-    """Glyph coverage that finds nothing missing: listing needs no fonts."""
-
-    def missing(self, text: str, lang: str) -> list[str]:
-        return []
-
-
 def _describe(project: Project, files) -> dict:
     """A game's entry in `cardgen list`: its cards as the build makes them, derived and word cards included."""
     languages = list(files.game.data["languages"])
-    deck, _ = resolve_deck(files, languages[0], None, card_sizes(project), _AnyGlyph())
+    deck, _ = resolve_deck(files, languages[0], None, card_sizes(project), AnyGlyph())
     return {
         "id": files.id,
         "languages": languages,

@@ -90,6 +90,7 @@ class _Step(Flowable):
 # Cell padding, pt, each side: of the label column, and of the others (a setup table has up to
 # 17 narrow columns of numbers).
 TABLE_PADDING = (2.0, 1.0)
+SHORT_TABLE = 20            # rows: a table this short is never split across pages
 
 
 class _Builder:
@@ -222,7 +223,10 @@ class _Builder:
             elif tag == "blocks":
                 out += self.blocks(text)
             elif tag == "table":
-                out += [self.table(element, width), Spacer(1, self.style["sizes"]["body"] * 0.5)]
+                table = self.table(element, width)
+                # A setup table read across a page turn loses its header rows: a short one moves whole.
+                out += [table if len(table._cellvalues) > SHORT_TABLE else KeepTogether([table]),
+                        Spacer(1, self.style["sizes"]["body"] * 0.5)]
             elif tag == "item":
                 out.append(self.paragraph(text, "li", bullet=element.get("bullet", "•")))
             elif tag == "role":

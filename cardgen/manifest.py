@@ -6,6 +6,8 @@ word lists, rulebook and script texts, and any included cards), the templates
 that output uses, the fonts, the options that change it, the language and
 cardgen's version, plus a hash of the output's own bytes. An output whose
 inputs hash the same and whose file is still the one written is up to date.
+An output made for one table (``-<N>p``) also hashes the table's options; the
+whole box's outputs never do, so a tailored build leaves them up to date.
 
 File contents are hashed once and remembered by path, size and modification
 time, so a build with nothing to do reads no font or image again. The
@@ -24,14 +26,16 @@ from . import __version__
 from .write import write_atomic
 
 NAME = "cardgen-manifest.json"
-# Option names (BuildOptions fields) that change each kind of output.
+# Option names (BuildOptions fields) that change each kind of output, and those that change an output
+# made for one table (the whole box's outputs never depend on them).
 OPTIONS = {
     "cards": ("paper", "card_size", "bleed", "backs", "ink_saver", "back_offset", "margin"),
     # The rulebook counts the card sheets and names their paper; documents are printed on the build's paper.
     "rulebook": ("booklet", "paper", "card_size", "bleed", "backs", "margin"),
-    "script": ("players", "setup", "extra_cards", "paper"),
-    "narrator": ("players", "setup", "extra_cards"),
+    "script": ("paper",),
+    "narrator": (),
 }
+TABLE = ("players", "setup", "extra_cards", "roles")
 # Templates (files or folders at the top of templates/) an output kind does not read.
 _CARDS_ONLY = ("card-layout.yaml", "sheet.yaml")
 # The rulebook gives the number of card sheets, which sheet.yaml shapes.
@@ -92,11 +96,11 @@ class Manifest:
         return sha
 
     def inputs(self, kind: str, lang: str, game_folders: Iterable[Path], templates: Iterable[Path],
-               fonts: Iterable[Path], options: object) -> str:
-        """The hash of everything an output of `kind` in `lang` is made from."""
+               fonts: Iterable[Path], options: object, tailored: bool = False) -> str:
+        """The hash of everything an output of `kind` in `lang` is made from (`tailored`: for one table)."""
+        names = OPTIONS[kind] + (TABLE if tailored else ())
         h = hashlib.sha256()
-        h.update(json.dumps([__version__, kind, lang, [repr(getattr(options, name)) for name in OPTIONS[kind]]])
-                 .encode())
+        h.update(json.dumps([__version__, kind, lang, [repr(getattr(options, name)) for name in names]]).encode())
         for role, folders, skip in (("game", game_folders, ()), ("templates", templates, UNUSED_TEMPLATES[kind]),
                                     ("fonts", fonts, ())):
             for folder in folders:

@@ -202,11 +202,22 @@ class Setup:
     deals: tuple[dict, ...]        # per player count: card id -> number dealt
     extra: int = 0                 # cards dealt beyond one a player
     fill: str | None = None        # the card that takes the seats left over
-    house: bool = False
+    house: bool = False            # our own table
     where: Where | None = None
+    community: bool = False        # widely played by groups, neither the sources' nor ours
 
     def deal(self, players: int) -> dict:
         return self.deals[self.players.index(players)]
+
+    @property
+    def origin(self) -> str:
+        return "house" if self.house else "community" if self.community else "source"
+
+    @property
+    def one_each(self) -> bool:
+        """Every player gets one card (and `extra` are left over), rather than an even share of several."""
+        return self.fill is not None or all(sum(deal.values()) == players + self.extra
+                                            for players, deal in zip(self.players, self.deals))
 
 
 def team_color(card: Card) -> str:

@@ -72,14 +72,19 @@ def _tonight(tonight: Tonight) -> dict:
     """The build's table, where the setup screen starts: the setup, the player count and the cards
     added to the setup's row, in the order they were added."""
     if tonight.setup is None:
-        return {"setup": None, "players": None, "with": []}
+        return {"setup": None, "players": None, "with": [], "roles": None}
+    if tonight.chosen:
+        # Named card by card (--roles): the page deals exactly these, as worked out here.
+        return {"setup": tonight.setup.id, "players": tonight.players, "with": [],
+                "roles": {"dealt": list(tonight.dealt.items()), "beside": list(tonight.beside.items()),
+                          "extra": tonight.extra}}
     row = tonight.setup.deal(tonight.players)
     # The fill card only ever gives seats away, or grows by a card's extra cards; a card beside the deal
     # (a title) is in play without a seat.
     added = [card_id for card_id, n in tonight.dealt.items() if card_id != tonight.setup.fill
              for _ in range(n - row.get(card_id, 0))]
     added += sorted(tonight.in_play - set(tonight.dealt))
-    return {"setup": tonight.setup.id, "players": tonight.players, "with": added}
+    return {"setup": tonight.setup.id, "players": tonight.players, "with": added, "roles": None}
 
 
 def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonight: Tonight) -> dict:
@@ -112,7 +117,7 @@ def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonig
         "stops": script.FULL_WIDTH_STOPS,
         "words": _words(deck),
         "settings": dict(settings),
-        "t": {**{key: text[key] for key in ("deal_item", "list_separator", "setup_for", "all_cards", "win_check",
+        "t": {**{key: text[key] for key in ("deal_item", "list_separator", "setup_for", "roles_for", "all_cards", "win_check",
                                             "colon", "deal_cards", "deal_one", "deal_each", "deal_extra_one", "deal_extra")},
               **page_text},
     }

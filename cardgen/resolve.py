@@ -67,6 +67,14 @@ def _group_spec(value: Any) -> tuple[dict, KeyPath]:
     return {"name": value}, ()
 
 
+class AnyGlyph:
+    """Glyph coverage that finds nothing missing: for a deck read without drawing it (listings, the
+    table of a tailored build), which needs no fonts."""
+
+    def missing(self, text: str, lang: str) -> list[str]:
+        return []
+
+
 def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes: dict[str, dict],
                  fonts: GlyphCoverage) -> tuple[Deck, list[Problem]]:
     """One language of a game that validated without errors, and the characters no font has.
@@ -229,7 +237,8 @@ def _win_check(r: _Resolver, doc: Doc) -> tuple[Step, ...]:
 def _setup(r: _Resolver, game: Doc, setup_id: str, spec: dict) -> Setup:
     return Setup(setup_id, r.text(game, ("setups", setup_id, "name")) if "name" in spec else None,
                  tuple(spec["players"]), tuple(setup_cards(spec, n) for n in spec["players"]),
-                 spec.get("extra", 0), spec.get("fill"), spec.get("house", False), game.where(("setups", setup_id)))
+                 spec.get("extra", 0), spec.get("fill"), spec.get("house", False), game.where(("setups", setup_id)),
+                 spec.get("origin") == "community")
 
 
 def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group], teams: dict[str, Team]) -> Card:

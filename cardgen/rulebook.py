@@ -6,7 +6,8 @@ appears by itself and nothing is written twice; the written sections come from
 the game's rulebook.yaml and the words every game shares from
 templates/documents/text.yaml. Whatever the deck marks as a house rule (a
 section's `house` parts, a setup step, a setup table, the night order or the
-dead-roles rule) is printed with the mark, and the legend once under the title.
+dead-roles rule) is printed with the mark, and the legend once under the title. Setups groups
+commonly play (``origin: community``) come in a table of their own with their own mark and legend.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Mapping
 
 from .model import Deck, Marks, Part, Setup, team_color
 from .phrases import fill
-from .script import deal_line, marked
+from .script import deal_items, deal_line, marked
 from .tonight import Tonight
 
 
@@ -54,6 +55,24 @@ def _per_player(setup: Setup) -> list[int] | None:
     """How many of the table's cards each player gets, where the table deals them out evenly."""
     counts = [sum(deal.values()) // players for players, deal in zip(setup.players, setup.deals)]
     return None if setup.fill or setup.extra or set(counts) == {1} else counts
+
+
+def _community(deck: Deck, text: Mapping) -> dict | None:
+    """The setups groups play, side by side in one table: a column per setup and player count."""
+    columns = [(setup, players, deal) for setup in deck.setups if setup.community
+               for players, deal in zip(setup.players, setup.deals)]
+    if not columns:
+        return None
+    names = {card.id: card.name.value for card in deck.cards}
+    # The cards in the order the setups name them, and the cards that fill the seats left over last.
+    fills = {setup.fill for setup, _, _ in columns}
+    order = [card_id for _, _, deal in columns for card_id in deal if card_id not in fills] + \
+        [card_id for _, _, deal in columns for card_id in deal if card_id in fills]
+    return {"title": f"{text['community_setups']} {text['community_mark']}",
+            "names": [setup.name.value if setup.name else setup.id for setup, _, _ in columns],
+            "players": [players for _, players, _ in columns],
+            "rows": [{"name": names[card_id], "counts": [deal.get(card_id, 0) for _, _, deal in columns]}
+                     for card_id in dict.fromkeys(order)]}
 
 
 def _night_order(deck: Deck, text: Mapping) -> dict | None:
@@ -113,7 +132,8 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
         "rows": [{"name": names[card_id], "counts": [deal.get(card_id, 0) for deal in setup.deals]}
                  for card_id in dict.fromkeys(card_id for deal in setup.deals for card_id in deal)],
         "per_player": _per_player(setup),
-    } for setup in deck.setups]
+    } for setup in deck.setups if not setup.community]
+    community = _community(deck, text)
     roles = [{
         "name": card.name.value,
         "label": " · ".join(dict.fromkeys(x for x in (card.team.name.value if card.team else "",
@@ -140,6 +160,7 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
         "t": text,
         "players_line": players_line,
         "legend": f"{mark} {text['house_legend']}" if house else "",
+        "community_legend": f"{text['community_mark']} {text['community_legend']}" if community else "",
         "rulebook": {"sections": sections},
         "setup_steps": setup_steps,
         "night_order": night_order,
@@ -147,6 +168,7 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
         "night_order_after": "round" if any(s["id"] == "round" for s in sections) else None,
         "components": components,
         "setups": setups,
+        "community": community,
         "roles": roles,
         "making": fill(text["making"], sleeves=sleeves, sheets=fill(
             _plural(text["sheets"], sheets), count=sheets, paper=paper)),

@@ -163,6 +163,9 @@ DEFS: dict = {
             "fill": {"$ref": "#/$defs/id"},
             "extra": {"type": "integer", "minimum": 0},
             "house": {"type": "boolean", "description": "The table is ours, not the sources'."},
+            "origin": {"type": "string", "enum": ["community"],
+                       "description": "community: a setup widely played by groups, neither the sources' nor "
+                                      "ours; the rulebook prints it in its own table, marked."},
         },
     },
 }

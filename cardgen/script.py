@@ -57,7 +57,7 @@ def deal_items(deck: Deck, dealt: Mapping[str, int], text: Mapping) -> str:
 
 
 def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
-    """What the setup deals: the exact cards for a player count, else a pointer to the setup table."""
+    """What the setup deals: the exact cards for a table, else a pointer to the setup table."""
     setup = tonight.setup or (deck.setups[0] if deck.setups else None)
     if setup is None:
         return text["deal_all"]
@@ -70,7 +70,8 @@ def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
         return " ".join([text["deal_table"], text["deal_even_table" if even else "deal_one"],
                          *_extra(setup.extra, text), *extras])
     total = sum(tonight.dealt.values())
-    each = (total - tonight.extra) // tonight.players
+    # Chosen roles that do not fit the rule (a warning) still deal at least one card each.
+    each = max(1, (total - tonight.extra) // tonight.players)
     dealing = text["deal_one"] if each == 1 else fill(text["deal_each"], n=each)
     return " ".join([fill(text["deal_cards"], total=total, cards=deal_items(deck, tonight.dealt, text)), dealing,
                      *_extra(tonight.extra, text)])

@@ -8,13 +8,18 @@ and ``extra`` deals that many cards beyond one per player.
 from __future__ import annotations
 
 
+def counts(players: list[int] | tuple[int, ...]) -> str:
+    """Player counts as a reader says them: 8–18 when they run on, else 4, 6, 9."""
+    listed = list(players)
+    if len(listed) > 1 and listed == list(range(listed[0], listed[-1] + 1)):
+        return f"{listed[0]}–{listed[-1]}"
+    return ", ".join(map(str, listed))
+
+
 def setup_cards(spec: dict, players: int) -> dict[str, int]:
     """The cards a setup deals for a player count (which its `players` list must hold)."""
     if players not in spec["players"]:
-        listed = spec["players"]
-        raise ValueError(f"no row for {players} players (rows: {listed[0]}–{listed[-1]})"
-                         if listed == list(range(listed[0], listed[-1] + 1))
-                         else f"no row for {players} players (rows: {', '.join(map(str, listed))})")
+        raise ValueError(f"no row for {players} players (rows: {counts(spec['players'])})")
     index = spec["players"].index(players)
     deal = {card_id: counts[index] if isinstance(counts, list) else counts
             for card_id, counts in spec["cards"].items()}

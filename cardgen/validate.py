@@ -453,6 +453,10 @@ def _check_setups(files: GameFiles) -> list[Problem]:
         if not _well_formed_setup(spec):
             continue  # the schema check has said what is wrong
         players, cards = spec["players"], spec["cards"]
+        if spec.get("house") is True and spec.get("origin") == "community":
+            problems.append(Problem(game.where(path + ("origin",)),
+                                    f"{_dotted(path)}: a setup is ours (house: true) or the players' "
+                                    "(origin: community), not both"))
         for card_id, counts in cards.items():
             if card_id not in box:
                 problems.append(Problem(game.where(path + ("cards", card_id)),

@@ -97,6 +97,15 @@ def script_view(page) -> list[tuple[str, list[tuple[str, bool, int | None, str]]
                     [li.dataset.kind, li.dataset.house, li.dataset.timer, li.textContent])])""")]
 
 
+def as_built(page, version: int | None = None) -> None:
+    """The setup screen as the page opens, at the table it was built for."""
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.wait_for_selector("html[data-ready]")
+    if version is not None and page.query_selector("#version"):
+        page.select_option("#version", str(version))
+
+
 def choose_table(page, players: int | None = None, setup: int | None = None, extra: tuple[str, ...] = (),
                  version: int | None = None) -> None:
     """Sets the setup screen, from the start, as `cardgen build --players --setup --with` would."""

@@ -64,7 +64,7 @@ def test_script_wakes_the_roles_in_the_seed_s_order_and_thief_and_cupid_only_on_
 def test_script_covers_exactly_the_roles_in_play(tmp_path):
     result = run("build", "werewolf", "--lang", "en", "--players", "10", "--with", "hunter", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    text = text_of(tmp_path / "werewolf" / "werewolf-script-en.pdf")
+    text = text_of(tmp_path / "werewolf" / "werewolf-script-en-10p.pdf")
     assert "10 players, setup: Standard" in text
     assert "Seer, open your eyes." in text and "Werewolves, open your eyes." in text
     for absent in ("Witch, open", "Thief, open", "Possibly nobody holds this card"):

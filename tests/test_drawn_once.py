@@ -194,7 +194,10 @@ def test_a_back_pattern_drawn_as_one_form_looks_as_drawn_symbol_by_symbol(cards,
 
 
 def test_default_workers_are_the_cores_nobody_else_keeps_busy(monkeypatch):
-    todo = [(None, lang, frozenset({"cards", "rulebook"})) for lang in LANGS]
+    def job(lang: str, *kinds: str):
+        return (None, lang, BuildOptions(), tuple(build_module.Target(kind, ROOT / kind, False) for kind in kinds))
+
+    todo = [job(lang, "cards", "rulebook") for lang in LANGS]
     monkeypatch.setattr(build_module.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     monkeypatch.setattr(build_module.os, "getloadavg", lambda: (0.1, 0.5, 0.5))
     assert build_module.worker_count(BuildOptions(), todo) == 2
@@ -207,7 +210,7 @@ def test_default_workers_are_the_cores_nobody_else_keeps_busy(monkeypatch):
     assert build_module.worker_count(BuildOptions(jobs=8), todo) == 4
     # A narrator page is quicker made than a worker started.
     monkeypatch.setattr(build_module.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
-    assert build_module.worker_count(BuildOptions(), [(None, "en", frozenset({"narrator"}))] * 4) == 1
+    assert build_module.worker_count(BuildOptions(), [job("en", "narrator")] * 4) == 1
 
 
 def test_forked_workers_write_the_bytes_of_a_serial_build(tmp_path, monkeypatch):

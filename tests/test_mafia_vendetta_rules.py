@@ -50,7 +50,7 @@ def test_the_leader_wakes_after_both_gangs_and_every_other_role_before_them():
 def test_the_first_night_calls_every_waking_role_in_night_order(tmp_path):
     result = run("build", "mafia-vendetta", "--players", "13", "--lang", "en", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    reader = pypdf.PdfReader(tmp_path / "mafia-vendetta" / "mafia-vendetta-script-en.pdf")
+    reader = pypdf.PdfReader(tmp_path / "mafia-vendetta" / "mafia-vendetta-script-en-13p.pdf")
     text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
     # A phase starts with its title and the line that opens every night.
     first_night = text[text.index("First night Night falls."):text.index("Later nights Night falls.")]

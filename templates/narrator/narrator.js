@@ -56,7 +56,7 @@
     const dayTimer = D.versions.flatMap((v) => v.phases).filter((p) => p.kind === "day")
       .flatMap((p) => p.lines).find((line) => line.timer);
     return {
-      version: 0, setup, players: t.players, with: [...t.with], seatCount: D.players ? D.players[0] : 8,
+      version: 0, setup, players: t.players, with: [...t.with], roles: t.roles, seatCount: D.players ? D.players[0] : 8,
       names: [], running: false, phase: 0, step: 0, auto: false, night: 0,
       word: null, candidates: [], count: D.settings.candidates, level: "any", shown: false, guessed: null,
       dayTimer: dayTimer ? dayTimer.timer : D.settings["day-timer"],
@@ -87,6 +87,8 @@
   function dealt() {
     const setup = setupOf();
     if (!setup) return null;
+    // Cards named one by one (--roles) were dealt by the build itself.
+    if (S.roles) return { row: new Map(S.roles.dealt), extra: S.roles.extra };
     const row = new Map(setup.deals[setup.players.indexOf(S.players)]);
     const seated = new Set([...row.keys()].map((id) => cardOf[id].group));
     for (const id of S.with) {
@@ -105,14 +107,16 @@
     for (const [id, n] of row) if (!n) row.delete(id);
     return { row, extra };
   }
-  const inPlay = () => (dealt() ? new Set([...dealt().row.keys(), ...S.with]) : new Set(D.all));
+  const beside = () => new Map(S.roles ? S.roles.beside : []);
+  const inPlay = () => (dealt() ? new Set([...dealt().row.keys(), ...S.with, ...beside().keys()]) : new Set(D.all));
   const applies = (line, play) => (line.when || []).every((clause) => clause.some((id) => play.has(id)));
   // As script.deal_line for a player count.
   function dealLine() {
     if (!setupOf()) return D.dealTable;
     const { row, extra } = dealt();
     const total = [...row.values()].reduce((sum, n) => sum + n, 0);
-    const each = (total - extra) / S.players;
+    // Chosen roles that do not fit the rule (the build warned) still deal at least one card each.
+    const each = Math.max(1, Math.floor((total - extra) / S.players));
     const cards = [...row].map(([id, n]) => fill(T.deal_item, { n, name: names[id] })).join(T.list_separator);
     return [fill(T.deal_cards, { total, cards }), each === 1 ? T.deal_one : fill(T.deal_each, { n: each }),
       ...(extra ? [extra === 1 ? T.deal_extra_one : fill(T.deal_extra, { extra })] : [])].join(" ");
@@ -126,7 +130,8 @@
     return line;
   }
   const checkLine = (play) => `**${T.win_check}**${T.colon}${checkParts(play)}`;
-  const label = () => (setupOf() ? fill(T.setup_for, { players: S.players, setup: setupOf().name }) : T.all_cards);
+  const label = () => (!setupOf() ? T.all_cards : S.roles ? fill(T.roles_for, { players: S.players })
+    : fill(T.setup_for, { players: S.players, setup: setupOf().name }));
   // The script for this table: the version's phases with the lines that apply.
   function script() {
     const play = inPlay();
@@ -613,7 +618,7 @@
 
   // ---- the setup screen
   function newGame() {
-    const keep = { version: S.version, setup: S.setup, players: S.players, with: S.with, names: S.names,
+    const keep = { version: S.version, setup: S.setup, players: S.players, with: S.with, roles: S.roles, names: S.names,
       seatCount: S.seatCount, count: S.count, level: S.level, dayTimer: S.dayTimer, auto: S.auto };
     stopAll();
     S = { ...fresh(), ...keep };
@@ -631,18 +636,18 @@
     const redraw = () => { save(); renderSetup(); };
     const usesWord = D.versions.some((v) => v.phases.some((p) => p.lines.some((l) => l.word)));
     const cards = D.cards.map((card) => {
-      const count = row ? row.get(card.id) || 0 : card.count;
+      const count = row ? row.get(card.id) || beside().get(card.id) || 0 : card.count;
       const added = S.with.includes(card.id);
       const fromSetup = row && count > 0 && !added;
       const free = setup && setup.fill && (row.get(setup.fill) || 0) > 0;
-      const disabled = !row || fromSetup || card.id === (setup && setup.fill) || (!added && !free);
+      const disabled = !row || Boolean(S.roles) || fromSetup || card.id === (setup && setup.fill) || (!added && !free);
       return el("li", {}, el("label", { class: "check" },
         el("input", { type: "checkbox", checked: count > 0, disabled, "data-card": card.id, onchange: (event) => {
           S.with = event.target.checked ? [...S.with, card.id] : S.with.filter((id) => id !== card.id);
           redraw();
         } }),
         el("span", {}, card.name), count > 1 ? el("span", { class: "muted" }, ` × ${count}`) : null,
-        !count && row && !free ? el("span", { class: "muted" }, ` (${T.no_seat})`) : null));
+        !count && row && !free && !S.roles ? el("span", { class: "muted" }, ` (${T.no_seat})`) : null));
     });
     const names = [];
     for (let i = 0; i < seatCount(); i++) {
@@ -659,14 +664,14 @@
         D.versions.length > 1 ? field(T.version, el("select", { id: "version", onchange: (event) => { S.version = Number(event.target.value); redraw(); } },
           D.versions.map((v, i) => el("option", { value: i, selected: i === S.version }, v.name)))) : null,
         D.setups.length > 1 ? field(T.setup, el("select", { id: "setup", onchange: (event) => {
-          S.setup = Number(event.target.value); S.with = [];
+          S.setup = Number(event.target.value); S.with = []; S.roles = null;
           if (S.players != null && !D.setups[S.setup].players.includes(S.players)) S.players = D.setups[S.setup].players[0];
           redraw();
         } }, D.setups.map((s, i) => el("option", { value: i, selected: i === S.setup }, s.name)))) : null,
         field(T.players, el("select", { id: "players", onchange: (event) => {
-          S.players = event.target.value === "" ? null : Number(event.target.value); S.with = []; redraw();
+          S.players = event.target.value === "" ? null : Number(event.target.value); S.with = []; S.roles = null; redraw();
         } }, el("option", { value: "", selected: S.players == null }, T.every_card),
-        (D.setups[S.setup] || { players: [] }).players.map((n) => el("option", { value: n, selected: n === S.players }, n)))),
+        [...new Set([...(D.setups[S.setup] || { players: [] }).players, ...(S.roles ? [S.players] : [])])].sort((a, b) => a - b).map((n) => el("option", { value: n, selected: n === S.players }, n)))),
         !row ? field(T.seats, el("input", { id: "seat-count", type: "number", min: 1, max: 99, value: S.seatCount, onchange: (event) => {
           S.seatCount = Math.max(1, Math.min(99, Number(event.target.value) || 1)); redraw();
         } })) : null,
