@@ -8,6 +8,7 @@ have been made.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -239,9 +240,10 @@ class Deck:
     night: NightRules = NightRules()
     author: str = ""              # game.yaml's author: the PDFs' metadata
 
-    @property
+    @functools.cached_property
     def copies(self) -> tuple[Card, ...]:
-        """Every physical card, in printing order: each card `count` times."""
+        """Every physical card, in printing order: each card `count` times (made once: the renderer
+        looks a copy up for every slot it draws)."""
         return tuple(card for card in self.cards for _ in range(card.count))
 
     @property
