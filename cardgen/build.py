@@ -594,7 +594,6 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
         result.problems = found
         return result
     result.warnings = found
-    result.cards = len(prepared.deck.copies)
     outputs = []
     if "cards" in kinds:
         deck, pages = prepared.deck, prepared.pages
@@ -602,7 +601,6 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
             if kinds["cards"].tailored:
                 deck = printed(deck, pipeline.table(deck, files))
                 pages = pipeline.impose(deck)
-                result.cards = len(deck.copies)
                 result.saved = (sheets_of_paper(pages), sheets_of_paper(prepared.pages))
             render_options = render.RenderOptions(options.ink_saver, pipeline.read("sheet.yaml"),
                                                   pipeline.words(lang), options.back_offset)
@@ -614,6 +612,7 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
             result.problems = [pipeline.font_problem(files, exc)]
             return result
         outputs.append((kinds["cards"], pdf, len(pages)))
+        result.cards = len(deck.copies)       # counted only where a card PDF is written
         result.sheets = sheets_of_paper(pages)
         result.back_ink = 0.0 if options.ink_saver else back_ink(deck)
     documents, problems = pipeline.document_outputs(prepared, files, frozenset(kinds) - {"cards"})
