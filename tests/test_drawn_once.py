@@ -68,6 +68,7 @@ def test_a_last_page_of_a_line_or_two_is_laid_out_a_second_time_and_numbered_rig
     """A document a line or two longer than its pages: the page before the last is shortened so that
     three lines go over, in a second layout, the last."""
     from cardgen.build import Pipeline
+    from cardgen.pdfinfo import Info
     from cardgen.project import Project
     from cardgen.units import Size
 
@@ -79,7 +80,7 @@ def test_a_last_page_of_a_line_or_two_is_laid_out_a_second_time_and_numbered_rig
         layouts.calls = 0
         source = "<doc>" + "".join(f"<p>Line {i} of the text.</p>" for i in range(lines)) + "</doc>"
         pdf, total = document.render_document(source, pipeline.book, "en", style["script"], style["colors"],
-                                              Size(210, 297), furniture, "test", {})
+                                              Size(210, 297), furniture, Info("test", "", "", "en"), {})
         if layouts.calls > 1:
             break
     assert layouts.calls == 2 and total > 1
@@ -236,12 +237,14 @@ def _build(project, *args):
 
 
 def test_a_rebuild_with_nothing_changed_loads_no_deck_and_warns_as_the_build_did(project, monkeypatch):
-    with (project / "decks" / "werewords" / "game.yaml").open("a", encoding="utf-8") as game:
+    game_yaml = project / "decks" / "werewords" / "game.yaml"
+    line = len(game_yaml.read_text(encoding="utf-8").splitlines()) + 1
+    with game_yaml.open("a", encoding="utf-8") as game:
         game.write("colour: blue\n")
     first = _build(project)
     assert first.exit_code == 0, first.output
     warned = [line for line in first.stderr.splitlines() if "warning: " in line]
-    assert len(warned) == 1 and warned[0].startswith("decks/werewords/game.yaml:64: warning: colour: unknown key")
+    assert len(warned) == 1 and warned[0].startswith(f"decks/werewords/game.yaml:{line}: warning: colour: unknown key")
     loaded = []
     monkeypatch.setattr(build_module, "load_game", lambda *args, **kw: loaded.append(args) or 1 / 0)
     again = _build(project)
