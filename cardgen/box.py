@@ -290,7 +290,7 @@ def box_pdf(placed: list[Placed], prepared: Prepared, clearance: float, spec: di
             at = one.net.panels[panel]
             page.merge_transformed_page(art, Transformation().translate(pt(at.x), pt(at.y)))
         page.merge_page(PdfReader(io.BytesIO(_overlay(one, prepared, spec, words, under=False))).pages[0])
-    writer.add_metadata({"/Title": f"{prepared.deck.name.value}: box ({prepared.deck.lang})", "/Creator": "cardgen"})
+    writer.add_metadata({"/Title": f"{prepared.deck.name.value}: box ({prepared.deck.key})", "/Creator": "cardgen"})
     buffer = io.BytesIO()
     writer.write(buffer)
     return buffer.getvalue()
@@ -304,7 +304,7 @@ def _placed_boxes(prepared: Prepared, decks: GameLanguages, game: str, paper: st
     """The boxes of one deck on the paper, split one per deck when one box does not fit; none, with
     a problem kept, when even that does not fit."""
     placed = []
-    lang = prepared.deck.lang
+    lang = prepared.deck.key
     for box in boxes(prepared):
         one = place(box, stock, clearance, paper_size, margin, spec, text_room)
         if one is not None:
@@ -342,8 +342,8 @@ def make_boxes(project: Project, game: str, langs: tuple[str, ...], out: Path, p
     decks = GameLanguages(project, game, langs, out)
     text_room = 2 + units.mm(float(spec["text-size"])) * 1.4
     for prepared in decks:
-        lang = prepared.deck.lang
-        words = {**spec["words"]["en"], **spec["words"].get(lang, {})}
+        lang = prepared.deck.key
+        words = {**spec["words"]["en"], **spec["words"].get(prepared.deck.lang, {})}
         placed = _placed_boxes(prepared, decks, game, paper, paper_size, stock, clearance, margin, spec, text_room)
         if placed:
             target = box_path(out, decks.files.id, lang, paper)

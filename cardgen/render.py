@@ -350,7 +350,7 @@ def render_pdf(deck: Deck, pages: list[Page], faces: Faces, book: FontBook, opti
     # Helvetica, a font the PDF would reference without embedding.
     body_font = book.face(book.order(deck.lang)[0], False, False)
     canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=body_font)
-    canvas.setTitle(f"{deck.name.value} ({deck.lang})")
+    canvas.setTitle(f"{deck.name.value} ({deck.key})")
     canvas.setCreator("cardgen")
     painter = _Painter(canvas, deck, faces, book, options, body_font)
     for number, page in enumerate(pages, start=1):
