@@ -1,7 +1,8 @@
 """The pipeline, stage by stage: games and options in, written PDFs and a report out.
 
 ``check`` loads and validates games (stages 1 and 2) and stops once with every
-problem found. ``build`` then runs, for each game and language, resolve →
+problem found. ``build`` then runs, for each game and language (or pair of
+languages, vi+en, for bilingual cards), resolve →
 faces → layout → render → write. Problems in one language do not stop the
 others from being written; they are all raised together at the end, so one run
 shows everything that needs fixing and keeps every output that is good.

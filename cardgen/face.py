@@ -25,9 +25,9 @@ from typing import Mapping, Union
 
 from . import art, markup, textfit
 from .fonts import FontBook
-from .pinyin import has_chinese, readings
 from .ink import contrast
 from .model import Card, Deck, Group, Text, team_color
+from .pinyin import has_chinese, readings
 from .problems import Problem
 from .units import Rect, Size
 
@@ -159,8 +159,7 @@ class _Composer:
         self.icons = frozenset(card.id for card in deck.cards if card.symbol and card.symbol.suffix.lower() == ".svg")
 
     def fit(self, text: Text, box: Rect, spec: Mapping, what: str, owner: str, color: str,
-            spans: tuple[markup.Span, ...] | None = None, second: Text | None = None,
-            second_spans: tuple[markup.Span, ...] | None = None, title: bool = False,
+            spans: tuple[markup.Span, ...] | None = None, second: Text | None = None, title: bool = False,
             ruby: bool = False) -> textfit.Fitted:
         """A text fitted into its box; on a bilingual deck with `second` (the text in the second language)
         beneath it, fitted together. `title`: a name or heading (its second line keeps its colour, at the
@@ -168,10 +167,9 @@ class _Composer:
         spans = spans if spans is not None else markup.parse(text.value, self.icons)
         layers = [self.layer(spans, self.deck.lang, color, spec, ruby)]
         other, bilingual = self.deck.second, self.bilingual()
-        if bilingual and second is not None and (second_spans is not None or second.value != text.value):
+        if bilingual and second is not None and second.value != text.value:
             look = bilingual["title" if title else "text"]
-            spans2 = second_spans if second_spans is not None else markup.parse(second.value, self.icons)
-            layers.append(self.layer(spans2, other.lang, look.get("color", color), {**spec, **look}, ruby,
+            layers.append(self.layer(markup.parse(second.value, self.icons), other.lang, look.get("color", color), {**spec, **look}, ruby,
                                      look["scale"], look["gap"]))
         fitted = textfit.fit_layers(layers, self.book, box.w, box.h, max_size=spec["max-size"],
                                     min_size=spec["min-size"], align=spec.get("align", "left"))
@@ -337,7 +335,9 @@ class _Composer:
             before = "\u00a0· " if run_in and number > 1 else "\n"
             spans += [markup.Span(f"{before}{number}.\u00a0", bold=True), markup.Span(role.call_name)]
             if seconds.get(role.id, role.call_name) != role.call_name:
-                spans += [markup.Span(bilingual["separator"]), markup.Span(seconds[role.id], lang=self.deck.second.lang)]
+                opening, closing = bilingual["aside"]
+                spans += [markup.Span(opening), markup.Span(seconds[role.id], lang=self.deck.second.lang),
+                          markup.Span(closing)]
         return self.text(card, other, "night-order", tuple(spans))
 
     def text(self, card: Card, other: Card | None = None, layout: str = "text",

@@ -1,7 +1,8 @@
 """Stage 3, resolve: validated game files and build options in, a frozen Deck out.
 
 ``resolve_deck`` picks the build's language (falling back to English where a
-translation is missing; validation has already warned about it), the card size,
+translation is missing; validation has already warned about it; a pair such as
+vi+en is the first language's deck with the second's beside it), the card size,
 and the printing order of the cards, and checks every character against the
 fonts, so that nothing downstream meets a missing translation, an unresolved
 option or a glyph that would print as an empty box: such characters are
