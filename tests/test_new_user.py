@@ -263,13 +263,20 @@ def test_extra_cards_in_a_setup_without_fill_are_reported(project):
         "the seats left over): add a fill, or take extra out\n1 error\n"))
 
 
-@pytest.mark.parametrize("option", [["--setup", "nope"], ["--with", "seer"]], ids=["setup", "with"])
-def test_setup_or_with_without_players_is_an_error(project, option):
+def test_a_setup_for_a_game_without_setups_is_an_error(project):
     """`--setup nope` without `--players` was accepted silently."""
-    result = run("build", "--decks", str(project / "decks"), "--out", str(project / "out"), *option)
+    result = run("build", "--decks", str(project / "decks"), "--out", str(project / "out"), "--setup", "nope")
+    assert result.exit_code == 1
+    assert result.stderr == ("decks/mini/game.yaml:1: mini has no setups (game.yaml: setups), so it cannot be dealt "
+                             "for a table: build it for the whole box\n1 error\n")
+    assert not (project / "out").exists()
+
+
+def test_with_without_a_table_is_an_error(project):
+    result = run("build", "--decks", str(project / "decks"), "--out", str(project / "out"), "--with", "seer")
     assert result.exit_code == 2
-    assert result.stderr.endswith(f"Error: {option[0]} chooses what the script covers for a number of players: give "
-                                  "--players too (without it the script covers every card)\n")
+    assert result.stderr.endswith("Error: --with adds a card to a setup's row: give --players N or --setup NAME too "
+                                  "(without a table the build covers every card)\n")
     assert not (project / "out").exists()
 
 

@@ -59,7 +59,7 @@ def built(tmp_path_factory):
 
 def versions(built, lang: str) -> dict[str, str]:
     """Each script version's text, cut at the version headings, spaces closed up."""
-    text = plain(joined(built / f"salem-1692-script-{lang}.pdf"))
+    text = plain(joined(built / f"salem-1692-script-{lang}-8p.pdf"))
     names = {version: plain(spec["name"][lang]) for version, spec in SCRIPT["versions"].items()}
     moderator, town_crier = names["moderator"], names["town-crier"]
     # The headings are the version names standing right before the Setup title.
@@ -129,8 +129,8 @@ def test_tituba_moving_the_night_means_no_night_that_round(built):
 
 
 def test_spanish_never_says_coger_and_keeps_mazo_for_the_gavel(built):
-    for where in ("cards", "rulebook", "script"):
-        text = joined(built / f"salem-1692-{where}-es.pdf")
+    for where in ("cards-es", "rulebook-es", "script-es-8p"):
+        text = joined(built / f"salem-1692-{where}.pdf")
         assert not re.search(r"\b(coger|coge|cojan?|cogen)\b", text, re.IGNORECASE), where
         # The deck is la baraja; Mazo, always capitalised, is the gavel.
         assert "mazo" not in text, where

@@ -108,7 +108,7 @@ def test_the_werewolves_are_called_in_the_plural_in_spanish_and_the_zh_script_is
 @pytest.mark.parametrize("lang", LANGS)
 def test_ten_players_with_hunter_and_cupid_run_from_setup_to_the_end_with_a_win_check_after_each_death(
         tonight, lang):
-    script = joined(tonight / f"werewolf-script-{lang}.pdf")
+    script = joined(tonight / f"werewolf-script-{lang}-10p.pdf")
     titles = [phase["title"][lang] for phase in load("script.yaml")["versions"]["moderator"]["phases"]]
     positions = [script.index(squeezed(title)) for title in [TEXT[lang]["setup_title"], *titles]]
     assert positions == sorted(positions)

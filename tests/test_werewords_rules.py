@@ -32,8 +32,9 @@ def tonight(tmp_path_factory):
     result = run("build", "werewords", "--players", "8", "--with", "minion", "--with", "apprentice",
                  "--out", str(out))
     assert result.exit_code == 0, result.output
-    return {(kind, lang): flat(text_of(out / "werewords" / f"werewords-{kind}-{lang}.pdf"))
-            for kind in ("script", "rulebook") for lang in LANGS}
+    # The script is the table's (-8p); the rulebook is the whole box's.
+    return {(kind, lang): flat(text_of(out / "werewords" / f"werewords-{kind}-{lang}{table}.pdf"))
+            for kind, table in (("script", "-8p"), ("rulebook", "")) for lang in LANGS}
 
 
 # The sentence of each language that settles a vote on the Minion, as the source has it: the most-voted
