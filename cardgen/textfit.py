@@ -334,15 +334,9 @@ def _ruby_layout(pieces, readings: tuple[str, ...], book: FontBook, size: float,
         over = sum(stringWidth(text, f, ruby_size) for f, text in runs)
         columns.append(_Column(font, ch, runs, max(stringWidth(ch, font, size),
                                                    over + RUBY_SPACING * ruby_size if runs else 0.0)))
-    text = "".join(column.char for column in columns)
-    widths = [column.width for column in columns]
-    lines, too_wide, start = [], 0.0, 0
-    while start < len(text):
-        end, next_start = _line_end(text, widths, start, box_width)
-        end = _trim_end(text, start, end)
-        lines.append(columns[start:end])
-        too_wide = max(too_wide, sum(widths[start:end]) - box_width)
-        start = next_start
+    ranges, too_wide = _line_ranges("".join(column.char for column in columns),
+                                    [column.width for column in columns], box_width)
+    lines = [columns[start:end] for start, end in ranges]
     ruby_font = next((f for column in columns for f, _ in column.reading), None)
     ascent, descent = pdfmetrics.getAscentDescent(ruby_font, ruby_size) if ruby_font else (0.0, 0.0)
     ruby_height = ascent - descent + RUBY_GAP * ruby_size if ruby_font else 0.0
@@ -470,15 +464,24 @@ def _break_cjk(pieces, size: float, limit: float,
     text = "".join(OBJECT if font == ICON else ch for font, ch in chars)
     # Per character, exactly as ReportLab's CJK wrapping measures, so it never breaks our lines again.
     widths = [size if font == ICON else stringWidth(ch, font, size) for font, ch in chars]
-    lines, too_wide, start = [], 0.0, 0
+    ranges, too_wide = _line_ranges(text, widths, limit, first)
+    return [_runs(chars[start:end]) for start, end in ranges], too_wide
+
+
+def _line_ranges(text: str, widths: list[float], limit: float,
+                 first: float | None = None) -> tuple[list[tuple[int, int]], float]:
+    """Where each line of text starts and ends, broken under the CJK rules to lines no wider than limit
+    pt (the first than `first`, when given), and how far the widest still exceeds its limit."""
+    ranges: list[tuple[int, int]] = []
+    too_wide, start = 0.0, 0
     while start < len(text):
-        line_limit = first if first is not None and not lines else limit
+        line_limit = first if first is not None and not ranges else limit
         end, next_start = _line_end(text, widths, start, line_limit)
         end = _trim_end(text, start, end)
-        lines.append(_runs(chars[start:end]))
+        ranges.append((start, end))
         too_wide = max(too_wide, sum(widths[start:end]) - line_limit)
         start = next_start
-    return lines, too_wide
+    return ranges, too_wide
 
 
 def _line_end(text: str, widths: list[float], start: int, limit: float) -> tuple[int, int]:
