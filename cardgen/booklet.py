@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 
 from pypdf import PageObject, PdfReader, PdfWriter, Transformation
+from pypdf.generic import NameObject
 
 
 def saddle_order(pages: int) -> list[tuple[int | None, int | None]]:
@@ -38,7 +39,10 @@ def impose(pdf: bytes, sheet_w: float, sheet_h: float) -> bytes:
             if index is not None:
                 sheet.merge_transformed_page(reader.pages[index], Transformation().translate(offset, bottom))
         writer.add_page(sheet)
-    writer.add_metadata({"/Producer": "cardgen"})
+    # The booklet is the rulebook: it says of itself what the rulebook says.
+    writer.add_metadata({**(reader.metadata or {}), "/Producer": "cardgen"})
+    if "/Lang" in reader.root_object:
+        writer.root_object[NameObject("/Lang")] = reader.root_object["/Lang"]
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

@@ -30,12 +30,13 @@ from pathlib import Path
 
 import click
 
-from . import units
+from . import pdfinfo, units
 from .build import Prepared
 from .export import ExportReport, GameLanguages, print_pages, print_pdf
 from .layout import named_size
 from .markup import Span
 from .model import Card, Group
+from .options import decks_option, out_option
 from .problems import DeckError, Problem
 from .project import Project
 from .units import Rect, Size, pt
@@ -290,7 +291,9 @@ def box_pdf(placed: list[Placed], prepared: Prepared, clearance: float, spec: di
             at = one.net.panels[panel]
             page.merge_transformed_page(art, Transformation().translate(pt(at.x), pt(at.y)))
         page.merge_page(PdfReader(io.BytesIO(_overlay(one, prepared, spec, words, under=False))).pages[0])
-    writer.add_metadata({"/Title": f"{prepared.deck.name.value}: box ({prepared.deck.key})", "/Creator": "cardgen"})
+    info = pdfinfo.of(prepared.deck, f"{prepared.deck.name.value}: box ({prepared.deck.key})", "tuck box")
+    writer.add_metadata(info.pypdf())
+    pdfinfo.set_lang(writer, info.lang)
     buffer = io.BytesIO()
     writer.write(buffer)
     return buffer.getvalue()
@@ -364,12 +367,8 @@ def make_boxes(project: Project, game: str, langs: tuple[str, ...], out: Path, p
               help="Room the cards get in mm, across, along and in depth.")
 @click.option("--margin", type=click.FloatRange(0, 30), default=5.0, show_default=True,
               help="Margin in mm that the printer leaves unprinted.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
-@click.option("--decks", type=click.Path(file_okay=False, path_type=Path),
-              help="The project's decks folder (default: ./decks).")
-@click.option("--include", "includes", multiple=True,
-              type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="A folder of your own cards, as <game>/roles/*.yaml; repeatable.")
+@out_option
+@decks_option
 def box_command(game, langs, paper, stock, clearance, margin, out, decks, includes) -> None:
     """A tuck box for GAME's cards, sized from their size, count and the stock, to print, cut, fold and glue."""
     from .cli import DeckProblems
@@ -378,7 +377,8 @@ def box_command(game, langs, paper, stock, clearance, margin, out, decks, includ
         if value != value:
             raise click.BadParameter("expected a number, got nan", param_hint=f"--{name}")
     try:
-        report = make_boxes(Project.at(decks, includes), game, tuple(langs), out, paper, stock, clearance, margin)
+        project = Project.at(decks, includes)
+        report = make_boxes(project, game, tuple(langs), out or project.output, paper, stock, clearance, margin)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     for problem in report.warnings:

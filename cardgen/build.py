@@ -13,6 +13,7 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import os
+import re
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,7 +22,8 @@ from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Mapping
 from . import contained
 from .load import GameFiles, include_strays, load_game
 from .problems import DeckError, Problem, Where, count
-from .project import Project
+from .project import BUILTIN, Project
+from .schema import ID_PATTERN
 from .templating import TemplateError
 from .validate import did_you_mean, validate_game
 
@@ -138,8 +140,15 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
             if why:
                 problems.append(Problem(Where(project.display(folder)), why))
                 continue
-        # A game outside the project is named relative to the folder that holds it.
-        root = project.root if folder.is_relative_to(project.root) else folder.parent
+        # The folder's name is the game's id: it names the outputs and CI's jobs, and reaches shell lines.
+        if not re.match(ID_PATTERN, folder.name):
+            problems.append(Problem(Where(project.display(folder)), f"'{folder.name}' cannot be a game's id, which "
+                                    "is its folder's name: rename the folder in kebab-case English (a-z, 0-9 "
+                                    "and -), like my-game"))
+            continue
+        # A game outside the project is named relative to the folder that holds it; a bundled one as it ships.
+        root = max((r for r in (project.root, BUILTIN) if folder.is_relative_to(r)), key=lambda r: len(r.parts),
+                   default=folder.parent)
         files, found = load_game(folder, root, project.includes, named=len(names) == 1)
         found += validate_game(files, sizes)
         problems += found
@@ -361,7 +370,7 @@ class Pipeline:
                   once: bool = False) -> list[tuple[str, bytes, int]]:
         """The rulebook, the moderator script and the narrator page of a deck that has their texts (of
         `kinds`, when given): (kind, file, pages); `once`: each laid out a single time, to check it (validate)."""
-        from . import booklet, document, render, rulebook, script, templating
+        from . import booklet, document, pdfinfo, render, rulebook, script, templating
         from .layout import named_size
         from .phrases import fill
         from .units import Size, pt
@@ -392,7 +401,8 @@ class Pipeline:
             pdf, pages = _document(document.render_document, f"{files.id} ({deck.key}): its rulebook",
                                    "rulebook.xml.j2", xml, book, deck.lang, style, styles["colors"],
                                    Size(sheet.w / 2, sheet.h) if options.booklet else paper, furniture,
-                                   f"{deck.name.value}: {text['rulebook']} ({deck.key})", icons, once)
+                                   pdfinfo.of(deck, f"{deck.name.value}: {text['rulebook']} ({deck.key})",
+                                              "quick-reference rulebook"), icons, once)
             if options.booklet and not once:
                 pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
             out.append(("rulebook", pdf, pages))
@@ -404,8 +414,9 @@ class Pipeline:
             furniture = document.PageFurniture(header, page_label)
             pdf, pages = _document(document.render_document, f"{files.id} ({deck.key}): its script",
                                    "script.xml.j2", xml, book, deck.lang, styles["script"], styles["colors"],
-                                   paper, furniture, f"{deck.name.value}: {context['title']} ({deck.key})", icons,
-                                   once)
+                                   paper, furniture, pdfinfo.of(deck, f"{deck.name.value}: {context['title']} "
+                                                                      f"({deck.key})", "moderator script"),
+                                   icons, once)
             out.append(("script", pdf, pages))
         if deck.script and (kinds is None or "narrator" in kinds):
             out.append(("narrator", self.narrator(prepared, files), 0))

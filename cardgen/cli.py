@@ -16,6 +16,7 @@ import click
 from . import __version__
 from .build import BuildOptions, build, card_sizes, check, end_on_signals, game_folder, validate
 from .problems import DeckError, Problem, count, did_you_mean, tally
+from .options import decks_option, out_option
 from .project import Project
 from .resolve import AnyGlyph, resolve_deck
 
@@ -138,15 +139,6 @@ def _back_offset(project: Project, offset: tuple[float, float] | None, printer: 
         raise DeckProblems(exc.problems) from None
 
 
-def decks_option(command):
-    """--decks and --include: where the games and a designer's extra cards are."""
-    command = click.option("--include", "includes", multiple=True,
-                           type=click.Path(exists=True, file_okay=False, path_type=Path),
-                           help="A folder of your own cards, as <game>/roles/*.yaml; repeatable.")(command)
-    return click.option("--decks", type=click.Path(file_okay=False, path_type=Path),
-                        help="The project's decks folder (default: ./decks).")(command)
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="cardgen")
 def main() -> None:
@@ -172,8 +164,7 @@ LANG_HELP = "Language code, or two joined by + for bilingual cards (vi+en); repe
               callback=lambda ctx, param, value: value if value is None else _finite(value, param, ctx))
 @click.option("--ink-saver", is_flag=True, help="Outlines and light tints instead of large filled areas.")
 @click.option("--pinyin", is_flag=True, help="Pinyin over the Chinese names of role cards (zh, or a pair with zh).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-              show_default=True)
+@out_option
 @click.option("--strict", is_flag=True, help="Warnings fail the build.")
 @click.option("--booklet", is_flag=True, help="The rulebook as an A5 booklet, imposed for saddle-stitching.")
 @table_options
@@ -204,9 +195,9 @@ def build_command(games, langs, paper, card_size, bleed, backs, margin, ink_save
                                "(without a table the build covers every card)")
     project = _project(decks, includes)
     options = BuildOptions(langs=tuple(langs), paper=paper, card_size=card_size, bleed=bleed, backs=backs,
-                           margin=margin, ink_saver=ink_saver, out=out, strict=strict, booklet=booklet, players=players,
-                           setup=setup_id, extra_cards=tuple(extra_cards), roles=roles or (),
-                           only_needed=only_needed, pinyin=pinyin, force=force, jobs=jobs,
+                           margin=margin, ink_saver=ink_saver, out=out or project.output, strict=strict,
+                           booklet=booklet, players=players, setup=setup_id, extra_cards=tuple(extra_cards),
+                           roles=roles or (), only_needed=only_needed, pinyin=pinyin, force=force, jobs=jobs,
                            back_offset=_back_offset(project, back_offset, printer))
     if list_targets:
         _list_targets(project, games, options, as_json)
@@ -249,7 +240,7 @@ def _progress(verb: str, level: int):
 @click.argument("game")
 @click.option("--lang", help="Language code (default: the game's first).")
 @table_options
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
+@out_option
 @click.option("--no-open", is_flag=True, help="Only build the page and print where it is.")
 @decks_option
 def narrator_command(game, lang, players, setup_id, extra_cards, roles, out, no_open, decks, includes) -> None:
@@ -267,8 +258,8 @@ def narrator_command(game, lang, players, setup_id, extra_cards, roles, out, no_
         if "narrator" not in output_kinds(files):
             raise click.ClickException(f"{project.display(files.folder)}: game '{files.id}' has no script.yaml, "
                                        f"so no narrator page")
-        options = BuildOptions(langs=(lang,), out=out, players=players, setup=setup_id, extra_cards=tuple(extra_cards),
-                               roles=roles or (), kinds=("narrator",))
+        options = BuildOptions(langs=(lang,), out=out or project.output, players=players, setup=setup_id,
+                               extra_cards=tuple(extra_cards), roles=roles or (), kinds=("narrator",))
         report = build(project, [game], options)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
@@ -290,7 +281,7 @@ def narrator_command(game, lang, players, setup_id, extra_cards, roles, out, no_
               help="How your printer flips the sheet for the back.")
 @click.option("--back-offset", type=OFFSET, help="The offset in use, to check it: both pointers then read 0.")
 @click.option("--printer", help="Check the back offset remembered for this printer.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
+@out_option
 @decks_option
 def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) -> None:
     """A two-sided test sheet that measures how far your printer misplaces the backs."""
@@ -314,7 +305,7 @@ def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) 
              "pointer line from the back crosses its scale: pass the two numbers as",
              "cardgen build --back-offset X,Y (or remember them: [printers.NAME] back-offset = [X, Y]",
              "in cardgen.toml). Printed again with that offset, both pointers read 0."]
-    target = out / f"calibration-{paper}-{backs}.pdf"
+    target = (out or project.output) / f"calibration-{paper}-{backs}.pdf"
     write_atomic(target, render_calibration(named_size(papers, paper, "paper"), book, backs, offset, lines))
     click.echo(str(target))
 
@@ -443,7 +434,7 @@ def _list_setups(deck, as_json: bool) -> None:
 @main.command("watch")
 @click.argument("game")
 @click.option("--lang", "langs", multiple=True, help=LANG_HELP)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
+@out_option
 @click.option("--interval", type=click.FloatRange(0.1), default=0.5, show_default=True,
               help="Seconds between looks at the files.")
 @decks_option
@@ -452,7 +443,7 @@ def watch_command(game, langs, out, interval, decks, includes) -> None:
     import time
 
     project = _project(decks, includes)
-    options = BuildOptions(tuple(langs), out=out)
+    options = BuildOptions(tuple(langs), out=out or project.output)
     try:
         folder = game_folder(project, game)      # a misspelt game is an error now, not a watch for ever
     except DeckError as exc:
@@ -485,7 +476,7 @@ def watch_command(game, langs, out, interval, decks, includes) -> None:
 @main.command("preview")
 @click.argument("games", nargs=-1)
 @click.option("--lang", "langs", multiple=True, help=LANG_HELP)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"), show_default=True)
+@out_option
 @click.option("--dpi", type=click.IntRange(30, 300), default=96, show_default=True)
 @decks_option
 def preview_command(games, langs, out, dpi, decks, includes) -> None:
@@ -493,12 +484,41 @@ def preview_command(games, langs, out, dpi, decks, includes) -> None:
     from .preview import preview
 
     try:
-        report = preview(_project(decks, includes), games, tuple(langs), out, dpi)
+        project = _project(decks, includes)
+        report = preview(project, games, tuple(langs), out or project.output, dpi)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     for path in report.files:
         click.echo(str(path))
     click.echo(f"{report.cards} cards previewed")
+
+
+@main.command("site")
+@click.argument("games", nargs=-1)
+@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@click.option("--paper", default="a4", show_default=True, help="a4, letter, or another size in templates/paper.yaml.")
+@click.option("--strict", is_flag=True, help="Warnings fail the build.")
+@click.option("--jobs", type=click.IntRange(1), help="Worker processes for the build (default: one per core).")
+@out_option
+@verbosity_option
+@decks_option
+def site_command(games, langs, paper, strict, jobs, out, decks, includes, quiet, verbose) -> None:
+    """A site for the group in OUT/site/: a page per game and language with its cards, every PDF and
+    narrator page to download, and the printing guide; open index.html, or publish the folder as it is.
+    Builds what changed first, as cardgen build does."""
+    from .site import make_site
+
+    level = _verbosity(quiet, verbose)
+    project = _project(decks, includes)
+    options = BuildOptions(langs=tuple(langs), paper=paper, out=out or project.output, strict=strict, jobs=jobs)
+    try:
+        report = make_site(project, games, options, _progress("building", level))
+    except DeckError as exc:
+        raise DeckProblems(exc.problems, quiet) from None
+    _warn(report.warnings, quiet)
+    click.echo(str(report.index))
+    click.echo(f"{count(len(report.pages), 'page')} and {count(report.files, 'file')} in {report.index.parent} "
+               f"({report.built} outputs built first) in {report.seconds:.1f} s")
 
 
 @main.command("schema")
@@ -507,10 +527,7 @@ def schema_command(kind) -> None:
     """The JSON Schema of a deck file, for editors (default: a card file)."""
     from . import schema
 
-    rules = {"card": schema.CARD, "game": schema.GAME, "rulebook": schema.RULEBOOK, "script": schema.SCRIPT}
-    document = {"$schema": "https://json-schema.org/draft/2020-12/schema",
-                "title": f"cardgen {kind} file", **rules[kind]}
-    click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+    click.echo(json.dumps(schema.document(kind), ensure_ascii=False, indent=2))
 
 
 @main.group("new")
@@ -526,19 +543,6 @@ def _write_new(path: Path, text: str) -> None:
     click.echo(f"wrote {os.path.relpath(path)}")
 
 
-def _new_role_text(project: Project, game_id: str, card_id: str, data: dict, orders: list[int],
-                   check: str) -> str:
-    from . import templating
-
-    from .validate import fallback_language
-
-    return templating.render([p / "new" for p in project.templates], "role.yaml.j2", {
-        "id": card_id, "game": game_id, "check": check, "name": card_id.replace("-", " ").title(),
-        "languages": data["languages"], "primary": fallback_language(list(data["languages"])),
-        "team": next(iter(data["teams"])), "teams": list(data["teams"]), "free_order": max(orders, default=0) + 10,
-    }, autoescape=False)
-
-
 @new_group.command("role")
 @click.argument("game")
 @click.argument("card_id", metavar="ID")
@@ -549,7 +553,7 @@ def new_role_command(game, card_id, into, decks, includes) -> None:
     """A new card file ID for GAME that validates and builds as it is."""
     import re
 
-    from . import templating
+    from . import newfiles, templating
     from .schema import ID_PATTERN
 
     if not re.match(ID_PATTERN, card_id):
@@ -559,11 +563,15 @@ def new_role_command(game, card_id, into, decks, includes) -> None:
         (files,), _ = check(project, [game], strict=False)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
+    if project.bundled and not into and files.folder.is_relative_to(project.decks):
+        raise click.ClickException(f"'{files.id}' is one of cardgen's own games, which it does not change: give "
+                                   f"--into DIR for a folder of your own cards, or copy the game into a project "
+                                   f"with: cardgen init --from {files.id}")
     orders = [doc.data.get("night", {}).get("order", 0) for doc in files.cards.values()]
     folder = (into / files.id) if into else files.folder
     command = f"cardgen validate {files.id}" + (f" --include {into}" if into else "")
     try:
-        text = _new_role_text(project, files.id, card_id, files.game.data, orders, command)
+        text = newfiles.role_text(project.templates, files.id, card_id, files.game.data, orders, command)
     except templating.TemplateError as exc:
         raise click.ClickException(f"the project's templates/new/ cannot make a card: {exc}") from None
     _write_new(folder / "roles" / f"{card_id}.yaml", text)
@@ -579,31 +587,91 @@ def new_game_command(game_id, langs, decks, includes) -> None:
 
     import yaml
 
-    from . import templating, yaml12
-    from .schema import ID_PATTERN, LANG_PATTERN
-    from .validate import fallback_language
+    from . import newfiles, templating
+    from .schema import ID_PATTERN
 
     if not re.match(ID_PATTERN, game_id):
         raise click.ClickException(f"'{game_id}' is not a valid id: kebab-case English, like my-game")
+    _check_languages(langs)
+    project = _project(decks, includes)
+    # Outside any project the new game starts one here: cardgen's own decks are not written to.
+    folder = (Path("decks") if project.bundled else project.decks) / game_id
+    languages = list(dict.fromkeys(langs)) or ["en"]
+    try:
+        texts = newfiles.game_files(project.templates, game_id, languages)
+    except (templating.TemplateError, yaml.YAMLError, KeyError, TypeError, AttributeError, StopIteration) as exc:
+        raise click.ClickException(f"the project's templates/new/ cannot make a game: {exc}") from None
+    for inside, text in texts.items():
+        _write_new(folder / inside, text)
+
+
+def _check_languages(langs) -> None:
+    import re
+
+    from .schema import LANG_PATTERN
+
     for lang in langs:
         if not re.match(LANG_PATTERN, lang):
             raise click.BadParameter(f"'{lang}' is not a language code: two or three lower-case letters, "
                                      "optionally with a region or script, like en, no, pt-BR or zh-Hant",
                                      param_hint="'--lang'")
-    project = _project(decks, includes)
-    folder = project.decks / game_id
-    name = game_id.replace("-", " ").title()
-    languages = list(dict.fromkeys(langs)) or ["en"]
+
+
+@main.command("init")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path), default=Path("."))
+@click.option("--from", "from_game", metavar="GAME",
+              help="Start from a copy of a bundled game to change (werewolf, salem-1692, ...) instead of a starter game.")
+@click.option("--game", "game_id", default="my-game", show_default=True, help="The starter game's id: its folder's name.")
+@click.option("--lang", "langs", multiple=True, help="The starter game's languages (default: en); repeatable.")
+def init_command(directory, from_game, game_id, langs) -> None:
+    """A new project in DIRECTORY (default: here), as mkdocs new makes one: a game in decks/, cardgen.toml,
+    a .gitignore, a README with the next commands, the deck files' JSON Schemas for editors and a GitHub
+    workflow that builds the decks and publishes their site. Never overwrites a file."""
+    import re
+    import shlex
+
+    import yaml
+
+    from . import newfiles, templating
+    from .bundled import folder as bundled_folder
+    from .schema import ID_PATTERN
+
+    if from_game is not None:
+        given = [name for name, value in (("--game", game_id != "my-game"), ("--lang", langs)) if value]
+        if given:
+            raise click.UsageError(f"{' and '.join(given)} shape the starter game; --from copies a bundled game "
+                                   "as it is")
+        bundled_games = Project.at(bundled_folder("decks")).games()
+        if from_game not in bundled_games:
+            raise click.ClickException(f"no bundled game '{from_game}'{did_you_mean(from_game, bundled_games)}; "
+                                       f"bundled games: {', '.join(bundled_games)}")
+        game_id, game = from_game, newfiles.bundled_game(from_game)
+    else:
+        if not re.match(ID_PATTERN, game_id):
+            raise click.ClickException(f"'{game_id}' is not a valid id: kebab-case English, like my-game")
+        _check_languages(langs)
+        try:
+            game = {inside: text.encode("utf-8") for inside, text in
+                    newfiles.game_files([bundled_folder("templates")], game_id,
+                                        list(dict.fromkeys(langs)) or ["en"]).items()}
+        except (templating.TemplateError, yaml.YAMLError) as exc:
+            raise click.ClickException(f"cardgen's templates/new/ cannot make a game: {exc}") from None
     try:
-        game_text = templating.render([p / "new" for p in project.templates], "game.yaml.j2",
-                                      {"id": game_id, "name": name, "languages": languages,
-                                       "primary": fallback_language(languages)}, autoescape=False)
-        data = yaml12.safe_load(game_text)
-        role_text = _new_role_text(project, game_id, "villager", data, [], f"cardgen validate {game_id}")
-    except (templating.TemplateError, yaml.YAMLError, KeyError, TypeError, AttributeError, StopIteration) as exc:
-        raise click.ClickException(f"the project's templates/new/ cannot make a game: {exc}") from None
-    _write_new(folder / "game.yaml", game_text)
-    _write_new(folder / "roles" / "villager.yaml", role_text)
+        written = newfiles.write_all(directory, newfiles.project_files(game_id, game, from_game))
+    except newfiles.Exists as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write in {directory}: {exc.strerror or exc}") from None
+    click.echo(f"made a project in {directory.as_posix()}: {count(len(written), 'file')}, the game "
+               f"decks/{game_id}")
+    click.echo("next:")
+    if directory != Path("."):
+        click.echo(f"  cd {shlex.quote(directory.as_posix())}")
+    for line in (f"cardgen validate           # check {game_id}'s files",
+                 "cardgen build              # its PDFs, into output/",
+                 "cardgen site               # output/site/: a page per game and language to share",
+                 "(README.md says how GitHub builds and publishes them on every push)"):
+        click.echo(f"  {line}")
 
 
 def _describe(project: Project, files) -> dict:

@@ -32,6 +32,7 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame,
 
 from . import markup
 from .fonts import FontBook
+from .pdfinfo import Info
 from .icons import IconPainter
 from .textfit import document_paragraph
 from .units import Size, pt
@@ -237,7 +238,7 @@ class _Builder:
 
 
 def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors: Mapping, page: Size,
-                    furniture: PageFurniture, title: str,
+                    furniture: PageFurniture, info: Info,
                     icons: Mapping[str, tuple[Path, Color]], once: bool = False) -> tuple[bytes, int]:
     """The PDF and its page count. Pages are numbered 'n of total', so it is laid out twice; a
     document whose last page would hold only one or two lines is laid out again with the
@@ -289,7 +290,8 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
         templates = [PageTemplate("page", frames=frames(), onPage=furnish),
                      PageTemplate("short", frames=frames(shorter), onPage=furnish)]
         # The first page is on the first template; after each page _Document picks the next one's.
-        doc = _Document(buffer, short_page, pagesize=(width, height), invariant=1, title=title, creator="cardgen",
+        doc = _Document(buffer, short_page, pagesize=(width, height), invariant=1, title=info.title,
+                        author=info.author, subject=info.subject, creator=info.creator, lang=info.lang,
                         initialFontName=body_font, pageTemplates=templates[::-1] if short_page == 1 else templates)
         flowables = builder.flowables(root, column_w)
         _cell_font(flowables, body_font)

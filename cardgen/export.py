@@ -40,6 +40,7 @@ import click
 from . import units
 from .build import BuildOptions, Pipeline, Prepared, card_sizes, check, languages
 from .layout import Page, Slot
+from .options import decks_option, out_option
 from .problems import DeckError, Problem
 from .project import Project
 from .units import Rect, Size
@@ -247,8 +248,7 @@ def _write_pngs(prepared: Prepared, pages: list[Page], pdf: bytes, folder: Path,
               help="A print service (drivethrucards, makeplayingcards, thegamecrafter, printplaygames: "
                    "its files as templates/exports/SERVICE.yaml describes them) or tts (Tabletop Simulator).")
 @click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-              show_default=True)
+@out_option
 @click.option("--bleed", type=click.FloatRange(0, 10), default=DEFAULT_BLEED, show_default=True,
               help="Bleed in mm on every side (default: 1/8 in).")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
@@ -257,13 +257,7 @@ def _write_pngs(prepared: Prepared, pages: list[Page], pdf: bytes, folder: Path,
                             "(default: bare file names, for images copied into TTS's Mods/Images folder).")
 @click.option("--png", is_flag=True, help="One PNG per card front and back, per copy, and cards.csv.")
 @click.option("--pdf", is_flag=True, help="One card per page, TrimBox and BleedBox set, for a print shop.")
-# cli.decks_option's two options, written out: cli imports this module, so this one cannot import
-# cli before the command exists without failing whenever it is imported first.
-@click.option("--decks", type=click.Path(file_okay=False, path_type=Path),
-              help="The project's decks folder (default: ./decks).")
-@click.option("--include", "includes", multiple=True,
-              type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="A folder of your own cards, as <game>/roles/*.yaml; repeatable.")
+@decks_option
 @click.pass_context
 def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, decks, includes) -> None:
     """Export GAME for a print shop: a one-card-per-page PDF and numbered PNGs with bleed
@@ -273,6 +267,7 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, dec
     from .cli import DeckProblems
 
     project = Project.at(decks, includes)
+    out = out or project.output
     if target is not None:
         # A service's data file settles bleed, resolution and formats; a flag that says otherwise is a mistake.
         given = [f"--{name}" for name in ("bleed", "dpi", "png", "pdf")

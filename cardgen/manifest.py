@@ -38,8 +38,10 @@ TABLE = ("players", "setup", "extra_cards", "roles")
 # Templates (files or folders at the top of templates/) an output kind does not read.
 _CARDS_ONLY = ("card-layout.yaml", "sheet.yaml")
 # The rulebook gives the number of card sheets, which sheet.yaml shapes.
-UNUSED_TEMPLATES = {"cards": ("documents", "new", "narrator"), "rulebook": ("new", "narrator", "card-layout.yaml"),
-                    "script": ("new", "narrator", *_CARDS_ONLY), "narrator": ("new", "preview", *_CARDS_ONLY)}
+# No output of a build reads the starting files (new/, init/) or the site's pages (site/).
+_NEVER = ("new", "init", "site")
+UNUSED_TEMPLATES = {"cards": (*_NEVER, "documents", "narrator"), "rulebook": (*_NEVER, "narrator", "card-layout.yaml"),
+                    "script": (*_NEVER, "narrator", *_CARDS_ONLY), "narrator": (*_NEVER, "preview", *_CARDS_ONLY)}
 
 
 def _files(folder: Path, skip: tuple[str, ...] = ()) -> list[Path]:

@@ -238,6 +238,7 @@ class Deck:
     script: Script | None = None
     setups: tuple[Setup, ...] = ()
     night: NightRules = NightRules()
+    author: str = ""              # game.yaml's author: the PDFs' metadata
     second: Deck | None = None     # the same deck in the second language of a bilingual build (--lang vi+en)
 
     @property

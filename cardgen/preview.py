@@ -13,7 +13,8 @@ from typing import Iterable
 
 from PIL import Image
 
-from .build import BuildOptions, Pipeline, check, languages
+from .build import BuildOptions, Pipeline, Prepared, check, languages
+from .model import Card
 from .problems import DeckError, Problem, Where
 from .project import Project
 from .write import write_atomic
@@ -45,9 +46,19 @@ def _contact_sheet(pictures: list[bytes]) -> bytes:
     return buffer.getvalue()
 
 
+def card_pictures(prepared: Prepared, sheet: dict, dpi: int) -> list[tuple[Card, bytes, bytes]]:
+    """Each card of a deck prepared with its faces, front and back, as PNGs at `dpi`, without bleed."""
+    from .export import first_copies, print_pages, print_pdf, rasterise
+
+    pages = print_pages(prepared, 0.0)
+    first = first_copies(prepared)
+    pngs = rasterise(print_pdf(prepared, pages, sheet), pages,
+                     [2 * item + side for item in first.values() for side in (0, 1)], dpi)
+    return [(card, pngs[2 * first[card.id]], pngs[2 * first[card.id] + 1]) for card in prepared.deck.cards]
+
+
 def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out: Path, dpi: int) -> PreviewReport:
     from . import templating
-    from .export import first_copies, print_pages, print_pdf, rasterise
 
     games, _ = check(project, names, strict=False)
     pipeline = Pipeline(project, BuildOptions(langs=langs, out=out))
@@ -61,16 +72,12 @@ def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out:
             if prepared is None:
                 problems += found
                 continue
-            pages = print_pages(prepared, 0.0)
-            first = first_copies(prepared)
-            pngs = rasterise(print_pdf(prepared, pages, sheet), pages,
-                             [2 * item + side for item in first.values() for side in (0, 1)], dpi)
+            pictures = card_pictures(prepared, sheet, dpi)
             folder = out / "preview" / files.id / lang
             names.setdefault(files.id, {})[lang] = prepared.deck.name.value
-            for card in prepared.deck.cards:
-                item = first[card.id]
-                for side, number in (("front", 2 * item), ("back", 2 * item + 1)):
-                    write_atomic(folder / f"{card.id}-{side}.png", pngs[number])
+            for card, front, back in pictures:
+                for side, png in (("front", front), ("back", back)):
+                    write_atomic(folder / f"{card.id}-{side}.png", png)
                 team = card.team.id if card.team else card.group.id
                 teams.setdefault(team, (card.team.name.value if card.team else card.group.name.value))
                 cards.append({"game": files.id, "game_name": prepared.deck.name.value, "lang": lang,
@@ -78,7 +85,7 @@ def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out:
                               "front": f"{files.id}/{lang}/{card.id}-front.png",
                               "back": f"{files.id}/{lang}/{card.id}-back.png"})
             contact = out / files.id / f"{files.id}-contact-{lang}.png"
-            write_atomic(contact, _contact_sheet([pngs[2 * first[card.id]] for card in prepared.deck.cards]))
+            write_atomic(contact, _contact_sheet([front for _, front, _ in pictures]))
             report.files.append(contact)
             report.cards += len(prepared.deck.cards)
     if problems:

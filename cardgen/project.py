@@ -1,24 +1,26 @@
-"""The project folder: where decks, templates and fonts are looked up.
+"""The project folder: the working folder (or ``--decks``) in, where decks, templates and fonts are out.
 
-A project is any folder with a ``decks/`` of its own (or one named with
-``--decks``). Its own ``templates/`` and ``fonts/``, when present, come before
-the built-in ones, so a project can override a sheet template or add a font
-without touching cardgen.
+A project is any folder with a ``decks/`` or a ``cardgen.toml`` of its own, found
+from the working folder by walking up as git does (or the folder holding the
+one named with ``--decks``). Its own ``templates/`` and ``fonts/``, when
+present, come before the built-in ones, so a project can override a sheet
+template or add a font without touching cardgen. Outside any project the
+games are cardgen's own bundled ones.
 """
 
 from __future__ import annotations
 
 import copy
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
 
-from . import contained, yaml12
+from . import bundled, contained, yaml12
 from .problems import DeckError, Problem, Where, relative
 
-BUILTIN = Path(__file__).resolve().parent.parent
+BUILTIN = bundled.ROOT
 
 # Template data files already parsed in this process, by path, with the size and modification
 # time they had: every build reads a handful of them, and pure-Python YAML is slow.
@@ -32,17 +34,29 @@ class Project:
     templates: tuple[Path, ...]
     fonts: tuple[Path, ...]
     includes: tuple[Path, ...] = ()     # designers' folders of extra cards: <dir>/<game>/roles/*.yaml
+    output: Path = Path("output")       # where outputs go unless --out says
+    bundled: bool = False               # no project here: the games are cardgen's own, read-only
 
     @classmethod
     def at(cls, decks: Path | None = None, includes: tuple[Path, ...] = ()) -> "Project":
-        """The project of a decks folder; by default ./decks. The decks folder and the project's own
-        templates/ and fonts/ must be folders of the project itself, not symbolic links leading out."""
-        written = decks or Path("decks")
-        why = contained.folder_reason(written, written.absolute().parent)
+        """The project of a decks folder; by default the one the working folder is in, or the bundled
+        games outside any project. The decks folder and the project's own templates/ and fonts/ must be
+        folders of the project itself, not symbolic links leading out."""
+        output = Path("output")
+        if decks is None:
+            found = find_root(Path.cwd())
+            if found is None:
+                return replace(cls._of(Path.cwd().resolve(), BUILTIN / "decks", includes, output), bundled=True)
+            # Outputs go to the project's output/, wherever in it cardgen was run from.
+            decks, output = found / "decks", Path(os.path.relpath(found / "output"))
+        why = contained.folder_reason(decks, decks.absolute().parent)
         if why:
-            raise DeckError([Problem(Where(written.as_posix()), why)])
-        decks = written.resolve()
-        root = decks.parent
+            raise DeckError([Problem(Where(decks.as_posix()), why)])
+        resolved = decks.resolve()
+        return cls._of(resolved.parent, resolved, includes, output)
+
+    @classmethod
+    def _of(cls, root: Path, decks: Path, includes: tuple[Path, ...], output: Path) -> "Project":
 
         def search(name: str) -> tuple[Path, ...]:
             own = root / name
@@ -52,7 +66,7 @@ class Project:
             builtin = BUILTIN / name
             return tuple(dict.fromkeys(p for p in (own, builtin) if p.is_dir()))
 
-        return cls(root, decks, search("templates"), search("fonts"), tuple(p.resolve() for p in includes))
+        return cls(root, decks, search("templates"), search("fonts"), tuple(p.resolve() for p in includes), output)
 
     def games(self) -> list[str]:
         """The game folders in decks/: those with a game.yaml (which may still be unusable: the load says)."""
@@ -107,13 +121,23 @@ class Project:
     def display(self, path: Path) -> str:
         """A path as errors show it: relative to the project folder, or for cardgen's own files to
         the folder they ship in (the same on every machine)."""
-        for root in (self.root, BUILTIN):
+        # The nearer of the two first: a project may lie inside a clone, cardgen inside a project's venv.
+        for root in sorted((self.root, BUILTIN), key=lambda r: len(r.parts), reverse=True):
             for shown in (path.absolute(), Path(os.path.realpath(path))):
                 try:
                     return shown.relative_to(root).as_posix()
                 except ValueError:
                     continue
         return relative(path)
+
+
+def find_root(start: Path) -> Path | None:
+    """The project a folder is in: it or the nearest folder above it with a decks/ folder or a
+    cardgen.toml, as git finds a repository; None outside any project."""
+    for folder in (start, *start.parents):
+        if (folder / "decks").is_dir() or (folder / "cardgen.toml").is_file():
+            return folder
+    return None
 
 
 MAX_TEMPLATE_BYTES = 1024 * 1024

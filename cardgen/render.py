@@ -19,7 +19,7 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from . import art, textfit
+from . import art, pdfinfo, textfit
 from .face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from .fonts import FontBook
 from .icons import IconPainter, has_holes
@@ -349,9 +349,8 @@ def render_pdf(deck: Deck, pages: list[Page], faces: Faces, book: FontBook, opti
     # ReportLab opens every page with a font set; left to itself that is
     # Helvetica, a font the PDF would reference without embedding.
     body_font = book.face(book.order(deck.lang)[0], False, False)
-    canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=body_font)
-    canvas.setTitle(f"{deck.name.value} ({deck.key})")
-    canvas.setCreator("cardgen")
+    canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=body_font, lang=deck.lang)
+    pdfinfo.of(deck, f"{deck.name.value} ({deck.key})", "print-and-cut card sheets").apply(canvas)
     painter = _Painter(canvas, deck, faces, book, options, body_font)
     for number, page in enumerate(pages, start=1):
         painter.page(page, number, len(pages))

@@ -155,6 +155,7 @@ def _resolve_one(files: GameFiles, lang: str, card_size: str | None, card_sizes:
         script=_script(r, files.extra.get("script.yaml")),
         setups=tuple(_setup(r, game, setup_id, spec) for setup_id, spec in data.get("setups", {}).items()),
         night=_night_rules(data.get("night", {})),
+        author=data.get("author", ""),
     )
     return deck, r.problems
 

@@ -184,6 +184,8 @@ GAME: dict = {
             "description": "The languages every text of the game is written in.",
         },
         "card-size": {"type": "string", "description": "Default card size, e.g. poker."},
+        "author": {"type": "string", "minLength": 1,
+                   "description": "Who made the game: every PDF names them as its author."},
         "back": {"$ref": "#/$defs/back"},
         "teams": {
             "type": "object",
@@ -405,3 +407,12 @@ SCRIPT: dict = {
         },
     },
 }
+
+
+KINDS: dict[str, dict] = {"card": CARD, "game": GAME, "rulebook": RULEBOOK, "script": SCRIPT}
+
+
+def document(kind: str) -> dict:
+    """The JSON Schema of one kind of deck file, whole, as an editor reads it."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": f"cardgen {kind} file",
+            **KINDS[kind]}

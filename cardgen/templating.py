@@ -23,9 +23,9 @@ import traceback
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import contained
+from . import bundled, contained
 
-BUILTIN = Path(__file__).resolve().parent.parent / "templates"
+BUILTIN = bundled.folder("templates")
 SECONDS = 10.0
 MEMORY_BYTES = 512 * 1024 * 1024
 MAX_OUTPUT_CHARS = 2 * 1024 * 1024

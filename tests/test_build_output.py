@@ -378,9 +378,9 @@ def test_error_positions_are_relative_to_the_project_not_the_current_folder(mini
     assert list(here.iterdir()) == []
 
 
-def test_without_decks_in_a_folder_without_games(tmp_path, monkeypatch):
+def test_an_empty_decks_folder_has_no_games(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = run("build")
+    result = run("build", "--decks", "decks")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == "decks: no games found (no */game.yaml)\n1 error\n"
     assert list(tmp_path.iterdir()) == []

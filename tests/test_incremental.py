@@ -162,5 +162,7 @@ def test_the_workflow_installs_tests_and_builds_each_game_as_a_matrix():
     build_job = jobs["build"]
     assert build_job["strategy"]["matrix"]["game"] == "${{ fromJSON(needs.targets.outputs.games) }}"
     runs = "\n".join(step.get("run", "") for step in build_job["steps"])
-    assert "cardgen build ${{ matrix.game }} --strict" in runs and ".png" in runs
+    assert 'cardgen build "$GAME" --strict' in runs and ".png" in runs
+    assert next(step for step in build_job["steps"] if "$GAME" in step.get("run", ""))["env"] == \
+        {"GAME": "${{ matrix.game }}"}
     assert any(step.get("uses", "").startswith("actions/upload-artifact") for step in build_job["steps"])

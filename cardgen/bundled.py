@@ -1,0 +1,32 @@
+"""cardgen's own decks, templates and fonts: a folder name in, the folder that holds them out.
+
+The repository keeps ``decks/``, ``templates/`` and ``fonts/`` at its top; the
+wheel carries the same folders inside the package, as ``cardgen/_data/<name>``
+(pyproject.toml maps them). An installed cardgen finds them there with
+importlib.resources; an editable install or a clone, where the package is the
+source tree's ``cardgen/``, finds them beside it.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+FOLDERS = ("decks", "templates", "fonts")
+
+
+def _root() -> Path:
+    # Installed from a wheel the package is unpacked on disk (pip and pipx never run it zipped), so
+    # the traversable is a real folder that ReportLab, Jinja2 and the manifest can open by path.
+    packaged = Path(str(resources.files(__package__) / "_data"))
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent
+
+
+ROOT = _root()     # the folder holding decks/, templates/ and fonts/
+
+
+def folder(name: str) -> Path:
+    """One of FOLDERS, as shipped with this cardgen."""
+    return ROOT / name

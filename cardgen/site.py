@@ -1,0 +1,169 @@
+"""The site: games and languages in, a static folder a group downloads everything from out.
+
+``<out>/site/`` holds an index of the games, and per game and language a page
+with every card (front and back) to look at, every PDF and the narrator page
+to download, and the printing guide in that language. Everything it needs is
+inside the folder: the outputs are copied in (built first, as ``cardgen build``
+builds them, so only what changed is rebuilt), the card pictures are drawn as
+the preview draws them, and the text is set in the bundled fonts through
+@font-face, so that Chinese and Vietnamese read the same on every device. It
+can be opened from disk or published as it is (GitHub Pages, a shared folder).
+The pages come from templates/site/.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .build import BuildOptions, Pipeline, build, check, languages, targets
+from .problems import DeckError, Problem, Where
+from .project import Project
+from .write import remove_abandoned, write_atomic
+
+DPI = 96
+SITE = "site"
+FACES = ("regular", "bold")         # the pages use no italics
+
+
+@dataclass
+class SiteReport:
+    index: Path
+    pages: list[Path] = field(default_factory=list)
+    files: int = 0                 # everything written into the site folder
+    built: int = 0                 # outputs the build had to make first
+    warnings: list[Problem] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def site_folder(out: Path) -> Path:
+    return out / SITE
+
+
+def page_name(lang: str) -> str:
+    return f"{lang}.html"
+
+
+def make_site(project: Project, names: Iterable[str], options: BuildOptions,
+              progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> SiteReport:
+    from .preview import card_pictures
+
+    start = time.perf_counter()
+    names = list(names)
+    built = build(project, names, options, progress)
+    games, _ = check(project, names, options.strict)
+    root = site_folder(options.out)
+    pipeline = Pipeline(project, options)
+    text_all = project.template_data("site/text.yaml")
+    strings = project.template_data("strings.yaml")
+    sheet = project.template_data("sheet.yaml")
+    written: set[Path] = set()
+    fonts: dict[str, tuple[str, str, Path]] = {}     # file name in site/fonts -> family, face, font file
+
+    def put(path: Path, data: bytes) -> None:
+        write_atomic(path, data)
+        written.add(path)
+
+    entries, pages, problems = [], [], []
+    for files in games:
+        langs = languages(files, options.langs)
+        game_entry = {"id": files.id, "names": {}, "langs": langs}
+        for lang in langs:
+            prepared, found = pipeline.prepare(files, lang, sheets=False)
+            if prepared is None:
+                problems += found
+                continue
+            deck = prepared.deck
+            game_entry["names"][lang] = deck.name.value
+            folder = root / files.id
+            downloads = []
+            # What the build wrote for the language (a pair, vi+en, writes no narrator page).
+            for target in targets(files, lang, options):
+                source = target.path
+                put(folder / source.name, source.read_bytes())
+                downloads.append({"kind": target.kind, "href": source.name, "bytes": source.stat().st_size})
+            cards = []
+            for card, front, back in card_pictures(prepared, sheet, DPI):
+                for side, png in (("front", front), ("back", back)):
+                    put(folder / lang / f"{card.id}-{side}.png", png)
+                cards.append({"name": card.name.value, "count": card.count,
+                              "front": f"{lang}/{card.id}-front.png", "back": f"{lang}/{card.id}-back.png"})
+            families = prepared.book.order(lang)
+            for family in families:
+                for face in FACES:
+                    path = prepared.book.families[family].get(face)
+                    if path is not None:
+                        fonts.setdefault(path.name, (family, face, path))
+            pages.append((folder / page_name(lang), {
+                "lang": lang, "game": files.id, "name": deck.name.value, "downloads": downloads, "cards": cards,
+                "families": families, "text": _text(text_all, deck.lang), "language": pipeline.language_name(lang)}))
+        entries.append(game_entry)
+    if problems:
+        raise DeckError(problems)
+    for name, (_, _, path) in fonts.items():
+        put(root / "fonts" / name, path.read_bytes())
+    faces = [{"family": family, "face": face, "file": name} for name, (family, face, _) in fonts.items()]
+    put(root / "site.css", _render(project, "site.css.j2", {"faces": faces}).encode("utf-8"))
+    languages_shown = {lang: _language(strings, lang) for entry in entries for lang in entry["langs"]}
+    report = SiteReport(index=root / "index.html", built=len(built.files), warnings=built.warnings)
+    for path, context in pages:
+        others = next(e for e in entries if e["id"] == context["game"])["langs"]
+        context["others"] = [{"lang": other, "language": languages_shown[other], "href": page_name(other)}
+                             for other in others if other != context["lang"]]
+        put(path, _render(project, "page.html.j2", context).encode("utf-8"))
+        report.pages.append(path)
+    first = _first_language(entries)
+    put(report.index, _render(project, "index.html.j2", {
+        "lang": first, "text": _text(text_all, first), "games": entries, "languages": languages_shown,
+        "families": pipeline.book.order(first), "page_name": page_name}).encode("utf-8"))
+    _remove_others(root, written)
+    report.files = len(written)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _first_language(entries: list[dict]) -> str:
+    """The index's language: English if a game has it, else the first game's first language."""
+    every = [lang for entry in entries for lang in entry["langs"]]
+    return "en" if "en" in every else every[0]
+
+
+def _text(table: dict, lang: str) -> dict:
+    """The site's words in a language, English where it has none; each guide step split at its bold lead."""
+    text = {**table.get("en", {}), **(table.get(lang) or {})}
+    text["kinds"] = {**table.get("en", {}).get("kinds", {}), **(table.get(lang) or {}).get("kinds", {})}
+    steps = []
+    for step in text.get("guide", []):
+        match = re.match(r"\*\*(.+?)\*\*(.*)", step, re.S)
+        steps.append({"lead": match[1], "rest": match[2]} if match else {"lead": "", "rest": step})
+    text["guide"] = steps
+    return text
+
+
+def _language(strings: dict, lang: str) -> str:
+    block = strings.get(lang) if isinstance(strings, dict) else None
+    return block.get("language", lang) if isinstance(block, dict) else lang
+
+
+def _render(project: Project, name: str, context: dict) -> str:
+    from . import templating
+
+    try:
+        return templating.render([folder / SITE for folder in project.templates], name, context)
+    except templating.TemplateError as exc:
+        raise DeckError([Problem(Where(project.display(Path(exc.file)), exc.line), exc.message)]) from None
+
+
+def _remove_others(root: Path, written: set[Path]) -> None:
+    """Files a previous site had that this one has not (a game or language since removed)."""
+    if not root.is_dir():
+        return
+    remove_abandoned(root)
+    for path in sorted(root.rglob("*"), reverse=True):
+        if path.is_file() and path not in written:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()

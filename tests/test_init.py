@@ -1,0 +1,139 @@
+"""cardgen init (issue 16): a project folder that validates, builds and has a working workflow."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pypdf
+import pytest
+import yaml
+
+from cardgen import __version__, schema
+from cardgen.yaml12 import safe_load
+from conftest import ROOT, run
+
+FILES = [".github/workflows/cards.yml", ".gitignore", "README.md", "cardgen.toml", "decks/my-game/game.yaml",
+         "decks/my-game/roles/villager.yaml", "schemas/card.schema.json", "schemas/game.schema.json",
+         "schemas/rulebook.schema.json", "schemas/script.schema.json"]
+
+
+def files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+def test_init_makes_a_project_that_validates_and_builds(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "party")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:3] == ["made a project in party: 10 files, the game decks/my-game", "next:",
+                                              "  cd party"]
+    assert files(tmp_path / "party") == FILES
+    monkeypatch.chdir(tmp_path / "party")
+    assert run("validate", "--strict").stdout == "1 game valid\n"
+    result = run("build", "-q")
+    assert result.exit_code == 0, result.output
+    text = pypdf.PdfReader(tmp_path / "party" / "output" / "my-game" / "my-game-cards-en.pdf").pages[0].extract_text()
+    assert "Villager" in text
+    assert (tmp_path / "party" / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "/output/"
+
+
+def test_init_in_the_working_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "--game", "tavern", "--lang", "en", "--lang", "vi")
+    assert result.exit_code == 0, result.output
+    assert "  cd " not in result.stdout
+    game = safe_load((tmp_path / "decks" / "tavern" / "game.yaml").read_text(encoding="utf-8"))
+    assert game["languages"] == ["en", "vi"]
+    assert run("list").stdout.splitlines()[0] == "tavern: Tavern [en, vi], 1 cards"
+
+
+def test_every_deck_file_points_its_editor_at_a_schema_that_accepts_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run("init", "--from", "salem-1692").exit_code == 0
+    checked = 0
+    for path in sorted((tmp_path / "decks").rglob("*.yaml")):
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        match = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
+        assert match, path
+        target = (path.parent / match[1]).resolve()
+        assert target.parent == tmp_path / "schemas"
+        document = json.loads(target.read_text(encoding="utf-8"))
+        assert document["title"] == f"cardgen {target.name.split('.')[0]} file"
+        # The same schema the validator interprets, whole: an editor checks what cardgen checks.
+        jsonschema.Draft202012Validator(document).validate(safe_load(path.read_text(encoding="utf-8")))
+        checked += 1
+    assert checked == len(list((ROOT / "decks" / "salem-1692").rglob("*.yaml")))
+    assert json.loads((tmp_path / "schemas" / "card.schema.json").read_text(encoding="utf-8")) == \
+        schema.document("card")
+
+
+def test_from_copies_a_bundled_game_to_change(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "club", "--from", "werewolf")
+    assert result.exit_code == 0, result.output
+    copied = tmp_path / "club" / "decks" / "werewolf"
+    for source in (ROOT / "decks" / "werewolf").rglob("*"):
+        if source.is_file():
+            mine = (copied / source.relative_to(ROOT / "decks" / "werewolf")).read_bytes()
+            assert mine.endswith(source.read_bytes()), source
+    assert "copy of its bundled game `werewolf`" in (tmp_path / "club" / "README.md").read_text(encoding="utf-8")
+    seer = copied / "roles" / "seer.yaml"
+    seer.write_text(seer.read_text(encoding="utf-8").replace("Seer", "Oracle", 1), encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "club" / "decks")
+    result = run("build", "--lang", "en", "-q")
+    assert result.exit_code == 0, result.output
+    text = pypdf.PdfReader(tmp_path / "club" / "output" / "werewolf" / "werewolf-cards-en.pdf").pages[0].extract_text()
+    assert "Oracle" in text
+
+
+def test_init_never_overwrites_and_writes_nothing_when_it_stops(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "README.md").write_text("ours\n", encoding="utf-8")
+    result = run("init")
+    assert (result.exit_code, result.stderr) == (1, "Error: README.md exists already; cardgen init never "
+                                                     "overwrites a file\n")
+    assert files(tmp_path) == ["README.md"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--from", "werwolf"], "Error: no bundled game 'werwolf' (did you mean 'werewolf'?); bundled games: "
+                            "mafia-vendetta, salem-1692, werewolf, werewords\n"),
+    (["--game", "My Game"], "Error: 'My Game' is not a valid id: kebab-case English, like my-game\n"),
+])
+def test_init_refuses_what_it_cannot_make(tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    result = run("init", *args)
+    assert (result.exit_code, result.stderr) == (1, message)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_from_takes_the_game_as_it_is(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("init", "--from", "werewolf", "--lang", "vi")
+    assert result.exit_code == 2
+    assert "--lang shape the starter game; --from copies a bundled game as it is" in result.stderr
+
+
+def test_the_workflow_builds_the_decks_and_publishes_their_site(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run("init").exit_code == 0
+    workflow = yaml.safe_load((tmp_path / ".github" / "workflows" / "cards.yml").read_text(encoding="utf-8"))
+    build, publish = workflow["jobs"]["build"], workflow["jobs"]["publish"]
+    assert workflow["permissions"] == {"contents": "read"}
+    assert publish["permissions"] == {"pages": "write", "id-token": "write"}
+    assert publish["if"] == "github.event_name == 'push' && github.ref == 'refs/heads/main'"
+    runs = [step["run"] for step in build["steps"] if "run" in step]
+    assert runs[0] == f'python -m pip install "cardgen=={__version__}"'
+    upload = next(step for step in build["steps"] if step.get("uses", "").startswith("actions/upload-pages-artifact"))
+    assert upload["with"]["path"] == "output/site"
+    # Every cardgen step runs here as the workflow runs it, and makes what the next step uploads.
+    for line in runs[1:]:
+        words = line.split()
+        assert words[0] == "cardgen", line
+        result = run(*words[1:])
+        assert result.exit_code == 0, (line, result.output)
+    assert (tmp_path / "output" / "site" / "index.html").is_file()
+    assert (tmp_path / "output" / "site" / "my-game" / "en.html").is_file()

@@ -1,0 +1,132 @@
+"""The wheel and the sdist (issue 16): built from the working tree, their file lists checked, the wheel
+installed without network into a fresh venv, and that cardgen run from empty folders far from any
+clone: a bundled game built, a project made with init and built, the PDFs read back.
+
+The venv takes its dependencies from the environment running the tests, through a .pth file: the
+folder it names is put on the path, but the .pth files inside it (an editable install of cardgen)
+are not run, so the only cardgen the venv can import is the wheel's.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from cardgen import __version__
+from conftest import ROOT
+
+SKIP = shutil.ignore_patterns(".venv", ".git", "output", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache")
+
+
+def _check_dist():
+    spec = importlib.util.spec_from_file_location("check_dist", ROOT / ".ci" / "check_dist.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory) -> Path:
+    """The sdist and the wheel built from it (as pip and PyPI build them), from a copy of the tree:
+    a build writes its egg-info beside the sources."""
+    pytest.importorskip("build", reason="the test extra's build (pip install -e '.[test]')")
+    work = tmp_path_factory.mktemp("dist")
+    shutil.copytree(ROOT, work / "tree", ignore=SKIP)
+    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(work / "dist"),
+                           str(work / "tree")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return work / "dist"
+
+
+def test_the_wheel_and_the_sdist_carry_every_bundled_file(dist):
+    assert sorted(p.name for p in dist.iterdir()) == [f"cardgen-{__version__}-py3-none-any.whl",
+                                                      f"cardgen-{__version__}.tar.gz"]
+    check = _check_dist()
+    assert check.missing(dist) == []
+    # The check can fail: a wheel without one of the fonts is caught by name.
+    import zipfile
+
+    broken = dist.parent / "broken"
+    broken.mkdir()
+    shutil.copy(next(dist.glob("*.tar.gz")), broken)
+    with zipfile.ZipFile(next(dist.glob("*.whl"))) as whole, \
+            zipfile.ZipFile(broken / f"cardgen-{__version__}-py3-none-any.whl", "w") as part:
+        for item in whole.infolist():
+            if item.filename != "cardgen/_data/fonts/NotoSansSC_700Bold.ttf":
+                part.writestr(item, whole.read(item))
+    assert check.missing(broken) == [f"cardgen-{__version__}-py3-none-any.whl: "
+                                     "cardgen/_data/fonts/NotoSansSC_700Bold.ttf"]
+
+
+@pytest.fixture(scope="module")
+def installed(dist, tmp_path_factory) -> Path:
+    """A fresh venv with the wheel installed from the file alone; returns its cardgen command."""
+    venv = tmp_path_factory.mktemp("venv") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-index",
+                           "--no-deps", "--no-compile", "-q", str(next(dist.glob("*.whl")))],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    ours = dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
+    (site / "dependencies-from-the-test-environment.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
+    return venv / "bin" / "cardgen"
+
+
+def cardgen(command: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    done = subprocess.run([str(command), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, (args, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    return done
+
+
+def text(pdf: Path) -> str:
+    return " ".join(" ".join(page.extract_text() for page in pypdf.PdfReader(pdf).pages).split())
+
+
+def test_the_installed_cardgen_is_the_wheels(installed, tmp_path):
+    python = installed.parent / "python"
+    where = subprocess.run([str(python), "-c", "import cardgen, cardgen.bundled as b; print(cardgen.__file__); "
+                                               "print(b.ROOT)"], cwd=tmp_path, capture_output=True, text=True,
+                           check=True).stdout.split()
+    venv = installed.parent.parent
+    assert Path(where[0]).is_relative_to(venv) and Path(where[1]) == Path(where[0]).parent / "_data"
+    assert cardgen(installed, "--version", cwd=tmp_path).stdout == f"cardgen, version {__version__}\n"
+
+
+def test_an_installed_cardgen_builds_a_bundled_game_from_an_empty_folder(installed, tmp_path):
+    listed = cardgen(installed, "list", cwd=tmp_path).stdout
+    assert [line.split(":")[0] for line in listed.splitlines() if not line.startswith(" ")] == \
+        ["mafia-vendetta", "salem-1692", "werewolf", "werewords"]
+    cardgen(installed, "build", "werewolf", "--lang", "vi", "-q", cwd=tmp_path)
+    out = tmp_path / "output" / "werewolf"
+    assert sorted(p.name for p in out.iterdir()) == ["werewolf-cards-vi.pdf", "werewolf-narrator-vi.html",
+                                                     "werewolf-rulebook-vi.pdf", "werewolf-script-vi.pdf"]
+    assert "Tiên tri" in text(out / "werewolf-cards-vi.pdf")
+    assert "Ma Sói" in text(out / "werewolf-rulebook-vi.pdf")
+    assert pypdf.PdfReader(out / "werewolf-cards-vi.pdf").metadata.creator == f"cardgen {__version__}"
+    cardgen(installed, "calibrate", cwd=tmp_path)
+    assert (tmp_path / "output" / "calibration-a4-long.pdf").is_file()
+
+
+def test_an_installed_cardgen_makes_and_builds_a_project(installed, tmp_path):
+    cardgen(installed, "init", "party", cwd=tmp_path)
+    project = tmp_path / "party"
+    assert (project / "schemas" / "game.schema.json").is_file()
+    assert cardgen(installed, "validate", "--strict", cwd=project / "decks").stdout == "1 game valid\n"
+    cardgen(installed, "build", "-q", cwd=project / "decks" / "my-game")
+    assert "Villager" in text(project / "output" / "my-game" / "my-game-cards-en.pdf")
+    cardgen(installed, "new", "role", "my-game", "fox", cwd=project)
+    cardgen(installed, "build", "-q", cwd=project)
+    assert "Fox" in text(project / "output" / "my-game" / "my-game-cards-en.pdf")
