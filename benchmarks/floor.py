@@ -5,15 +5,23 @@ page, card position, colour, symbol file, text, font size and box exactly as
 cardgen composed them. This script draws the same PDFs with the same fonts
 (the TrueType files in fonts/, embedded as subsets), the same page sizes,
 TrimBox and BleedBox, card faces clipped to their paint areas, frames, panels,
-team pills, edge trails, SVG symbols as recoloured svglib forms (one form per
-file and colouring per PDF), patterned backs, crop marks, fold lines and the
-page-info ruler, in ReportLab's invariant mode with compressed pages.
+team pills, edge trails, SVG symbols as recoloured svglib forms, patterned
+backs, crop marks, fold lines and the page-info ruler, in ReportLab's
+invariant mode with compressed pages.
+
+It is strict: it does once what needs doing once. Each font file and each SVG
+is parsed once per process (an SVG is recoloured in place before each of its
+forms is made); each (symbol, colouring) is one form per PDF; each back's
+pattern is one form per PDF (per pattern, colour and card area), placed on
+every back that shows it; each text is split into font runs once per process
+and wrapped once per PDF, at the size cardgen chose.
 
 What it leaves out is everything cardgen does beyond drawing: reading and
 validating YAML, resolving languages, the shrink-to-fit search (each text is
 wrapped once, at the size cardgen chose), imposition, CJK line-breaking rules
-of its own (ReportLab's ``wordWrap='CJK'`` is used instead), and any fallback
-beyond picking, per character, the first font that has the glyph.
+of its own (ReportLab's ``wordWrap='CJK'`` is used instead), checking that
+every SVG can be drawn before drawing it, and any fallback beyond picking, per
+character, the first font that has the glyph.
 
     python benchmarks/floor.py SPEC.json [--out DIR]
 
@@ -51,6 +59,7 @@ class Fonts:
     def __init__(self, files: dict, orders: dict):
         self.files, self.orders = files, orders
         self.fonts: dict[tuple[str, str], TTFont] = {}
+        self.split: dict[tuple[str, bool, bool, str], list[tuple[str, str]]] = {}
 
     def font(self, family: str, key: str) -> TTFont:
         font = self.fonts.get((family, key))
@@ -64,6 +73,13 @@ class Fonts:
         return font
 
     def runs(self, text: str, bold: bool, italic: bool, lang: str) -> list[tuple[str, str]]:
+        """Split once per process for each text (a text recurs on every copy, in every PDF)."""
+        known = self.split.get((text, bold, italic, lang))
+        if known is None:
+            known = self.split[text, bold, italic, lang] = self._runs(text, bold, italic, lang)
+        return known
+
+    def _runs(self, text: str, bold: bool, italic: bool, lang: str) -> list[tuple[str, str]]:
         key = FACE[bool(bold), bool(italic)]
         order = self.orders[lang]
         runs: list[tuple[str, str]] = []
@@ -84,17 +100,16 @@ class Fonts:
 
 
 class Symbols:
-    """Each SVG parsed once; each (file, colour, hole) drawn once per canvas as a form."""
+    """Each SVG parsed once per process; each (file, colour, hole) drawn once per canvas as a form."""
 
-    def __init__(self, body_font: str):
+    def __init__(self):
         self.parsed: dict[str, tuple[shapes.Drawing, list]] = {}
-        self.body_font = body_font
+        self.body_font = ""     # of the PDF being drawn
 
     def drawing(self, path: str):
         entry = self.parsed.get(path)
         if entry is None:
             drawing = svg2rlg(path)
-            drawing.initialFontName = self.body_font
             # The shapes and whether each was white (a hole) in the file, for recolouring in place.
             leaves = []
             stack = [drawing]
@@ -110,8 +125,18 @@ class Symbols:
         return entry
 
     def draw(self, c: Canvas, forms: dict, sym: dict, box=None) -> None:
-        path, color, hole = sym["path"], sym["color"], sym.get("hole", WHITE)
         x, y, w, h = box or sym["box"]
+        name, drawing = self.form(c, forms, sym)
+        scale = min(w * MM / drawing.width, h * MM / drawing.height)
+        c.saveState()
+        c.translate(x * MM + (w * MM - drawing.width * scale) / 2, y * MM + (h * MM - drawing.height * scale) / 2)
+        c.scale(scale, scale)
+        c.doForm(name)
+        c.restoreState()
+
+    def form(self, c: Canvas, forms: dict, sym: dict):
+        """The name of the symbol's form in this PDF (made on first use) and its drawing."""
+        path, color, hole = sym["path"], sym["color"], sym.get("hole", WHITE)
         drawing, leaves = self.drawing(path)
         key = (path, tuple(color) if color else None, tuple(hole))
         name = forms.get(key)
@@ -124,15 +149,11 @@ class Symbols:
                         node.fillColor = paper if white else ink
                     if stroked:
                         node.strokeColor = ink
+            drawing.initialFontName = self.body_font
             c.beginForm(name, 0, 0, drawing.width, drawing.height)
             renderPDF.draw(drawing, c, 0, 0)
             c.endForm()
-        scale = min(w * MM / drawing.width, h * MM / drawing.height)
-        c.saveState()
-        c.translate(x * MM + (w * MM - drawing.width * scale) / 2, y * MM + (h * MM - drawing.height * scale) / 2)
-        c.scale(scale, scale)
-        c.doForm(name)
-        c.restoreState()
+        return name, drawing
 
 
 def paragraph(fonts: Fonts, t: dict, lang: str, cjk: bool) -> Paragraph:
@@ -150,7 +171,7 @@ def paragraph(fonts: Fonts, t: dict, lang: str, cjk: bool) -> Paragraph:
     return p
 
 
-def render_pdf(pdf: dict, fonts: Fonts) -> bytes:
+def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols) -> bytes:
     import io
 
     lang, cjk = pdf["lang"], pdf["cjk"]
@@ -159,8 +180,9 @@ def render_pdf(pdf: dict, fonts: Fonts) -> bytes:
     c = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=body)
     c.setTitle(pdf["title"])
     c.setCreator("floor")
-    symbols = Symbols(body)
+    symbols.body_font = body
     forms: dict = {}
+    patterns: dict = {}     # each (pattern, colour, area) one form per PDF, placed on every back that shows it
     texts: dict[int, Paragraph] = {}   # each text wrapped once per PDF, drawn for every copy
 
     def text(t: dict) -> None:
@@ -222,15 +244,27 @@ def render_pdf(pdf: dict, fonts: Fonts) -> bytes:
             (circle if f["round"] else rect)(paint, fill=f["color"])
             pattern = f["pattern"]
             if pattern:
-                size, step = pattern["size"], pattern["step"]
-                row, y = 0, paint[1]
-                while y < paint[1] + paint[3]:
-                    x = paint[0] + (step / 2 if row % 2 else 0)
-                    while x < paint[0] + paint[2]:
-                        symbols.draw(c, forms, pattern, (x, y, size, size))
-                        x += step
-                    y += step * 0.8
-                    row += 1
+                key = (pattern["path"], tuple(pattern["color"]), tuple(paint))
+                name = patterns.get(key)
+                if name is None:
+                    size, step = pattern["size"], pattern["step"]
+                    tiles = []
+                    row, y = 0, paint[1]
+                    while y < paint[1] + paint[3]:
+                        x = paint[0] + (step / 2 if row % 2 else 0)
+                        while x < paint[0] + paint[2]:
+                            tiles.append((x, y, size, size))
+                            x += step
+                        y += step * 0.8
+                        row += 1
+                    symbols.form(c, forms, pattern)
+                    name = patterns[key] = f"P{len(patterns)}"
+                    c.beginForm(name, paint[0] * MM, paint[1] * MM, max(t[0] + size for t in tiles) * MM,
+                                max(t[1] + size for t in tiles) * MM)
+                    for tile in tiles:
+                        symbols.draw(c, forms, pattern, tile)
+                    c.endForm()
+                c.doForm(name)
             if f["emblem"]:
                 symbols.draw(c, forms, f["emblem"])
             if f["title"]:
@@ -300,10 +334,11 @@ def render_pdf(pdf: dict, fonts: Fonts) -> bytes:
 
 def render_all(spec: dict, times: dict | None = None) -> dict[str, bytes]:
     fonts = Fonts(spec["fonts"], spec["order"])
+    symbols = Symbols()
     out = {}
     for pdf in spec["pdfs"]:
         start = time.perf_counter()
-        out[pdf["name"]] = render_pdf(pdf, fonts)
+        out[pdf["name"]] = render_pdf(pdf, fonts, symbols)
         if times is not None:
             times[pdf["name"]] = time.perf_counter() - start
     return out

@@ -292,6 +292,20 @@ class Pipeline:
             return None, problems
         return Prepared(deck, faces, pages, book), problems
 
+    def warm(self, langs: Iterable[str]) -> None:
+        """Loads now what every job needs: the drawing modules and every face of the languages' fonts."""
+        from . import document, render  # noqa: F401 - imported for the workers to inherit
+        from .fonts import FontError
+
+        for lang in langs:
+            for family in self.book.order(lang):
+                for bold in (False, True):
+                    for italic in (False, True):
+                        try:
+                            self.book.face(family, bold, italic)
+                        except (FontError, ValueError):
+                            pass    # the jobs that need the face say what is wrong with it
+
     def impose(self, deck: Deck) -> list:
         """The sheets of a deck's cards: a run of sheets per card size and back design; a ValueError if a
         size does not fit the paper."""
@@ -613,7 +627,7 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     from .tonight import printed
     from .write import write_atomic
 
-    # A worker process makes its own: templates are re-read for every build, never kept stale.
+    # A worker started without the build's makes its own: templates are read for every build, never kept stale.
     pipeline = pipeline or Pipeline(project, options)
     result = JobResult()
     kinds = {target.kind: target for target in todo}
@@ -622,7 +636,6 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
         result.problems = found
         return result
     result.warnings = found
-    result.cards = len(prepared.deck.copies)
     outputs = []
     if "cards" in kinds:
         deck, pages = prepared.deck, prepared.pages
@@ -630,7 +643,6 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
             if kinds["cards"].tailored:
                 deck = printed(deck, pipeline.table(deck, files))
                 pages = pipeline.impose(deck)
-                result.cards = len(deck.copies)
                 result.saved = (sheets_of_paper(pages), sheets_of_paper(prepared.pages))
             render_options = render.RenderOptions(options.ink_saver, pipeline.read("sheet.yaml"),
                                                   pipeline.words(lang), options.back_offset)
@@ -642,6 +654,7 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
             result.problems = [pipeline.font_problem(files, exc)]
             return result
         outputs.append((kinds["cards"], pdf, len(pages)))
+        result.cards = len(deck.copies)       # counted only where a card PDF is written
         result.sheets = sheets_of_paper(pages)
         result.back_ink = 0.0 if options.ink_saver else back_ink(deck)
     documents, problems = pipeline.document_outputs(prepared, files, frozenset(kinds) - {"cards"})
@@ -661,14 +674,19 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
 
 def _run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles, str, BuildOptions, tuple[Target, ...]]],
              progress: Callable[[Iterable], Iterable]) -> Iterable[tuple[GameFiles, str, JobResult]]:
-    """Each job's result, in worker processes when there are several jobs and cores to share."""
-    workers = min(options.jobs or os.cpu_count() or 1, len(todo))
+    """Each job's result, in worker processes when there are several jobs and free cores to share."""
+    workers = worker_count(options, todo)
+    pipeline = Pipeline(project, options) if todo else None
     if workers <= 1:
-        pipeline = Pipeline(project, options) if todo else None
         for files, lang, game_options, files_todo in progress(todo):
             yield files, lang, run_job(project, game_options, files, lang, files_todo, pipeline)
         return
-    pool = concurrent.futures.ProcessPoolExecutor(workers, initializer=end_on_signals)
+    context = _forking()
+    if context is not None:
+        # Forked workers inherit the fonts and modules loaded here instead of each loading its own.
+        pipeline.warm(sorted({lang for _, lang, _, _ in todo}))
+    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                                  initargs=(pipeline if context is not None else None,))
     try:
         futures = [pool.submit(_in_worker, project, game_options, files, lang, files_todo)
                    for files, lang, game_options, files_todo in todo]
@@ -683,11 +701,42 @@ def _run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def worker_count(options: BuildOptions, todo: list[tuple[GameFiles, str, BuildOptions, tuple[Target, ...]]]) -> int:
+    """--jobs when given; otherwise one worker per core that other processes leave free, and no more
+    than there are jobs that draw PDFs (a narrator page alone is quicker made than a worker started)."""
+    drawing = sum(1 for *_, files_todo in todo if any(target.kind != "narrator" for target in files_todo))
+    if options.jobs:
+        return min(options.jobs, len(todo))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    # The load average counts the runnable processes of everyone on the machine: a core they keep
+    # busy would make a worker wait, and a build in workers that wait is slower than one without.
+    busy = int(os.getloadavg()[0]) if hasattr(os, "getloadavg") else 0
+    return max(1, min(cores - busy, drawing))
+
+
+def _forking():
+    """A fork context where the system has one that is safe to use (Linux), else None (the default)."""
+    import multiprocessing
+    import sys
+
+    return multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+
+
+_worker_pipeline: Pipeline | None = None
+
+
+def _start_worker(pipeline: Pipeline | None) -> None:
+    """A worker's start: SIGTERM ends it as Ctrl-C does, and a forked worker keeps the build's pipeline."""
+    global _worker_pipeline
+    _worker_pipeline = pipeline
+    end_on_signals()
+
+
 def _in_worker(*args) -> JobResult:
     """run_job in a worker process; a signal that ends the build ends the worker too, once the job's
     cleanups have run (the pool would otherwise hand it the next job)."""
     try:
-        return run_job(*args)
+        return run_job(*args, pipeline=_worker_pipeline)
     except SystemExit as exc:
         os._exit(exc.code if isinstance(exc.code, int) else 1)
 
@@ -738,16 +787,44 @@ def check_options(project: Project, options: BuildOptions) -> None:
                                            f"known {what}s: {', '.join(known)}")])
 
 
+def _asked(project: Project, names: list[str], options: BuildOptions) -> str | None:
+    """What a build of bundled or project games is asked, with the state of every file it may read
+    (see manifest.request); None for a game named by its path, which may lie anywhere."""
+    from dataclasses import replace
+
+    from .manifest import request
+
+    games = project.games()
+    if any(name not in games or Path(name).exists() for name in names):
+        return None
+    # How many workers make the outputs does not change them.
+    asked = (names, replace(options, jobs=None, force=False), project.decks, project.templates, project.fonts,
+             project.includes)
+    return request(asked, [project.decks, *project.templates, *project.fonts, *project.includes])
+
+
 def build(project: Project, names: Iterable[str], options: BuildOptions,
           progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> Report:
     from .manifest import Manifest
     from .write import remove_abandoned
 
     start = time.perf_counter()
+    names = list(names)
+    manifest = Manifest(options.out)
+    asked = _asked(project, names, options)
+    if asked is not None and not options.force:
+        last = manifest.unchanged(asked)
+        if last is not None:
+            # Nothing it reads changed since the last build, which succeeded: its report stands.
+            for folder in {options.out, *(Path(name).parent for name in last["outputs"])}:
+                if folder.is_dir():
+                    remove_abandoned(folder)
+            return Report(warnings=[Problem(Where(*where) if where else None, message, severity)
+                                    for where, message, severity in last["warnings"]],
+                          kept=[Path(name) for name in last["outputs"]], seconds=time.perf_counter() - start)
     games, warnings = check(project, names, options.strict)
     check_options(project, options)
     report = Report(warnings=warnings)
-    manifest = Manifest(options.out)
     for folder in [options.out, *(options.out / files.id for files in games)]:
         if folder.is_dir():
             remove_abandoned(folder)
@@ -787,7 +864,13 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
             if folder.is_dir():
                 remove_abandoned(folder)
         raise
-    if report.files:
+    # A build that failed is never remembered: reverting what broke it must not find its outputs "up to date".
+    last = {} if asked is None or problems else {
+        "request": asked, "outputs": [str(path) for path in [*report.kept, *report.files]],
+        "warnings": [[[w.where.file, w.where.line] if w.where else None, w.message, w.severity]
+                     for w in report.warnings]}
+    if report.files or manifest.last != last:
+        manifest.last = last
         manifest.save()
     report.seconds = time.perf_counter() - start
     if problems:

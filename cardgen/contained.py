@@ -72,7 +72,6 @@ def reason(path: Path, folder: Path) -> str | None:
     if _unusable(path):
         return UNUSABLE
     try:
-        where = os.path.realpath(path)          # as far as it resolves: a link out is out, there or not
         top = os.path.realpath(folder)
         real = os.path.realpath(path, strict=True)
     except OSError as exc:
@@ -80,6 +79,7 @@ def reason(path: Path, folder: Path) -> str | None:
             return LOOP
         if exc.errno == errno.ENAMETOOLONG:
             return UNUSABLE
+        where = os.path.realpath(path)          # as far as it resolves: a link out is out, there or not
         if not Path(where).is_relative_to(top):
             return OUTSIDE
         return DANGLING if os.path.lexists(path) else MISSING

@@ -17,6 +17,7 @@ across pages when it is long.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import xml.etree.ElementTree as ET
@@ -27,6 +28,7 @@ from typing import Callable, Collection, Mapping
 from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, PageBreak,
                                 PageTemplate, Spacer, Table, TableStyle)
 
@@ -240,10 +242,10 @@ class _Builder:
 def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors: Mapping, page: Size,
                     furniture: PageFurniture, info: Info,
                     icons: Mapping[str, tuple[Path, Color]], once: bool = False) -> tuple[bytes, int]:
-    """The PDF and its page count. Pages are numbered 'n of total', so it is laid out twice; a
-    document whose last page would hold only one or two lines is laid out again with the
-    page before it shortened, so that at least three lines go over (`once`: laid out a single
-    time, to check that it can be; the page numbers are then not final).
+    """The PDF and its page count. It is laid out once: each page's header and footer ('page n
+    of total') are drawn when the canvas is saved and the total is known. A document whose last
+    page would hold only one or two lines is laid out again with the page before it shortened,
+    so that at least three lines go over (`once`: never, it is only being checked).
     `icons` are the cards a text may show inline as `:card-id:`."""
     root = ET.fromstring(xml)
     body_font = book.face(book.order(lang)[0], False, False)
@@ -261,52 +263,86 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
                       body_h - cut, id=f"column{i}", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
                 for i in range(columns) for cut in [shorter if i == columns - 1 else 0.0]]
 
-    total, short_page, shorter = 0, 0, 0.0
-    for _ in range(1 if once else 3):
+    def furnish(canvas: Canvas, number: int, total: int) -> None:
+        canvas.saveState()
+        size = style["sizes"]["header"]
+        for y, text in ((height - pt(margins["top"]) * 0.55, furniture.header),
+                        (pt(margins["bottom"]) * 0.45, furniture.footer(number, total))):
+            x = pt(margins["left"])
+            canvas.setFillColor(HexColor(colors["muted"]))
+            for font, piece in book.runs(markup.Span(text), lang):
+                canvas.setFont(font, size)
+                canvas.drawString(x, y, piece)
+                x += canvas.stringWidth(piece, font, size)
+        canvas.restoreState()
+
+    def lay_out(short_page: int, shorter: float) -> tuple[bytes, int]:
         buffer = io.BytesIO()
-        pages = [0]
         painters: list[IconPainter] = []
 
-        def furnish(canvas, doc, known_total=total):
-            pages[0] = doc.page
+        def page_begins(canvas: FurnishedCanvas, doc) -> None:
             if doc.page > MAX_PAGES:
                 raise TooManyPages(f"runs past {MAX_PAGES} pages")
             if not painters:
                 # One painter per document, so that each icon becomes one form in it.
                 painters.append(IconPainter(canvas, body_font))
                 painters[0].register_inline(dict(icons))
-            canvas.saveState()
-            size = style["sizes"]["header"]
-            for y, text in ((height - pt(margins["top"]) * 0.55, furniture.header),
-                            (pt(margins["bottom"]) * 0.45, furniture.footer(doc.page, known_total or doc.page))):
-                x = pt(margins["left"])
-                canvas.setFillColor(HexColor(colors["muted"]))
-                for font, piece in book.runs(markup.Span(text), lang):
-                    canvas.setFont(font, size)
-                    canvas.drawString(x, y, piece)
-                    x += canvas.stringWidth(piece, font, size)
-            canvas.restoreState()
+            canvas.furniture_here()
 
-        templates = [PageTemplate("page", frames=frames(), onPage=furnish),
-                     PageTemplate("short", frames=frames(shorter), onPage=furnish)]
+        templates = [PageTemplate("page", frames=frames(), onPage=page_begins),
+                     PageTemplate("short", frames=frames(shorter), onPage=page_begins)]
         # The first page is on the first template; after each page _Document picks the next one's.
         doc = _Document(buffer, short_page, pagesize=(width, height), invariant=1, title=info.title,
                         author=info.author, subject=info.subject, creator=info.creator, lang=info.lang,
                         initialFontName=body_font, pageTemplates=templates[::-1] if short_page == 1 else templates)
         flowables = builder.flowables(root, column_w)
         _cell_font(flowables, body_font)
-        doc.build(flowables)
-        laid_out, total = total, pages[0]
-        if short_page == 0 and total > 1:
-            lines = _lines_on_last_page(buffer.getvalue(), pt(margins["bottom"]), height - pt(margins["top"]),
-                                        [frame._x1 for frame in frames()])
-            if lines < 3:
-                leading = builder.styles["p"].leading
-                short_page, shorter = total - 1, (3 - lines + 0.5) * leading
-                continue
-        if laid_out == total:
-            break
-    return buffer.getvalue(), total
+        pages = []
+        doc.build(flowables, canvasmaker=functools.partial(FurnishedCanvas, furnish=furnish, pages=pages))
+        return buffer.getvalue(), pages[0]
+
+    pdf, total = lay_out(0, 0.0)
+    if not once and total > 1:
+        lines = _lines_on_last_page(pdf, pt(margins["bottom"]), height - pt(margins["top"]),
+                                    [frame._x1 for frame in frames()])
+        if lines < 3:
+            leading = builder.styles["p"].leading
+            pdf, total = lay_out(total - 1, (3 - lines + 0.5) * leading)
+    return pdf, total
+
+
+class FurnishedCanvas(Canvas):
+    """A canvas that draws every page's furniture once the document is done and its page total
+    known: `furnish(canvas, page, total)` runs at save, its drawing put where furniture_here()
+    was called on that page (as the page began), as though it had been drawn then. The total is
+    appended to `pages`."""
+
+    def __init__(self, *args, furnish: Callable[[Canvas, int, int], None], pages: list[int], **options):
+        super().__init__(*args, **options)
+        self._furnish, self._totals = furnish, pages
+        self._done: list[tuple[dict, int | None]] = []
+        self._furniture_at: int | None = None
+
+    def furniture_here(self) -> None:
+        self._furniture_at = len(self._code)
+
+    def showPage(self) -> None:
+        self._done.append((dict(self.__dict__), self._furniture_at))
+        self._furniture_at = None
+        self._startPage()
+
+    def save(self) -> None:
+        total = len(self._done)
+        for state, at in self._done:
+            self.__dict__.update(state)
+            body = self._code
+            if at is not None:
+                self._code = body[:at]
+                self._furnish(self, self._pageNumber, total)
+                self._code += body[at:]
+            Canvas.showPage(self)
+        self._totals.append(total)
+        Canvas.save(self)
 
 
 class _Document(BaseDocTemplate):
@@ -345,7 +381,7 @@ def _lines_on_last_page(pdf: bytes, bottom: float, top: float, columns: list[flo
         lines = set()
         for i in range(text.count_chars()):
             pdfium_c.FPDFText_GetCharOrigin(text.raw, i, x, y)
-            if bottom - 1 <= y.value <= top + 1 and text.get_text_range(i, 1).strip():
+            if bottom - 1 <= y.value <= top + 1 and chr(pdfium_c.FPDFText_GetUnicode(text.raw, i)).strip():
                 lines.add((sum(1 for start in columns if x.value >= start - 1), round(y.value)))
         return len(lines)
     finally:

@@ -77,6 +77,10 @@ class FontBook:
     cjk: frozenset[str] = frozenset()
     leadings: Mapping[str, float] = field(default_factory=dict)   # by language, and "default"
     _fonts: dict[tuple[str, str], TTFont] = field(default_factory=dict, repr=False)
+    # A deck sets the same texts again and again (every copy, every size tried): each split once.
+    _runs: dict[tuple[str, bool, bool, str], tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
+    # By fallback order and face: each character's font name, None where no family has it.
+    _chosen: dict[tuple[tuple[str, ...], str], dict[str, str | None]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def load(cls, spec_file: Path, font_dirs: Sequence[Path], extra: Mapping | None = None) -> "FontBook":
@@ -134,30 +138,41 @@ class FontBook:
 
         Coverage is that of the faces for bold/italic; line breaks are not characters to draw.
         """
-        key = _face_key(bold, italic)
-        order = self.order(lang)
-        seen = dict.fromkeys(ch for ch in text if ch != "\n")
-        return [ch for ch in seen if self._family_for(ch, order, key) is None]
+        chosen = self._choose(text, self.order(lang), _face_key(bold, italic))
+        return [ch for ch in dict.fromkeys(text) if ch != "\n" and chosen[ch] is None]
 
     def runs(self, span: Span, lang: str) -> list[tuple[str, str]]:
         """(font name, text) pieces of a span, each character in the first family that has it."""
         if span.icon:
             return [(ICON, span.icon)]
+        known = self._runs.get((span.text, span.bold, span.italic, lang))
+        if known is None:
+            known = self._runs[span.text, span.bold, span.italic, lang] = tuple(self._split(span, lang))
+        return list(known)
+
+    def _split(self, span: Span, lang: str) -> list[tuple[str, str]]:
         key = _face_key(span.bold, span.italic)
         order = self.order(lang)
-        pieces: list[tuple[str, str]] = []
+        chosen = self._choose(span.text, order, key)
+        pieces: list[tuple[str, list[str]]] = []
         for ch in span.text:
-            family = self._family_for(ch, order, key)
-            if family is not None:
-                font = self._font(family, key).fontName
-            else:
-                # "\n" and uncovered characters (missing() reports those) stay in the current run.
-                font = pieces[-1][0] if pieces else self._font(order[0], key).fontName
+            # "\n" and uncovered characters (missing() reports those) stay in the current run.
+            font = chosen[ch] or (pieces[-1][0] if pieces else self._font(order[0], key).fontName)
             if pieces and pieces[-1][0] == font:
-                pieces[-1] = (font, pieces[-1][1] + ch)
+                pieces[-1][1].append(ch)
             else:
-                pieces.append((font, ch))
-        return pieces
+                pieces.append((font, [ch]))
+        return [(font, "".join(chars)) for font, chars in pieces]
+
+    def _choose(self, text: str, order: tuple[str, ...], key: str) -> dict[str, str | None]:
+        """The font name of each character of text (None: no family has it), remembered for the next text."""
+        chosen = self._chosen.setdefault((order, key), {})
+        for ch in dict.fromkeys(text):
+            if ch in chosen:
+                continue
+            family = self._family_for(ch, order, key)
+            chosen[ch] = None if family is None else self._font(family, key).fontName
+        return chosen
 
     def width(self, text: str, lang: str, size: float, bold: bool = False) -> float:
         """Advance width in points of one line of text at size pt."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,7 +25,8 @@ INLINE_CALLBACK = "cardgenIcon"
 MAX_SVG_BYTES = 2 * 1024 * 1024      # as svgcheck, which has refused larger ones already
 
 
-def _read(path: Path) -> bytes:
+def icon_bytes(path: Path) -> bytes:
+    """An SVG file's bytes, read once for each version of the file."""
     stat = path.stat()
     return _read_version(path, stat.st_mtime_ns, stat.st_size)
 
@@ -43,9 +45,26 @@ def _parse(data: bytes) -> shapes.Drawing:
     return drawing
 
 
+@dataclass(frozen=True)
+class _Parsed:
+    """An SVG's drawing, parsed once a process, and its shapes with the colours the file gave them:
+    each colouring is painted onto the same shapes just before its form is drawn."""
+
+    drawing: shapes.Drawing
+    shapes: tuple[tuple[shapes.Shape, Color | None, Color | None], ...]   # (shape, fill, stroke)
+
+
 @lru_cache(maxsize=256)
-def _svg(data: bytes) -> shapes.Drawing:
-    return _parse(data)
+def _svg(data: bytes) -> _Parsed:
+    drawing = _parse(data)
+    leaves, stack = [], [drawing]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, shapes.Group):
+            stack.extend(reversed(node.contents))
+        elif isinstance(node, shapes.Shape):
+            leaves.append((node, getattr(node, "fillColor", None), getattr(node, "strokeColor", None)))
+    return _Parsed(drawing, tuple(leaves))
 
 
 def _solid_where_dashes_cannot_be(node) -> None:
@@ -69,26 +88,19 @@ def _is_white(color) -> bool:
 
 
 def has_holes(path: Path) -> bool:
-    """Whether an SVG icon has white shapes, which _recolor paints in the hole colour."""
-    def walk(node) -> bool:
-        if isinstance(node, shapes.Group):
-            return any(walk(child) for child in node.contents)
-        fill = getattr(node, "fillColor", None)
-        return isinstance(node, shapes.Shape) and fill is not None and _is_white(fill)
-    return path.suffix.lower() == ".svg" and walk(_svg(_read(path)))
+    """Whether an SVG icon has white shapes, which _paint paints in the hole colour."""
+    return path.suffix.lower() == ".svg" and any(
+        fill is not None and _is_white(fill) for _, fill, _ in _svg(icon_bytes(path)).shapes)
 
 
-def _recolor(node, color: Color, hole: Color) -> None:
-    """Paints an icon's dark shapes in `color` and its white shapes, the holes, in `hole`."""
-    if isinstance(node, shapes.Group):
-        for child in node.contents:
-            _recolor(child, color, hole)
-    elif isinstance(node, shapes.Shape):
-        fill = getattr(node, "fillColor", None)
+def _paint(parsed: _Parsed, color: Color | None, hole: Color) -> None:
+    """Paints an icon's dark shapes in `color` and its white shapes, the holes, in `hole`; with no
+    colour, in the file's own colours."""
+    for node, fill, stroke in parsed.shapes:
         if fill is not None:
-            node.fillColor = hole if _is_white(fill) else color
-        if getattr(node, "strokeColor", None) is not None:
-            node.strokeColor = color
+            node.fillColor = fill if color is None else hole if _is_white(fill) else color
+        if stroke is not None:
+            node.strokeColor = stroke if color is None else color
 
 
 class IconPainter:
@@ -103,31 +115,34 @@ class IconPainter:
              hole: Color = white) -> None:
         """The icon centred in the box (x, y, w, h in points), its aspect kept; its dark shapes
         in `color` (None: the file's own colours)."""
-        self.draw_svg(_read(path), color, x, y, w, h, hole)
+        self.draw_svg(icon_bytes(path), color, x, y, w, h, hole)
 
     def draw_svg(self, data: bytes, color: Color | None, x: float, y: float, w: float, h: float,
                  hole: Color = white) -> None:
         """As draw, for an SVG's bytes."""
-        key = (data, color.hexval() if color else None, hole.hexval())
-        drawing = _svg(data)
-        if key not in self.forms:
-            # Named by first use, not by hash(), so that rebuilds are byte-identical.
-            self.forms[key] = name = f"Sym{len(self.forms)}"
-            # A fresh copy per colour: recolouring changes the cached drawing's shapes.
-            copy = _parse(data)
-            if color is not None:
-                _recolor(copy, color, hole)
-            # Otherwise the drawing starts from Helvetica, which would end up referenced but not embedded.
-            copy.initialFontName = self.body_font
-            self.c.beginForm(name, 0, 0, copy.width, copy.height)
-            renderPDF.draw(copy, self.c, 0, 0)
-            self.c.endForm()
+        name, drawing = self.form(data, color, hole)
         scale = min(w / drawing.width, h / drawing.height)
         self.c.saveState()
         self.c.translate(x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
         self.c.scale(scale, scale)
-        self.c.doForm(self.forms[key])
+        self.c.doForm(name)
         self.c.restoreState()
+
+    def form(self, data: bytes, color: Color | None, hole: Color = white) -> tuple[str, shapes.Drawing]:
+        """The name of the form of an SVG's colouring on this canvas, made on first use, and its drawing."""
+        key = (data, color.hexval() if color else None, hole.hexval())
+        parsed = _svg(data)
+        name = self.forms.get(key)
+        if name is None:
+            # Named by first use, not by hash(), so that rebuilds are byte-identical.
+            self.forms[key] = name = f"Sym{len(self.forms)}"
+            _paint(parsed, color, hole)
+            # Otherwise the drawing starts from Helvetica, which would end up referenced but not embedded.
+            parsed.drawing.initialFontName = self.body_font
+            self.c.beginForm(name, 0, 0, parsed.drawing.width, parsed.drawing.height)
+            renderPDF.draw(parsed.drawing, self.c, 0, 0)
+            self.c.endForm()
+        return name, parsed.drawing
 
     def register_inline(self, icons: dict[str, tuple[Path, Color]]) -> None:
         """Lets paragraphs on this canvas draw `:card-id:` icons (see textfit's inline icons)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Iterable
 
@@ -54,6 +55,24 @@ def _files(folder: Path, skip: tuple[str, ...] = ()) -> list[Path]:
                   and p.resolve().is_relative_to(real))
 
 
+def request(asked: object, folders: Iterable[Path]) -> str:
+    """A hash of what a build is asked (`asked`, its repr) and of the name, size and modification
+    time of every file in `folders`: equal hashes, equal inputs (as far as the digests above trust
+    size and time), without a file read."""
+    h = hashlib.sha256(f"{__version__}\0{asked!r}\n".encode())
+    for folder in folders:
+        for top, dirs, names in os.walk(folder):
+            dirs.sort()
+            for name in sorted(names):
+                path = os.path.join(top, name)
+                try:
+                    stat = os.lstat(path)
+                except OSError:
+                    continue
+                h.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
 class Manifest:
     def __init__(self, out: Path):
         self.path = out / NAME
@@ -63,6 +82,10 @@ class Manifest:
             data = {}
         self.outputs: dict[str, dict] = data.get("outputs", {}) if isinstance(data, dict) else {}
         self.digests: dict[str, list] = data.get("digests", {}) if isinstance(data, dict) else {}
+        # The last build that succeeded: what it was asked, the state of every file it could have read,
+        # and what it reported.
+        self.last: dict = data.get("last", {}) if isinstance(data, dict) and isinstance(data.get("last"), dict) else {}
+        self.listed: dict[tuple[Path, tuple[str, ...]], list[Path]] = {}
         self.out = out
 
     def digest(self, path: Path) -> str:
@@ -83,7 +106,9 @@ class Manifest:
         for role, folders, skip in (("game", game_folders, ()), ("templates", templates, UNUSED_TEMPLATES[kind]),
                                     ("fonts", fonts, ())):
             for folder in folders:
-                for path in _files(folder, skip):
+                if (folder, skip) not in self.listed:
+                    self.listed[folder, skip] = _files(folder, skip)
+                for path in self.listed[folder, skip]:
                     h.update(f"{role}\0{path.relative_to(folder).as_posix()}\0{self.digest(path)}\n".encode())
         return h.hexdigest()
 
@@ -95,11 +120,27 @@ class Manifest:
     def record(self, target: Path, inputs: str) -> None:
         self.outputs[self._key(target)] = {"inputs": inputs, "output": self.digest(target)}
 
+    def unchanged(self, request: str) -> dict | None:
+        """What the last build reported, when it was asked the same `request` (see `request`) and every
+        output it wrote or kept is still the file it left; else None."""
+        last = self.last
+        if last.get("request") != request:
+            return None
+        for name in last.get("outputs", []):
+            known = self.digests.get(name)
+            try:
+                stat = Path(name).stat()
+            except OSError:
+                return None
+            if not known or known[:2] != [stat.st_size, stat.st_mtime_ns]:
+                return None
+        return last
+
     def save(self) -> None:
         # Digests of files that are gone would only grow the manifest.
         digests = {path: value for path, value in self.digests.items() if Path(path).exists()}
         data = {"cardgen": __version__, "outputs": dict(sorted(self.outputs.items())),
-                "digests": dict(sorted(digests.items()))}
+                "digests": dict(sorted(digests.items())), "last": self.last}
         write_atomic(self.path, json.dumps(data, indent=1).encode())
 
     def _key(self, target: Path) -> str:

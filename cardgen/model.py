@@ -9,6 +9,7 @@ have been made.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -260,9 +261,10 @@ class Deck:
         second = (other.call_name if called else other.name.value) if other else name
         return name if second == name else f"{name} ({second})"
 
-    @property
+    @functools.cached_property
     def copies(self) -> tuple[Card, ...]:
-        """Every physical card, in printing order: each card `count` times."""
+        """Every physical card, in printing order: each card `count` times (made once: the renderer
+        looks a copy up for every slot it draws)."""
         return tuple(card for card in self.cards for _ in range(card.count))
 
     @property

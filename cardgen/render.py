@@ -22,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 from . import art, pdfinfo, textfit
 from .face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from .fonts import FontBook
-from .icons import IconPainter, has_holes
+from .icons import IconPainter, has_holes, icon_bytes
 from .layout import Page, Slot
 from .markup import Span
 from .model import Deck, Group, team_color
@@ -70,6 +70,7 @@ class _Painter:
         self.icons = IconPainter(canvas, body_font)
         self.icons.register_inline(inline_icons(deck))
         self.images: dict[str, ImageReader] = {}
+        self.patterns: dict[tuple[Path, str, Rect], str] = {}
 
     # -- symbols: each (file, colour) becomes one PDF form, drawn as often as needed
     def picture(self, path: Path, box: Rect, fit: str = "contain", focus: tuple[float, float] = (0.5, 0.5)) -> None:
@@ -204,16 +205,7 @@ class _Painter:
             pattern = spec["pattern"]
             # On the dark back the pattern is the back colour a little lighter; ink-saver keeps it faint on white.
             color = tint(design.color, self.layout["ink-saver"]["tint"] if ink else 1 - pattern["tint"])
-            size, step = pattern["size"], pattern["step"]
-            row = 0
-            y = paint.y
-            while y < paint.top:
-                x = paint.x + (step / 2 if row % 2 else 0)
-                while x < paint.right:
-                    self.symbol(design.pattern, color, Rect(x, y, size, size))
-                    x += step
-                y += step * 0.8
-                row += 1
+            self.pattern(design.pattern, color, pattern["size"], pattern["step"], paint)
         if design.symbol:
             light = HexColor(back.light)
             if ink:
@@ -228,6 +220,31 @@ class _Painter:
             self.symbol(design.symbol, dark, back.emblem_box, holes)
         if back.title:
             textfit.draw(back.title, self.c, back.title_box.x, back.title_box.top, valign_height=back.title_box.h)
+
+    def pattern(self, path: Path, color: Color, size: float, step: float, paint: Rect) -> None:
+        """The symbol in rows across the paint area, every other row shifted by half a step: one form
+        per pattern, colour and area, made the first time and placed on every back that shows it."""
+        key = (path, color.hexval(), paint)
+        name = self.patterns.get(key)
+        if name is None:
+            tiles = []
+            row, y = 0, paint.y
+            while y < paint.top:
+                x = paint.x + (step / 2 if row % 2 else 0)
+                while x < paint.right:
+                    tiles.append(Rect(x, y, size, size))
+                    x += step
+                y += step * 0.8
+                row += 1
+            # The symbol's own form first, so that forms are numbered as when each tile drew its own.
+            self.icons.form(icon_bytes(path), color)
+            self.patterns[key] = name = f"Pattern{len(self.patterns)}"
+            self.c.beginForm(name, pt(paint.x), pt(paint.y), pt(max(tile.right for tile in tiles)),
+                             pt(max(tile.top for tile in tiles)))
+            for tile in tiles:
+                self.symbol(path, color, tile)
+            self.c.endForm()
+        self.c.doForm(name)
 
     # -- sheet furniture
     def slot(self, slot: Slot) -> None:

@@ -57,7 +57,9 @@ def drawing_problem(path: Path, folder: Path | None = None) -> str | None:
         return str(exc)
 
 
+@lru_cache(maxsize=256)
 def _structure(text: bytes) -> str | None:
+    # Cached by content: a deck's roles share a handful of symbols.
     if b"<!DOCTYPE" in text or b"<!ENTITY" in text:
         return "an SVG with a DOCTYPE or entities, which cardgen does not read"
     try:

@@ -14,6 +14,7 @@ a time limit (:data:`SECONDS`), and its output is cut off at
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import select
@@ -97,6 +98,13 @@ def _fingerprint(folder: Path) -> tuple:
 
 
 def _render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], autoescape: bool) -> str:
+    return _generate(_environment(tuple(str(d) for d in template_dirs), autoescape), template_dirs, name, context)
+
+
+@functools.lru_cache(maxsize=16)
+def _environment(template_dirs: tuple[str, ...], autoescape: bool):
+    """The sandbox over these folders, made once a process, so that each template is compiled once
+    (and again only when its file changes: `cardgen watch` renders in one process for hours)."""
     # Imported here: builds with nothing to do, list and --help never need Jinja2.
     import jinja2
     from jinja2.sandbox import SandboxedEnvironment
@@ -127,7 +135,8 @@ def _render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], a
                 except (contained.Refused, UnicodeDecodeError) as exc:
                     raise TemplateError(candidate, None, str(exc) if isinstance(exc, contained.Refused)
                                         else "not UTF-8 text") from None
-                return source, candidate, lambda: True
+                stamp = _stamp(candidate)
+                return source, candidate, lambda: _stamp(candidate) == stamp
             raise jinja2.TemplateNotFound(template)
 
     class _Sandbox(SandboxedEnvironment):
@@ -147,14 +156,27 @@ def _render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], a
                                             "templates")
             return super().call_binop(context, operator, left, right)
 
-    env = _Sandbox(
-        loader=_ContainedLoader([str(d) for d in template_dirs]),
+    return _Sandbox(
+        loader=_ContainedLoader(list(template_dirs)),
         autoescape=autoescape,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+
+
+def _stamp(path: str) -> tuple | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def _generate(env, template_dirs: Sequence[Path], name: str, context: dict[str, Any]) -> str:
+    import jinja2
+
     try:
         template = env.get_template(name)
         pieces, size = [], 0

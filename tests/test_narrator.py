@@ -239,6 +239,8 @@ def test_every_page_opens_from_its_file_within_a_second_and_asks_for_nothing(bui
                 assert page.get_attribute("html", "lang") == lang
                 assert page.is_visible("#start")
                 assert int(page.get_attribute("html", "data-ready")) < 1000
+                # Nothing runs off a phone's screen sideways.
+                assert page.evaluate("document.documentElement.scrollWidth") == 390, (game, lang)
                 # The policy is in force: a request made by script is refused before it leaves.
                 refused = page.evaluate("""() => new Promise(done => {
                     document.addEventListener('securitypolicyviolation', e => done(e.violatedDirective));
