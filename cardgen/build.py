@@ -297,7 +297,9 @@ class Pipeline:
         from . import document, render  # noqa: F401 - imported for the workers to inherit
         from .fonts import FontError
 
-        for lang in langs:
+        from .resolve import language_pair
+
+        for lang in (one for choice in langs for one in language_pair(choice)):
             for family in self.book.order(lang):
                 for bold in (False, True):
                     for italic in (False, True):
