@@ -291,7 +291,7 @@ def box_pdf(placed: list[Placed], prepared: Prepared, clearance: float, spec: di
             at = one.net.panels[panel]
             page.merge_transformed_page(art, Transformation().translate(pt(at.x), pt(at.y)))
         page.merge_page(PdfReader(io.BytesIO(_overlay(one, prepared, spec, words, under=False))).pages[0])
-    info = pdfinfo.of(prepared.deck, f"{prepared.deck.name.value}: box ({prepared.deck.lang})", "tuck box")
+    info = pdfinfo.of(prepared.deck, f"{prepared.deck.name.value}: box ({prepared.deck.key})", "tuck box")
     writer.add_metadata(info.pypdf())
     pdfinfo.set_lang(writer, info.lang)
     buffer = io.BytesIO()
@@ -307,7 +307,7 @@ def _placed_boxes(prepared: Prepared, decks: GameLanguages, game: str, paper: st
     """The boxes of one deck on the paper, split one per deck when one box does not fit; none, with
     a problem kept, when even that does not fit."""
     placed = []
-    lang = prepared.deck.lang
+    lang = prepared.deck.key
     for box in boxes(prepared):
         one = place(box, stock, clearance, paper_size, margin, spec, text_room)
         if one is not None:
@@ -345,8 +345,8 @@ def make_boxes(project: Project, game: str, langs: tuple[str, ...], out: Path, p
     decks = GameLanguages(project, game, langs, out)
     text_room = 2 + units.mm(float(spec["text-size"])) * 1.4
     for prepared in decks:
-        lang = prepared.deck.lang
-        words = {**spec["words"]["en"], **spec["words"].get(lang, {})}
+        lang = prepared.deck.key
+        words = {**spec["words"]["en"], **spec["words"].get(prepared.deck.lang, {})}
         placed = _placed_boxes(prepared, decks, game, paper, paper_size, stock, clearance, margin, spec, text_room)
         if placed:
             target = box_path(out, decks.files.id, lang, paper)

@@ -1,7 +1,8 @@
 """The pipeline, stage by stage: games and options in, written PDFs and a report out.
 
 ``check`` loads and validates games (stages 1 and 2) and stops once with every
-problem found. ``build`` then runs, for each game and language, resolve →
+problem found. ``build`` then runs, for each game and language (or pair of
+languages, vi+en, for bilingual cards), resolve →
 faces → layout → render → write. Problems in one language do not stop the
 others from being written; they are all raised together at the end, so one run
 shows everything that needs fixing and keeps every output that is good.
@@ -53,6 +54,7 @@ class BuildOptions:
     extra_cards: tuple[str, ...] = ()   # cards in play beyond the setup's (--with)
     roles: tuple[tuple[str, int], ...] = ()   # the exact cards in play (--roles), instead of a setup's row
     only_needed: bool = False      # a tailored build's card sheets hold only that table's cards
+    pinyin: bool = False           # pinyin over the Chinese names of role cards
     kinds: tuple[str, ...] = ()    # only these outputs (cards, rulebook, script, narrator); empty: all
 
     @property
@@ -162,12 +164,40 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
 
 
 def languages(files: GameFiles, wanted: tuple[str, ...]) -> list[str]:
+    """The languages a build of the game makes (`wanted`, else all of the game's): each a language
+    code, or two joined by + for bilingual cards (vi+en)."""
+    from .resolve import language_pair
+
     have = list(files.game.data["languages"])
-    missing = [lang for lang in wanted if lang not in have]
-    if missing:
-        raise DeckError([Problem(files.game.where(("languages",)),
-                                 f"game '{files.id}' has no language '{missing[0]}'; it has {', '.join(have)}")])
-    return list(wanted) or have
+    for choice in wanted:
+        pair = language_pair(choice)
+        missing = [lang for lang in pair if lang not in have]
+        if missing:
+            raise DeckError([Problem(files.game.where(("languages",)),
+                                     f"game '{files.id}' has no language '{missing[0]}'; it has {', '.join(have)}")])
+        if len(pair) > 2 or len(set(pair)) < len(pair):
+            raise DeckError([Problem(None, f"--lang {choice}: bilingual cards are in two different languages, "
+                                           f"like {have[0]}+{have[-1]}")])
+    return list(dict.fromkeys(wanted)) or have
+
+
+def check_pinyin(games: list[GameFiles], options: BuildOptions) -> list[Problem]:
+    """--pinyin puts pinyin over Chinese names: a build with no Chinese is an error (nothing would carry
+    it); a game's languages without Chinese in a build that has some, a warning each."""
+    from .pinyin import CHINESE, has_chinese
+    from .resolve import language_pair
+
+    if not options.pinyin:
+        return []
+    chinese = {(files.id, lang): any(map(has_chinese, language_pair(lang)))
+               for files in games for lang in languages(files, options.langs)}
+    if not any(chinese.values()):
+        built = ", ".join(dict.fromkeys(lang for _, lang in chinese))
+        raise DeckError([Problem(None, f"--pinyin puts pinyin over Chinese names, and this build has no Chinese "
+                                       f"({built}): add --lang {CHINESE} or a pair with it, like --lang {CHINESE}+en")])
+    return [Problem(files.game.where(("languages",)), f"--pinyin: '{lang}' has no Chinese; its cards have no pinyin",
+                    "warning")
+            for files in games for lang in languages(files, options.langs) if not chinese[files.id, lang]]
 
 
 def back_design(card: Card) -> Hashable:
@@ -244,8 +274,8 @@ class Pipeline:
         try:
             book = self.book_for(files)
             deck, problems = resolve.resolve_deck(files, lang, options.card_size, self.sizes, book)
-            faces, found = face.compose_faces(deck, self.card_layouts, book, options.ink_saver, self.words(lang)) \
-                if cards else (None, [])
+            faces, found = face.compose_faces(deck, self.card_layouts, book, options.ink_saver, self.words(lang),
+                                              options.pinyin) if cards else (None, [])
         except FontError as exc:     # fonts are opened when a text first needs them
             return None, [self.font_problem(files, exc)]
         except ValueError as exc:
@@ -267,7 +297,9 @@ class Pipeline:
         from . import document, render  # noqa: F401 - imported for the workers to inherit
         from .fonts import FontError
 
-        for lang in langs:
+        from .resolve import language_pair
+
+        for lang in (one for choice in langs for one in language_pair(choice)):
             for family in self.book.order(lang):
                 for bold in (False, True):
                     for italic in (False, True):
@@ -298,9 +330,21 @@ class Pipeline:
         return table_of(deck, files, self.options, self.text(deck.lang))
 
     def words(self, lang: str) -> dict:
-        """cardgen's own words on the sheets (templates/strings.yaml) in a language, English where it has none."""
+        """cardgen's own words on the sheets (templates/strings.yaml) in a language, English where it has
+        none; for a pair (vi+en), the first language's, naming both languages."""
+        from .resolve import language_pair
+
         strings = self.read("strings.yaml")
-        return {**_in_language(strings, "en"), **_in_language(strings, lang)}
+        first = language_pair(lang)[0]
+        return {**_in_language(strings, "en"), **_in_language(strings, first),
+                "language": self.language_name(lang)}
+
+    def language_name(self, lang: str) -> str:
+        """A language's name in itself (strings.yaml's `language`); a pair's two names joined by +."""
+        from .resolve import language_pair
+
+        strings = self.read("strings.yaml")
+        return " + ".join(_in_language(strings, one).get("language", one) for one in language_pair(lang))
 
     def drawing_problems(self, files: GameFiles) -> list[Problem]:
         """Every SVG of the game drawn once, as the build draws it: what svglib or ReportLab stumble on."""
@@ -352,8 +396,7 @@ class Pipeline:
         styles = self.read("documents/styles.yaml")
         text = self.text(deck.lang)
         papers = self.read("paper.yaml")
-        strings = self.read("strings.yaml")
-        language = _in_language(strings, deck.lang).get("language", deck.lang)
+        language = self.language_name(deck.key)
         template_dirs = [folder / "documents" for folder in project.templates]
         icons = render.inline_icons(deck)
 
@@ -371,10 +414,10 @@ class Pipeline:
             xml = templating.render(template_dirs, "rulebook.xml.j2",
                                     rulebook.context(deck, text, self.sizes, sheets, paper_name))
             furniture = document.PageFurniture(f"{deck.name.value} · {text['rulebook']} · {language}", page_label)
-            pdf, pages = _document(document.render_document, f"{files.id} ({deck.lang}): its rulebook",
+            pdf, pages = _document(document.render_document, f"{files.id} ({deck.key}): its rulebook",
                                    "rulebook.xml.j2", xml, book, deck.lang, style, styles["colors"],
                                    Size(sheet.w / 2, sheet.h) if options.booklet else paper, furniture,
-                                   pdfinfo.of(deck, f"{deck.name.value}: {text['rulebook']} ({deck.lang})",
+                                   pdfinfo.of(deck, f"{deck.name.value}: {text['rulebook']} ({deck.key})",
                                               "quick-reference rulebook"), icons, once)
             if options.booklet and not once:
                 pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
@@ -385,10 +428,10 @@ class Pipeline:
             xml = templating.render(template_dirs, "script.xml.j2", context)
             header = f"{deck.name.value} · {context['title']} · {language} · {table.label}"
             furniture = document.PageFurniture(header, page_label)
-            pdf, pages = _document(document.render_document, f"{files.id} ({deck.lang}): its script",
+            pdf, pages = _document(document.render_document, f"{files.id} ({deck.key}): its script",
                                    "script.xml.j2", xml, book, deck.lang, styles["script"], styles["colors"],
                                    paper, furniture, pdfinfo.of(deck, f"{deck.name.value}: {context['title']} "
-                                                                      f"({deck.lang})", "moderator script"),
+                                                                      f"({deck.key})", "moderator script"),
                                    icons, once)
             out.append(("script", pdf, pages))
         if deck.script and (kinds is None or "narrator" in kinds):
@@ -532,10 +575,11 @@ class Target:
 
 
 def targets(files: GameFiles, lang: str, options: BuildOptions) -> list[Target]:
-    """The files a build writes for one game and language (a tailored build's `options` come from :func:`plan`)."""
+    """The files a build writes for one game and language (a tailored build's `options` come from :func:`plan`).
+    A pair (vi+en) writes no narrator page: the page reads aloud in one language, the first one's."""
     out = []
     for kind in output_kinds(files):
-        if options.kinds and kind not in options.kinds:
+        if options.kinds and kind not in options.kinds or (kind == "narrator" and "+" in lang):
             continue
         tailored = options.tailored and (kind in TABLE_KINDS or (kind == "cards" and options.only_needed))
         out.append(Target(kind, output_path(options, files, kind, lang, options.players if tailored else None),
@@ -559,7 +603,7 @@ def plan(project: Project, games: list[GameFiles], options: BuildOptions
     for files in games:
         lang = languages(files, options.langs)[0]
         deck, _ = resolve_deck(files, lang, options.card_size, card_sizes(project), AnyGlyph())
-        table = table_of(deck, files, options, document_text(project.template_data, lang))
+        table = table_of(deck, files, options, document_text(project.template_data, deck.lang))
         planned.append((files, replace(options, players=table.players)))
         warnings += table.warnings
     return planned, warnings
@@ -787,7 +831,7 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
         if folder.is_dir():
             remove_abandoned(folder)
     planned, table_warnings = plan(project, games, options)
-    report.warnings += table_warnings
+    report.warnings += table_warnings + check_pinyin(games, options)
     todo, inputs = [], {}   # todo: (game, language, its options, the outputs to write); inputs: by file
     for files, game_options in planned:
         game_folders = [files.folder, *files.included]

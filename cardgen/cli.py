@@ -193,9 +193,12 @@ def main() -> None:
     end_on_signals()
 
 
+LANG_HELP = "Language code, or two joined by + for bilingual cards (vi+en); repeatable (default: every language)."
+
+
 @main.command("build")
 @click.argument("games", nargs=-1)
-@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@click.option("--lang", "langs", multiple=True, help=LANG_HELP)
 @click.option("--paper", default="a4", show_default=True, help="a4, letter, or another size in templates/paper.yaml.")
 @click.option("--card-size", help="poker, bridge, tarot, mini, ... (default: the game's).")
 @click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True, help="Bleed in mm.",
@@ -207,6 +210,7 @@ def main() -> None:
                    "(default: templates/sheet.yaml's, 5).",
               callback=lambda ctx, param, value: value if value is None else _finite(value, param, ctx))
 @click.option("--ink-saver", is_flag=True, help="Outlines and light tints instead of large filled areas.")
+@click.option("--pinyin", is_flag=True, help="Pinyin over the Chinese names of role cards (zh, or a pair with zh).")
 @out_option
 @click.option("--strict", is_flag=True, help="Warnings fail the build.")
 @click.option("--booklet", is_flag=True, help="The rulebook as an A5 booklet, imposed for saddle-stitching.")
@@ -222,14 +226,16 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="With --list-targets: as JSON.")
 @verbosity_option
 @decks_option
-def build_command(games, langs, paper, card_size, bleed, backs, margin, ink_saver, out, strict, booklet, players,
+def build_command(games, langs, paper, card_size, bleed, backs, margin, ink_saver, pinyin, out, strict, booklet, players,
                   setup_id, extra_cards, roles, only_needed, force, jobs, back_offset, printer, list_targets, as_json,
                   decks, includes, quiet, verbose) -> None:
     """Build the card PDFs, rulebooks and moderator scripts of GAMES (default: every game under decks/).
 
     Outputs whose inputs did not change since the last build into the same folder are kept as they are.
     With --players, --setup or --roles the script and the narrator page are written for that table, as
-    <game>-script-<lang>-<N>p.pdf, and with --only-needed so are the card sheets, beside the whole box's files."""
+    <game>-script-<lang>-<N>p.pdf, and with --only-needed so are the card sheets, beside the whole box's files.
+    --lang vi+en prints every card in both languages (<game>-cards-vi+en.pdf), and the rulebook and script in
+    the first with each role's second name in brackets (<game>-rulebook-vi+en.pdf)."""
     level = _verbosity(quiet, verbose)
     if extra_cards and players is None and setup_id is None and not roles:
         raise click.UsageError("--with adds a card to a setup's row: give --players N or --setup NAME too "
@@ -238,7 +244,7 @@ def build_command(games, langs, paper, card_size, bleed, backs, margin, ink_save
     options = BuildOptions(langs=tuple(langs), paper=paper, card_size=card_size, bleed=bleed, backs=backs,
                            margin=margin, ink_saver=ink_saver, out=out or project.output, strict=strict,
                            booklet=booklet, players=players, setup=setup_id, extra_cards=tuple(extra_cards),
-                           roles=roles or (), only_needed=only_needed, force=force, jobs=jobs,
+                           roles=roles or (), only_needed=only_needed, pinyin=pinyin, force=force, jobs=jobs,
                            back_offset=_back_offset(project, back_offset, printer))
     if list_targets:
         _list_targets(project, games, options, as_json)
@@ -290,6 +296,9 @@ def narrator_command(game, lang, players, setup_id, extra_cards, roles, out, no_
     its setup screen starting from the table named (for a table of N: <game>-narrator-<lang>-<N>p.html)."""
     from .build import output_kinds
 
+    if lang and "+" in lang:
+        raise click.BadParameter(f"the narrator page reads aloud in one language: give one, like "
+                                 f"--lang {lang.split('+')[0]}", param_hint="'--lang'")
     project = _project(decks, includes)
     try:
         (files,), _ = check(project, [game], strict=False)
@@ -436,8 +445,8 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
         if players is None and setup_id is None and not roles:
             raise click.ClickException("say who plays: --players N, --setup NAME or --roles SPEC "
                                        "(cardgen setup GAME --list shows the setups)")
-        table = tonight(deck, files.game.where(), document_text(project.template_data, lang), players, setup_id,
-                        tuple(extra_cards), roles or ())
+        table = tonight(deck, files.game.where(), document_text(project.template_data, deck.lang), players,
+                        setup_id, tuple(extra_cards), roles or ())
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     _warn(list(table.warnings))
@@ -445,7 +454,7 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
         click.echo(json.dumps({"game": files.id, "players": table.players, "components": dict(table.dealt),
                                **({"beside": dict(table.beside)} if table.beside else {})}, ensure_ascii=False))
         return
-    names = {card.id: card.name.value for card in deck.cards}
+    names = {card.id: deck.introduced(card) for card in deck.cards}
     source = "--roles" if table.chosen else table.setup.id
     click.echo(f"{files.id}, {table.players} players ({source}): {sum(table.dealt.values())} cards")
     for card_id, number in table.dealt.items():
@@ -472,7 +481,7 @@ def _list_setups(deck, as_json: bool) -> None:
 
 @main.command("watch")
 @click.argument("game")
-@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@click.option("--lang", "langs", multiple=True, help=LANG_HELP)
 @out_option
 @click.option("--interval", type=click.FloatRange(0.1), default=0.5, show_default=True,
               help="Seconds between looks at the files.")
@@ -514,7 +523,7 @@ def watch_command(game, langs, out, interval, decks, includes) -> None:
 
 @main.command("preview")
 @click.argument("games", nargs=-1)
-@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@click.option("--lang", "langs", multiple=True, help=LANG_HELP)
 @out_option
 @click.option("--dpi", type=click.IntRange(30, 300), default=96, show_default=True)
 @decks_option

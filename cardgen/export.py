@@ -197,7 +197,7 @@ def export(project: Project, game: str, options: ExportOptions) -> ExportReport:
         game_data.get("card-size", "poker"), {}).get("print-service"))
     sheet = project.template_data("sheet.yaml")
     for prepared in decks:
-        lang, report = prepared.deck.lang, decks.report
+        lang, report = prepared.deck.key, decks.report
         pages = print_pages(prepared, options.bleed)
         pdf = print_pdf(prepared, pages, sheet)
         if options.pdf:

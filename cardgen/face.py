@@ -7,6 +7,13 @@ templates/card-layout.yaml), and fits each text into its box, shrinking it
 down to the layout's minimum size. Text that still does not fit is a problem
 naming the card, the language and by how much it overflows; the build stops
 before rendering, so the renderer only ever draws what fits.
+
+On a bilingual deck (``Deck.second``) every name, team label, ability and back
+title is set in both languages in the same box, the second beneath the first
+(card-layout.yaml's ``bilingual``: its own boxes, the second language smaller
+and set apart), each broken by its own language's rules and fitted together;
+an overflow names both languages. With ``pinyin``, Chinese names on role cards
+carry their pinyin above them, fitted with them.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from . import art, markup, textfit
 from .fonts import FontBook
 from .ink import contrast
 from .model import Card, Deck, Group, Text, team_color
+from .pinyin import has_chinese, readings
 from .problems import Problem
 from .units import Rect, Size
 
@@ -138,9 +146,10 @@ def _box(area: Rect, spec: Mapping, padding: float = 0.0) -> Rect:
 
 class _Composer:
     def __init__(self, deck: Deck, layouts: Mapping[str, Mapping], book: FontBook, ink_saver: bool,
-                 words: Mapping):
+                 words: Mapping, pinyin: bool = False):
         self.deck = deck
         self.layouts = layouts
+        self.pinyin = pinyin
         self.layout: Mapping = {}   # of the card being composed: see front() and back()
         self.book = book
         self.ink_saver = ink_saver
@@ -150,33 +159,64 @@ class _Composer:
         self.icons = frozenset(card.id for card in deck.cards if card.symbol and card.symbol.suffix.lower() == ".svg")
 
     def fit(self, text: Text, box: Rect, spec: Mapping, what: str, owner: str, color: str,
-            spans: tuple[markup.Span, ...] | None = None) -> textfit.Fitted:
+            spans: tuple[markup.Span, ...] | None = None, second: Text | None = None, title: bool = False,
+            ruby: bool = False) -> textfit.Fitted:
+        """A text fitted into its box; on a bilingual deck with `second` (the text in the second language)
+        beneath it, fitted together. `title`: a name or heading (its second line keeps its colour, at the
+        layout's weight), else body text; `ruby`: pinyin over its Chinese (with --pinyin)."""
         spans = spans if spans is not None else markup.parse(text.value, self.icons)
-        if spec.get("bold"):
-            spans = tuple(markup.Span(s.text, True, s.italic) for s in spans)
-        fitted = textfit.fit(spans, self.book, self.deck.lang, box.w, box.h, max_size=spec["max-size"],
-                             leading=self.book.leading(self.deck.lang),
-                             min_size=spec["min-size"], align=spec.get("align", "left"), color=color)
+        layers = [self.layer(spans, self.deck.lang, color, spec, ruby)]
+        other, bilingual = self.deck.second, self.bilingual()
+        if bilingual and second is not None and second.value != text.value:
+            look = bilingual["title" if title else "text"]
+            layers.append(self.layer(markup.parse(second.value, self.icons), other.lang, look.get("color", color), {**spec, **look}, ruby,
+                                     look["scale"], look["gap"]))
+        fitted = textfit.fit_layers(layers, self.book, box.w, box.h, max_size=spec["max-size"],
+                                    min_size=spec["min-size"], align=spec.get("align", "left"))
+        langs = " and ".join(f"'{layer.lang}'" for layer in layers)
+        smallest = f"{spec['min-size']} pt" + "".join(f", '{layer.lang}' at {spec['min-size'] * layer.scale:g} pt"
+                                                       for layer in layers[1:])
+        them = "them" if len(layers) > 1 else "it"
+        together = " together" if len(layers) > 1 else ""
         if fitted.overflow > 0:
             self.problems.append(Problem(
-                text.where, f"{owner}: the {what} in '{self.deck.lang}' does not fit its box: "
-                f"{fitted.overflow:.1f} mm too tall at the smallest size ({spec['min-size']} pt); shorten it"))
+                text.where, f"{owner}: the {what} in {langs} does not fit its box{together}: "
+                f"{fitted.overflow:.1f} mm too tall at the smallest size ({smallest}); shorten {them}"))
         elif fitted.overflow_width > 0:
             self.problems.append(Problem(
-                text.where, f"{owner}: the {what} in '{self.deck.lang}' does not fit its box: a word is "
-                f"{fitted.overflow_width:.1f} mm too wide at the smallest size ({spec['min-size']} pt); "
+                text.where, f"{owner}: the {what} in {langs} does not fit its box{together}: a word is "
+                f"{fitted.overflow_width:.1f} mm too wide at the smallest size ({smallest}); "
                 "shorten or break it"))
         return fitted
+
+    def bilingual(self) -> Mapping | None:
+        """The bilingual layout of the card being composed, on a bilingual deck. A size with none is an
+        error of its own (bilingual_layouts), and its cards stay in one language meanwhile."""
+        spec = self.layout.get("bilingual")
+        return spec if self.deck.second is not None and isinstance(spec, Mapping) else None
+
+    def layer(self, spans: tuple[markup.Span, ...], lang: str, color: str, spec: Mapping, ruby: bool,
+              scale: float = 1.0, gap: float = 0.0) -> textfit.Layer:
+        """One language's text of a box, in the weight and slant the spec gives it (bold: all bold; a
+        second language's `bold: false` takes bold off a name, `italic: true` slants a text)."""
+        bold, italic = spec.get("bold"), spec.get("italic")
+        spans = tuple(markup.Span(s.text, s.bold if bold is None else bold, s.italic or bool(italic), s.icon, s.lang)
+                      for s in spans)
+        chinese = ruby and self.pinyin and has_chinese(lang)
+        return textfit.Layer(spans, lang, color, self.book.leading(lang), scale, gap,
+                             readings("".join(s.text for s in spans)) if chinese else None,
+                             self.layout["pinyin"]["scale"])
 
     def framed(self, size: Size) -> tuple[Rect, Rect]:
         frame = Rect(0, 0, size.w, size.h).inset(self.layout["frame"]["inset"])
         return frame, frame.inset(self.layout["frame"]["width"])
 
-    def front(self, card: Card) -> Face:
+    def front(self, card: Card, other: Card | None = None) -> Face:
+        """A card's face; `other` is the card in the second language of a bilingual deck."""
         self.layout = self.layouts[card.group.size_name]
         compose = {"role": self.role, "token": self.token, "words": self.words,
                    "night-order": self.night_order, "text": self.text}
-        return compose[card.layout](card)
+        return compose[card.layout](card, other)
 
     def check_picture(self, card: Card, box: Rect) -> None:
         """A raster picture that cannot be read is an error; one too coarse for its box, a warning."""
@@ -194,7 +234,7 @@ class _Composer:
         if warning:
             self.problems.append(Problem(where, f"{card.id}: {warning}", "warning"))
 
-    def role(self, card: Card) -> RoleFace:
+    def role(self, card: Card, other: Card | None = None) -> RoleFace:
         frame, panel = self.framed(card.group.size)
         padding = self.layout["panel"]["padding"]
         boxes = self.layout["boxes"]
@@ -202,7 +242,7 @@ class _Composer:
         name_box = _box(panel, boxes["name"], padding)
         team_box = _box(panel, boxes["team"], padding)
         ability_box = _box(panel, boxes["text"], padding)
-        label = card.team.name if card.team else card.group.name
+        label, label_spans = self.label(card, other)
         color = team_color(card)
         marks, label_box = (), team_box
         if card.team and card.team.mark:
@@ -215,20 +255,33 @@ class _Composer:
             label_box = Rect(marks[0].right + room, team_box.y, marks[1].x - marks[0].right - 2 * room, team_box.h)
         return RoleFace(
             card=card, frame=frame, panel=panel,
-            name=self.fit(card.name, name_box, boxes["name"], "name", card.id, color),
+            name=self.fit(card.name, name_box, boxes["name"], "name", card.id, color, second=other and other.name,
+                          title=True, ruby=True),
             name_box=name_box,
             symbol_box=_box(panel, boxes["symbol"], padding),
             # Ink-saver draws the pill as an outline, so its label takes the team colour.
             team=self.fit(label, label_box, boxes["team"], "team label", card.id,
-                          color if self.ink_saver else "#ffffff"),
+                          color if self.ink_saver else "#ffffff", label_spans),
             team_box=team_box,
-            ability=self.fit(card.ability, ability_box, boxes["text"], "ability text", card.id, "#1d1d1d"),
+            ability=self.fit(card.ability, ability_box, boxes["text"], "ability text", card.id, "#1d1d1d",
+                             second=other and other.ability),
             ability_box=ability_box,
             label_box=label_box,
             marks=marks,
         )
 
-    def token(self, card: Card, name: Text | None = None, symbol: Path | None = None) -> TokenFace:
+    def label(self, card: Card, other: Card | None) -> tuple[Text, tuple[markup.Span, ...] | None]:
+        """A role card's team label (its group's name for a card of no team); on a bilingual deck both
+        names on one line, the second in its own language's fonts."""
+        label = card.team.name if card.team else card.group.name
+        second = (other.team.name if other.team else other.group.name) if other else None
+        if second is None or second.value == label.value or not self.bilingual():
+            return label, None
+        return label, (markup.Span(label.value), markup.Span(self.bilingual()["separator"]),
+                       markup.Span(second.value, lang=self.deck.second.lang))
+
+    def token(self, card: Card, other: Card | None = None, name: Text | None = None,
+              second: Text | None = None, symbol: Path | None = None) -> TokenFace:
         spec = self.layout["token"]
         size = card.group.size
         circle = Rect(0, 0, size.w, size.h).inset(spec["ring"])
@@ -241,11 +294,14 @@ class _Composer:
         return TokenFace(
             card=card, circle=circle, symbol=symbol or card.symbol,
             symbol_box=_box(circle, spec["symbol"]),
-            name=self.fit(name or card.name, name_box, spec["name"], "name", card.id, team_color(card)),
+            name=self.fit(name or card.name, name_box, spec["name"], "name", card.id, team_color(card),
+                          second=second or (other and other.name), title=True),
             name_box=name_box,
         )
 
-    def words(self, card: Card) -> WordsFace:
+    def words(self, card: Card, other: Card | None = None) -> WordsFace:
+        """A word card: its words are the first language's list (the lists are not translations of
+        one another), so it stays in that language on a bilingual deck too."""
         spec = self.layout["words"]
         frame, panel = self.framed(card.group.size)
         padding = self.layout["panel"]["padding"]
@@ -263,11 +319,14 @@ class _Composer:
         return WordsFace(card, frame, panel, self.fit(title, title_box, spec["title"], "title", card.id,
                                                        team_color(card)), title_box, tuple(rows))
 
-    def night_order(self, card: Card) -> ListFace:
+    def night_order(self, card: Card, other: Card | None = None) -> ListFace:
         """The card's text, whether the order is a house rule, then the game's night order made from the
         cards, each by the name the script calls it: one role a line, or, where the layout says
-        `list: run-in` (small cards), the roles one after another on a new line, each number held to its name."""
+        `list: run-in` (small cards), the roles one after another on a new line, each number held to its name.
+        On a bilingual deck each role is called by both names, and the card's text is in both beneath."""
         spans = list(markup.parse(card.ability.value, self.icons))
+        bilingual = self.bilingual()
+        seconds = {c.id: c.call_name for c in self.deck.second.cards} if bilingual else {}
         if "order" in self.deck.night.house:
             spans.append(markup.Span("\n" + self.strings["house_order"], italic=True))
         run_in = self.layout["night-order"].get("list") == "run-in"
@@ -275,9 +334,14 @@ class _Composer:
             # The break goes after the dot, never before it: a no-break space holds it to the role before.
             before = "\u00a0· " if run_in and number > 1 else "\n"
             spans += [markup.Span(f"{before}{number}.\u00a0", bold=True), markup.Span(role.call_name)]
-        return self.text(card, "night-order", tuple(spans))
+            if seconds.get(role.id, role.call_name) != role.call_name:
+                opening, closing = bilingual["aside"]
+                spans += [markup.Span(opening), markup.Span(seconds[role.id], lang=self.deck.second.lang),
+                          markup.Span(closing)]
+        return self.text(card, other, "night-order", tuple(spans))
 
-    def text(self, card: Card, layout: str = "text", spans: tuple[markup.Span, ...] | None = None) -> ListFace:
+    def text(self, card: Card, other: Card | None = None, layout: str = "text",
+             spans: tuple[markup.Span, ...] | None = None) -> ListFace:
         """A title and a block of text, such as a player aid."""
         spec = self.layout[layout]
         frame, panel = self.framed(card.group.size)
@@ -286,20 +350,26 @@ class _Composer:
         text_box = _box(panel, spec["text"], padding)
         return ListFace(
             card=card, frame=frame, panel=panel,
-            name=self.fit(card.name, name_box, spec["name"], "name", card.id, team_color(card)),
+            name=self.fit(card.name, name_box, spec["name"], "name", card.id, team_color(card),
+                          second=other and other.name, title=True),
             name_box=name_box,
-            text=self.fit(card.ability, text_box, spec["text"], "text", card.id, "#1d1d1d", spans),
+            # The night order's list already names every role in both languages: only its text is repeated.
+            text=self.fit(card.ability, text_box, spec["text"], "text", card.id, "#1d1d1d", spans,
+                          second=other and other.ability),
             text_box=text_box,
         )
 
-    def card_back(self, card: Card) -> Face:
+    def card_back(self, card: Card, other: Card | None = None) -> Face:
         """A card's own back: its back name and symbol in its own layout."""
+        second = other.back_face.name if other and other.back_face else None
         if card.layout == "token":
-            return self.token(card, card.back_face.name, card.back_face.symbol)
+            self.layout = self.layouts[card.group.size_name]
+            return self.token(card, None, card.back_face.name, second, card.back_face.symbol)
         from dataclasses import replace
-        return self.front(replace(card, name=card.back_face.name, symbol=card.back_face.symbol))
+        return self.front(replace(card, name=card.back_face.name, symbol=card.back_face.symbol),
+                          replace(other, name=second) if second else None)
 
-    def back(self, group: Group) -> BackFace:
+    def back(self, group: Group, other: Group | None = None) -> BackFace:
         self.layout = self.layouts[group.size_name]
         spec = self.layout["back"]
         size = group.size
@@ -314,17 +384,43 @@ class _Composer:
         title_spec = dict(spec["title"], bold=True, align="center")
         light = back_light(group.back.color, spec)
         color = group.back.color if self.ink_saver else light
-        title = self.fit(group.back.title, title_box, title_spec, "back title", group.id, color)
+        title = self.fit(group.back.title, title_box, title_spec, "back title", group.id, color,
+                         second=other and other.back.title, title=True)
         return BackFace(emblem, title, title_box, light)
 
 
 def compose_faces(deck: Deck, layouts: Mapping[str, Mapping], book: FontBook, ink_saver: bool = False,
-                  words: Mapping | None = None) -> tuple[Faces, list[Problem]]:
-    """Every face and back of the deck, each in the layout of its card size (see size_layouts),
-    and the texts that do not fit (nothing is drawn if there are any). `words` are cardgen's own
-    words in the deck's language (templates/strings.yaml)."""
-    composer = _Composer(deck, layouts, book, ink_saver, words or {})
-    fronts = {card.id: composer.front(card) for card in deck.cards}
-    backs = {group.id: composer.back(group) for group in deck.groups}
-    card_backs = {card.id: composer.card_back(card) for card in deck.cards if card.back_face}
+                  words: Mapping | None = None, pinyin: bool = False) -> tuple[Faces, list[Problem]]:
+    """Every face and back of the deck, each in the layout of its card size (see size_layouts; a
+    bilingual deck's in that layout's `bilingual` one), and the texts that do not fit (nothing is drawn
+    if there are any). `words` are cardgen's own words in the deck's language (templates/strings.yaml);
+    `pinyin`: pinyin over the Chinese names of role cards."""
+    problems: list[Problem] = []
+    if deck.second is not None:
+        layouts, problems = bilingual_layouts(deck, layouts)
+    composer = _Composer(deck, layouts, book, ink_saver, words or {}, pinyin)
+    composer.problems += problems
+    second_groups = {group.id: group for group in deck.second.groups} if deck.second else {}
+    fronts = {card.id: composer.front(card, deck.second_card(card)) for card in deck.cards}
+    backs = {group.id: composer.back(group, second_groups.get(group.id)) for group in deck.groups}
+    card_backs = {card.id: composer.card_back(card, deck.second_card(card)) for card in deck.cards if card.back_face}
     return Faces(layouts, fronts, backs, card_backs), composer.problems
+
+
+def bilingual_layouts(deck: Deck, layouts: Mapping[str, Mapping]) -> tuple[dict[str, dict], list[Problem]]:
+    """The layouts of a bilingual deck: each size's, with its `bilingual.layout` keys put in; a size
+    whose layout says `bilingual: none` cannot hold two languages, which is a problem for a group of it."""
+    out, problems = {}, []
+    for name, layout in layouts.items():
+        spec = layout.get("bilingual")
+        if isinstance(spec, Mapping):
+            out[name] = _merged(layout, spec.get("layout", {}))
+            continue
+        out[name] = dict(layout)
+        for group in deck.groups:
+            if group.size_name == name and any(card.group.id == group.id for card in deck.cards):
+                problems.append(Problem(group.name.where, f"{group.id}: {name} cards are too small for two "
+                                                          f"languages ({deck.key}): build them at a larger size "
+                                                          "(--card-size poker, or the group's size:) or in one "
+                                                          "language"))
+    return out, problems

@@ -29,7 +29,7 @@ NAME = "cardgen-manifest.json"
 # Option names (BuildOptions fields) that change each kind of output, and those that change an output
 # made for one table (the whole box's outputs never depend on them).
 OPTIONS = {
-    "cards": ("paper", "card_size", "bleed", "backs", "ink_saver", "back_offset", "margin"),
+    "cards": ("paper", "card_size", "bleed", "backs", "ink_saver", "back_offset", "margin", "pinyin"),
     # The rulebook counts the card sheets and names their paper; documents are printed on the build's paper.
     "rulebook": ("booklet", "paper", "card_size", "bleed", "backs", "margin"),
     "script": ("paper",),

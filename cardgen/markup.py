@@ -28,6 +28,8 @@ class Span:
     bold: bool = False
     italic: bool = False
     icon: str | None = None     # a card id: the span is that card's icon, drawn inline
+    lang: str | None = None     # the text's language where it is not the paragraph's (a bilingual card's
+                                # second name): its characters take that language's fonts and line breaks
 
 
 BOLD, ITALIC = "**", "*"

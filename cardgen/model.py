@@ -1,4 +1,5 @@
-"""The resolved deck: frozen, one language, every option settled.
+"""The resolved deck: frozen, one language (a bilingual build's second language is a second Deck
+beside it), every option settled.
 
 This is what layout and rendering see. Every text is already in the build's
 language (or its English fallback), NFC-normalised and checked against the
@@ -239,6 +240,26 @@ class Deck:
     setups: tuple[Setup, ...] = ()
     night: NightRules = NightRules()
     author: str = ""              # game.yaml's author: the PDFs' metadata
+    second: Deck | None = None     # the same deck in the second language of a bilingual build (--lang vi+en)
+
+    @property
+    def key(self) -> str:
+        """The build's language as --lang names it: vi, or vi+en for bilingual cards."""
+        return f"{self.lang}+{self.second.lang}" if self.second else self.lang
+
+    def second_card(self, card: Card) -> Card | None:
+        """The card in the second language, on a bilingual deck."""
+        if self.second is None:
+            return None
+        return next((other for other in self.second.cards if other.id == card.id), None)
+
+    def introduced(self, card: Card, called: bool = False) -> str:
+        """A card's name (`called`: the name the night calls it by) where a document introduces it: on
+        a bilingual deck with its second-language name in brackets, where that differs."""
+        name = card.call_name if called else card.name.value
+        other = self.second_card(card)
+        second = (other.call_name if called else other.name.value) if other else name
+        return name if second == name else f"{name} ({second})"
 
     @functools.cached_property
     def copies(self) -> tuple[Card, ...]:

@@ -367,7 +367,7 @@ def render_pdf(deck: Deck, pages: list[Page], faces: Faces, book: FontBook, opti
     # Helvetica, a font the PDF would reference without embedding.
     body_font = book.face(book.order(deck.lang)[0], False, False)
     canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=body_font, lang=deck.lang)
-    pdfinfo.of(deck, f"{deck.name.value} ({deck.lang})", "print-and-cut card sheets").apply(canvas)
+    pdfinfo.of(deck, f"{deck.name.value} ({deck.key})", "print-and-cut card sheets").apply(canvas)
     painter = _Painter(canvas, deck, faces, book, options, body_font)
     for number, page in enumerate(pages, start=1):
         painter.page(page, number, len(pages))

@@ -1,7 +1,8 @@
 """Stage 3, resolve: validated game files and build options in, a frozen Deck out.
 
 ``resolve_deck`` picks the build's language (falling back to English where a
-translation is missing; validation has already warned about it), the card size,
+translation is missing; validation has already warned about it; a pair such as
+vi+en is the first language's deck with the second's beside it), the card size,
 and the printing order of the cards, and checks every character against the
 fonts, so that nothing downstream meets a missing translation, an unresolved
 option or a glyph that would print as an empty box: such characters are
@@ -11,6 +12,7 @@ reported as problems, with the exact line they stand on.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -75,14 +77,32 @@ class AnyGlyph:
         return []
 
 
+def language_pair(lang: str) -> tuple[str, ...]:
+    """The languages a build's language names: ("vi",) for vi, ("vi", "en") for bilingual vi+en."""
+    return tuple(lang.split("+"))
+
+
 def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes: dict[str, dict],
                  fonts: GlyphCoverage) -> tuple[Deck, list[Problem]]:
     """One language of a game that validated without errors, and the characters no font has.
 
     The deck comes back even with such problems, so that later stages can
     report theirs too before the build stops. `card_size` (the --card-size
-    option) replaces the game's default size, not a group's own.
+    option) replaces the game's default size, not a group's own. A pair (vi+en)
+    is the first language's deck with the second's beside it (Deck.second),
+    each text checked against the fonts of its own language.
     """
+    first, *second = language_pair(lang)
+    deck, problems = _resolve_one(files, first, card_size, card_sizes, fonts)
+    if second:
+        other, found = _resolve_one(files, second[0], card_size, card_sizes, fonts)
+        deck = replace(deck, second=other)
+        problems += found
+    return deck, problems
+
+
+def _resolve_one(files: GameFiles, lang: str, card_size: str | None, card_sizes: dict[str, dict],
+                 fonts: GlyphCoverage) -> tuple[Deck, list[Problem]]:
     r = _Resolver(files, lang, fonts)
     game = files.game
     data = game.data

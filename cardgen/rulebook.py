@@ -8,6 +8,7 @@ templates/documents/text.yaml. Whatever the deck marks as a house rule (a
 section's `house` parts, a setup step, a setup table, the night order or the
 dead-roles rule) is printed with the mark, and the legend once under the title. Setups groups
 commonly play (``origin: community``) come in a table of their own with their own mark and legend.
+On a bilingual deck each role's section gives its second-language name in brackets.
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
     } for setup in deck.setups if not setup.community]
     community = _community(deck, text)
     roles = [{
-        "name": card.name.value,
+        "name": deck.introduced(card),
         "label": " · ".join(dict.fromkeys(x for x in (card.team.name.value if card.team else "",
                                                        card.group.name.value) if x)),
         "color": team_color(card),

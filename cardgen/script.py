@@ -17,12 +17,13 @@ lines filtered for one Tonight (``context``); the narrator page filters the
 same lines for the cards ticked on its setup screen, so the two cannot differ.
 Two lines are made per Tonight: the deal (the exact cards for a player count,
 or a pointer to the rulebook's setup table for the whole box) and the win check
-(its parts for the cards in play).
+(its parts for the cards in play). On a bilingual deck the deal and each role's
+first call give its second-language name in brackets.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from .model import Card, Deck, Marks, Step
@@ -51,7 +52,7 @@ def marked(line: str, marks: Marks, text: Mapping) -> str:
 
 
 def deal_items(deck: Deck, dealt: Mapping[str, int], text: Mapping) -> str:
-    names = {card.id: card.name.value for card in deck.cards}
+    names = {card.id: deck.introduced(card) for card in deck.cards}
     return text["list_separator"].join(fill(text["deal_item"], n=n, name=names[card_id])
                                        for card_id, n in dealt.items())
 
@@ -132,6 +133,7 @@ class _Writer:
     deck: Deck
     text: Mapping
     version: str
+    called: set[str] = field(default_factory=set)    # cards whose first call is written: they are introduced
 
     def line(self, kind: str, text: str, marks: Marks, when: Condition, card: str | None = None,
              part: str | None = None) -> list[Line]:
@@ -146,8 +148,11 @@ class _Writer:
         night = card.night_script
         group = bool(night and night.group)
         name = card.call_name
+        # A bilingual deck's script gives the second name at a role's first call, as the cards show both.
+        first = self.deck.introduced(card, called=True) if card.id not in self.called else name
+        self.called.add(card.id)
         when += ((card.id,),)
-        lines = self.line("say", fill(self.text["wake_group" if group else "wake"], name=name), Marks(), when,
+        lines = self.line("say", fill(self.text["wake_group" if group else "wake"], name=first), Marks(), when,
                           card.id, "wake")
         if script.unheld_if and card.id not in script.always_held:
             lines += self.line("do", self.text["unheld"], Marks(), when + (script.unheld_if,), card.id, "unheld")

@@ -313,7 +313,7 @@ def _deck_files(prepared: Prepared, sheet: dict, group: Group, service: Service)
     pages = _pages(prepared, sides, service.bleed)
     pdf = print_pdf(prepared, pages, sheet)
     problems = safe_zone_problems(pdf, pages, sides, prepared, service)
-    fields = dict(game=prepared.deck.game, group=group.id, lang=prepared.deck.lang)
+    fields = dict(game=prepared.deck.game, group=group.id, lang=prepared.deck.key)
     if service.format == "pdf-x1a":
         try:
             separated, over = pdfx.convert(pdf, service.profile, pdfx.OutputCondition(**service.condition),
@@ -375,7 +375,7 @@ def export_for(project: Project, game: str, service_id: str, langs: tuple[str, .
         if found:
             decks.problems += found
             continue
-        folder = out / decks.files.id / service.id / prepared.deck.lang
+        folder = out / decks.files.id / service.id / prepared.deck.key
         for name, data in sorted(written.items()):
             write_atomic(folder / name, data)
             report.files.append(folder / name)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .build import BuildOptions, Pipeline, build, check, languages, output_kinds, output_path
+from .build import BuildOptions, Pipeline, build, check, languages, targets
 from .problems import DeckError, Problem, Where
 from .project import Project
 from .write import remove_abandoned, write_atomic
@@ -80,10 +80,11 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
             game_entry["names"][lang] = deck.name.value
             folder = root / files.id
             downloads = []
-            for kind in output_kinds(files):
-                source = output_path(options, files, kind, lang)
+            # What the build wrote for the language (a pair, vi+en, writes no narrator page).
+            for target in targets(files, lang, options):
+                source = target.path
                 put(folder / source.name, source.read_bytes())
-                downloads.append({"kind": kind, "href": source.name, "bytes": source.stat().st_size})
+                downloads.append({"kind": target.kind, "href": source.name, "bytes": source.stat().st_size})
             cards = []
             for card, front, back in card_pictures(prepared, sheet, DPI):
                 for side, png in (("front", front), ("back", back)):
@@ -98,7 +99,7 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
                         fonts.setdefault(path.name, (family, face, path))
             pages.append((folder / page_name(lang), {
                 "lang": lang, "game": files.id, "name": deck.name.value, "downloads": downloads, "cards": cards,
-                "families": families, "text": _text(text_all, lang), "language": _language(strings, lang)}))
+                "families": families, "text": _text(text_all, deck.lang), "language": pipeline.language_name(lang)}))
         entries.append(game_entry)
     if problems:
         raise DeckError(problems)

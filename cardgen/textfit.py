@@ -16,6 +16,12 @@ punctuation mark off a line start by letting it hang past the right edge, so
 then draws the lines as given, with ``wordWrap='CJK'``. Importing this module
 also extends ReportLab's own list of characters that cannot start a line, for
 any other CJK paragraph drawn in the process.
+
+:func:`fit_layers` fits texts in two languages into one box together (a
+bilingual card): one paragraph a language, each broken by its own language's
+rules, the ones below the first at a fraction of its size, all shrinking
+together. A layer with readings is ruby: each character with its reading (its
+pinyin) centred above it, the pair kept as one unit when lines break.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from reportlab.lib import textsplit
 from reportlab.lib.colors import toColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph
 from reportlab.platypus import paragraph as rl_paragraph
@@ -71,14 +78,16 @@ CANNOT_START = frozenset(_extend_reportlab_cannot_start())
 class Fitted:
     """Text laid out at the size chosen by :func:`fit`; lengths in mm, sizes in pt.
 
-    paragraph is the ReportLab Paragraph, already wrapped to the box width.
+    paragraph is the ReportLab Paragraph, already wrapped to the box width; `below` are the further
+    layers of :func:`fit_layers`, each with how far its top is below the paragraph's top (mm).
     """
 
     size: float
     height: float
     overflow: float  # how much taller than the box the text is at min_size; 0.0 when it fits
     overflow_width: float  # how much wider than the box its widest unbreakable word is at min_size
-    paragraph: Paragraph = field(compare=False, repr=False)
+    paragraph: Flowable = field(compare=False, repr=False)
+    below: tuple[tuple[float, Flowable], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def fits(self) -> bool:
@@ -86,8 +95,26 @@ class Fitted:
 
 
 @dataclass(frozen=True)
+class Layer:
+    """One language's text in a box it shares (:func:`fit_layers`): its size is `scale` times the
+    first layer's, `leading` its language's least line height, `gap` the room above it (a fraction of
+    its size); `readings`, one a character of its text (empty for none), are set above the characters
+    at `ruby` times its size, in the fonts of `ruby_lang`."""
+
+    spans: tuple[Span, ...]
+    lang: str
+    color: str = "#000000"
+    leading: float = 1.2
+    scale: float = 1.0
+    gap: float = 0.0
+    readings: tuple[str, ...] | None = None
+    ruby: float = 0.5
+    ruby_lang: str = "zh-Latn"     # the readings' language (pinyin), whose fonts draw them
+
+
+@dataclass(frozen=True)
 class _Layout:
-    paragraph: Paragraph
+    paragraph: Flowable
     height: float  # pt
     too_wide: float  # pt
 
@@ -118,7 +145,19 @@ def fit(
         raise ValueError(f"align must be one of {', '.join(ALIGNMENTS)}, not {align!r}")
     if width <= 0 or height <= 0:
         raise ValueError(f"the text box must have a positive size, not {width} × {height} mm")
-    return _fit(tuple(spans), book, lang, width, height, max_size, min_size, leading, align, color, step)
+    return _fit((Layer(tuple(spans), lang, color, leading),), book, width, height, max_size, min_size, align, step)
+
+
+def fit_layers(layers: Sequence[Layer], book: FontBook, width: float, height: float, *, max_size: float,
+               min_size: float, align: str = "left", step: float = 0.25) -> Fitted:
+    """Layers one under the other in a width × height mm box, at the largest size of the first (on
+    the step grid, from max_size to min_size pt) at which they all fit; the others at their scale of it.
+    Overflow is that of all of them together at min_size."""
+    if not layers or not 0 < min_size <= max_size or step <= 0:
+        raise ValueError(f"need layers and 0 < min_size <= max_size, step > 0; got {min_size}, {max_size}, {step}")
+    if width <= 0 or height <= 0:
+        raise ValueError(f"the text box must have a positive size, not {width} × {height} mm")
+    return _fit(tuple(layers), book, width, height, max_size, min_size, align, step)
 
 
 def draw(fitted: Fitted, canvas, x: float, top: float, valign_height: float | None = None) -> None:
@@ -127,46 +166,63 @@ def draw(fitted: Fitted, canvas, x: float, top: float, valign_height: float | No
     Text taller than valign_height starts at top rather than above it.
     """
     offset = max(0.0, (valign_height - fitted.height) / 2) if valign_height is not None else 0.0
-    fitted.paragraph.drawOn(canvas, units.pt(x), units.pt(top - offset - fitted.height))
+    for below, paragraph in ((0.0, fitted.paragraph), *fitted.below):
+        paragraph.drawOn(canvas, units.pt(x), units.pt(top - offset - below) - paragraph.height)
 
 
 # Cards repeat (copies, fronts drawn for both print and preview): fit each text once.
 @lru_cache(maxsize=1024)
 def _fit(
-    spans: tuple[Span, ...],
+    layers: tuple[Layer, ...],
     book: FontBook,
-    lang: str,
     width: float,
     height: float,
     max_size: float,
     min_size: float,
-    leading: float,
     align: str,
-    color: str,
     step: float,
 ) -> Fitted:
-    cjk = book.is_cjk(lang)
-    pieces = [piece for span in spans for piece in book.runs(span, lang)]
-    style = _style(pieces, align, color, cjk)
     box_width, box_height = units.pt(width), units.pt(height)
+    prepared = [_prepared(layer, book, align, box_width) for layer in layers]
 
     @lru_cache(maxsize=None)
-    def layout_at(size: float) -> _Layout:
-        return _layout(pieces, style, size, leading, box_width, cjk)
+    def layout_at(size: float) -> tuple[list[tuple[float, _Layout]], float, float]:
+        """Each layer's layout with its top (pt below the first's), the height of all and the widest excess."""
+        placed, top = [], 0.0
+        for n, (layer, make) in enumerate(zip(layers, prepared)):
+            layer_size = size * layer.scale
+            top += layer.gap * layer_size if n else 0.0
+            layout = make(layer_size)
+            placed.append((top, layout))
+            top += layout.height
+        return placed, top, max(layout.too_wide for _, layout in placed)
 
     def fits(size: float) -> bool:
-        layout = layout_at(size)
-        return not layout.too_wide and not _excess(layout.height, box_height)
+        _, total, too_wide = layout_at(size)
+        return not too_wide and not _excess(total, box_height)
 
     size = _largest(_sizes(max_size, min_size, step), fits)
-    layout = layout_at(size)
+    placed, total, too_wide = layout_at(size)
     return Fitted(
         size=size,
-        height=units.mm(layout.height),
-        overflow=units.mm(_excess(layout.height, box_height)),
-        overflow_width=units.mm(layout.too_wide),
-        paragraph=layout.paragraph,
+        height=units.mm(total),
+        overflow=units.mm(_excess(total, box_height)),
+        overflow_width=units.mm(too_wide),
+        paragraph=placed[0][1].paragraph,
+        below=tuple((units.mm(top), layout.paragraph) for top, layout in placed[1:]),
     )
+
+
+def _prepared(layer: Layer, book: FontBook, align: str, width: float) -> Callable[[float], _Layout]:
+    """How a layer is laid out at a size in a box `width` pt wide: by its own language's fonts and
+    line breaks (a span may name another language: its characters take that one's), or as ruby."""
+    cjk = any(book.is_cjk(lang) for lang in {span.lang or layer.lang for span in layer.spans} | {layer.lang})
+    pieces = [piece for span in layer.spans for piece in book.runs(span, span.lang or layer.lang)]
+    if layer.readings is not None:
+        return lambda size: _ruby_layout(pieces, layer.readings, book, size, layer.ruby, layer.leading, width,
+                                         align, layer.color, layer.ruby_lang)
+    style = _style(pieces, align, layer.color, cjk)
+    return lambda size: _layout(pieces, style, size, layer.leading, width, cjk)
 
 
 def _excess(value: float, limit: float) -> float:
@@ -217,6 +273,77 @@ def _layout(pieces, style, size: float, leading: float, box_width: float, cjk: b
     else:
         paragraph = _wrapped(_split_newlines(pieces), style, box_width)
         too_wide = max((-_extra_space(line) for line in paragraph.blPara.lines), default=0.0)
+    return _Layout(paragraph, paragraph.height, _excess(too_wide, 0.0))
+
+
+@dataclass(frozen=True)
+class _Column:
+    """A character and its reading above it, as wide as the wider of the two."""
+
+    font: str
+    char: str
+    reading: tuple[tuple[str, str], ...]    # (font, text) runs
+    width: float                            # pt
+
+
+class _Ruby(Flowable):
+    """Lines of columns, each reading centred above its character, drawn in one colour."""
+
+    def __init__(self, lines: list[list[_Column]], size: float, ruby_size: float, ruby_height: float,
+                 line_height: float, width: float, align: str, color: str):
+        super().__init__()
+        self.lines, self.size, self.ruby_size = lines, size, ruby_size
+        self.ruby_height, self.line_height, self.align, self.color = ruby_height, line_height, align, color
+        self.width, self.height = width, len(lines) * line_height
+
+    def draw(self) -> None:
+        c = self.canv
+        c.setFillColor(toColor(self.color))
+        for number, line in enumerate(self.lines):
+            top = self.height - number * self.line_height
+            used = sum(column.width for column in line)
+            x = (self.width - used) / 2 if self.align == "center" else 0.0
+            for column in line:
+                middle = x + column.width / 2
+                runs = [(font, text, stringWidth(text, font, self.ruby_size)) for font, text in column.reading]
+                rx = middle - sum(w for _, _, w in runs) / 2
+                for font, text, w in runs:
+                    c.setFont(font, self.ruby_size)
+                    c.drawString(rx, top - pdfmetrics.getAscent(font, self.ruby_size), text)
+                    rx += w
+                c.setFont(column.font, self.size)
+                c.drawCentredString(middle, top - self.ruby_height - pdfmetrics.getAscent(column.font, self.size),
+                                    column.char)
+                x += column.width
+
+
+# Room between a reading's descenders and the top of its character, and between two readings side by side.
+RUBY_GAP = 0.12
+RUBY_SPACING = 0.3
+
+
+def _ruby_layout(pieces, readings: tuple[str, ...], book: FontBook, size: float, ruby: float, leading: float,
+                 box_width: float, align: str, color: str, ruby_lang: str) -> _Layout:
+    """The characters of pieces, each with its reading above it at `ruby` times the size, broken into
+    lines between the columns where the characters' own rules allow it (kinsoku included)."""
+    ruby_size = size * ruby
+    chars = [(font, ch) for font, text in pieces for ch in text]
+    columns = []
+    for (font, ch), reading in zip(chars, (*readings, *[""] * len(chars))):
+        runs = tuple(book.runs(Span(reading), ruby_lang)) if reading else ()
+        over = sum(stringWidth(text, f, ruby_size) for f, text in runs)
+        columns.append(_Column(font, ch, runs, max(stringWidth(ch, font, size),
+                                                   over + RUBY_SPACING * ruby_size if runs else 0.0)))
+    ranges, too_wide = _line_ranges("".join(column.char for column in columns),
+                                    [column.width for column in columns], box_width)
+    lines = [columns[start:end] for start, end in ranges]
+    ruby_font = next((f for column in columns for f, _ in column.reading), None)
+    ascent, descent = pdfmetrics.getAscentDescent(ruby_font, ruby_size) if ruby_font else (0.0, 0.0)
+    ruby_height = ascent - descent + RUBY_GAP * ruby_size if ruby_font else 0.0
+    base = max((pdfmetrics.getAscent(c.font, size) - pdfmetrics.getDescent(c.font, size) for c in columns),
+               default=size)
+    paragraph = _Ruby(lines, size, ruby_size, ruby_height, ruby_height + max(size * leading, base), box_width,
+                      align, color)
     return _Layout(paragraph, paragraph.height, _excess(too_wide, 0.0))
 
 
@@ -337,15 +464,24 @@ def _break_cjk(pieces, size: float, limit: float,
     text = "".join(OBJECT if font == ICON else ch for font, ch in chars)
     # Per character, exactly as ReportLab's CJK wrapping measures, so it never breaks our lines again.
     widths = [size if font == ICON else stringWidth(ch, font, size) for font, ch in chars]
-    lines, too_wide, start = [], 0.0, 0
+    ranges, too_wide = _line_ranges(text, widths, limit, first)
+    return [_runs(chars[start:end]) for start, end in ranges], too_wide
+
+
+def _line_ranges(text: str, widths: list[float], limit: float,
+                 first: float | None = None) -> tuple[list[tuple[int, int]], float]:
+    """Where each line of text starts and ends, broken under the CJK rules to lines no wider than limit
+    pt (the first than `first`, when given), and how far the widest still exceeds its limit."""
+    ranges: list[tuple[int, int]] = []
+    too_wide, start = 0.0, 0
     while start < len(text):
-        line_limit = first if first is not None and not lines else limit
+        line_limit = first if first is not None and not ranges else limit
         end, next_start = _line_end(text, widths, start, line_limit)
         end = _trim_end(text, start, end)
-        lines.append(_runs(chars[start:end]))
+        ranges.append((start, end))
         too_wide = max(too_wide, sum(widths[start:end]) - line_limit)
         start = next_start
-    return lines, too_wide
+    return ranges, too_wide
 
 
 def _line_end(text: str, widths: list[float], start: int, limit: float) -> tuple[int, int]:

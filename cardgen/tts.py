@@ -163,7 +163,7 @@ def saved_object(prepared: Prepared, decks: list[tuple[Group, list[tuple[int, Sh
         cards = []
         for copy, card in enumerate(c for c in deck.copies if c.group.id == group.id):
             key = ids[card.id] // 100
-            obj = _object("Card", _guid(deck.game, deck.lang, group.id, str(copy)), 3.0 * position, scale,
+            obj = _object("Card", _guid(deck.game, deck.key, group.id, str(copy)), 3.0 * position, scale,
                           card.name.value, _plain(card.ability.value))
             obj.update(CardID=ids[card.id], SidewaysCard=group.size.w > group.size.h,
                        CustomDeck={str(key): custom[str(key)]})
@@ -171,7 +171,7 @@ def saved_object(prepared: Prepared, decks: list[tuple[Group, list[tuple[int, Sh
         if len(cards) == 1:
             states.append(cards[0])
             continue
-        obj = _object("DeckCustom", _guid(deck.game, deck.lang, group.id), 3.0 * position, scale, group.name.value)
+        obj = _object("DeckCustom", _guid(deck.game, deck.key, group.id), 3.0 * position, scale, group.name.value)
         obj.update(SidewaysCard=group.size.w > group.size.h, DeckIDs=[card["CardID"] for card in cards],
                    CustomDeck=custom, ContainedObjects=cards)
         states.append(obj)
@@ -184,7 +184,7 @@ def deck_files(prepared: Prepared, sheet_data: dict, url: str) -> dict[str, byte
     """Every file of one language: name -> bytes."""
     deck = prepared.deck
     pictures = _Pictures(prepared, sheet_data)
-    stem = f"{deck.game}-{deck.lang}"
+    stem = f"{deck.game}-{deck.key}"
     files: dict[str, bytes] = {}
     decks = []
     key = 0
@@ -223,7 +223,7 @@ def export_tts(project: Project, game: str, langs: tuple[str, ...], out: Path, u
     decks = GameLanguages(project, game, langs, out)
     sheet_data = project.template_data("sheet.yaml")
     for prepared in decks:
-        folder = out / decks.files.id / "tts" / prepared.deck.lang
+        folder = out / decks.files.id / "tts" / prepared.deck.key
         written = deck_files(prepared, sheet_data, url)
         for name, data in sorted(written.items()):
             write_atomic(folder / name, data)

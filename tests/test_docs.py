@@ -104,7 +104,7 @@ def _readme_commands() -> list[str]:
 
 def test_the_readme_shows_its_commands():
     commands = _readme_commands()
-    assert len(commands) == 13 and all(command.startswith("cardgen ") for command in commands), commands
+    assert len(commands) == 14 and all(command.startswith("cardgen ") for command in commands), commands
 
 
 def _cardgen() -> list[str]:
@@ -150,5 +150,6 @@ def test_every_command_of_the_readme_runs_as_written(tmp_path):
     output = "".join(lines) + rest
     assert re.search(r"^\d\d:\d\d:\d\d built: ", output, re.M) and output.endswith("stopped\n"), output
     assert (tmp_path / "output" / "werewolf" / "werewolf-cards-vi.pdf").is_file()
+    assert (tmp_path / "output" / "werewolf" / "werewolf-cards-vi+en.pdf").is_file()
     assert (tmp_path / "output" / "calibration-a4-long.pdf").is_file()
     assert (tmp_path / "my-roles" / "werewolf" / "roles" / "fox.yaml").is_file()

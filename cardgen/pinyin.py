@@ -1,0 +1,30 @@
+"""Pinyin over Chinese names (--pinyin): a Chinese text in, one reading a character out, from pypinyin.
+
+pypinyin reads a name as a phrase (长老 is zhǎng lǎo, not cháng lǎo) and marks the tones on the
+vowels (Style.TONE), as learners' books print it. Characters that are not Chinese (a space, the
+middle dot of 阿比盖尔·威廉斯) get no reading. pypinyin is imported only when a build asks for
+pinyin: its dictionaries take a noticeable time to load.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+# The language whose texts get pinyin (its primary subtag: zh, zh-Hans and zh-Hant alike).
+CHINESE = "zh"
+
+
+def has_chinese(lang: str) -> bool:
+    return lang.replace("_", "-").split("-")[0] == CHINESE
+
+
+@lru_cache(maxsize=None)
+def readings(text: str) -> tuple[str, ...]:
+    """The reading of each character of text, "" for characters that have none."""
+    from pypinyin import Style, pinyin
+
+    found = [reading[0] for reading in pinyin(text, style=Style.TONE, errors=lambda chars: [""] * len(chars))]
+    if len(found) == len(text):
+        return tuple(found)
+    # pypinyin keeps a run of characters it cannot read together; read them one by one to stay aligned.
+    return tuple(pinyin(ch, style=Style.TONE, errors=lambda chars: [""])[0][0] for ch in text)
