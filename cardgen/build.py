@@ -266,7 +266,7 @@ class Pipeline:
         """Resolve, faces and layout; every problem of this deck, or a deck ready to render.
         Without `cards` only resolve (the documents and the narrator page need no card faces); without
         `sheets` the cards are not imposed on paper (exports place them themselves)."""
-        from . import face, layout, resolve
+        from . import face, resolve
 
         from .fonts import FontError
 

@@ -18,7 +18,7 @@ from typing import Mapping
 
 from .model import Deck, Marks, Part, Setup, team_color
 from .phrases import fill
-from .script import deal_items, deal_line, marked
+from .script import deal_line, marked
 from .tonight import Tonight
 
 

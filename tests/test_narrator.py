@@ -24,7 +24,7 @@ from cardgen import script as script_writer
 from cardgen.build import check, card_sizes
 from cardgen.model import Marks
 from cardgen.project import Project
-from cardgen.resolve import resolve_deck
+from cardgen.resolve import AnyGlyph, resolve_deck
 from cardgen.tonight import parse_roles, tonight
 from conftest import ROOT, run
 from narrator_browser import as_built, browser, choose_table, needs_browser, script_view
@@ -51,15 +51,10 @@ def phrases(lang: str) -> dict:
     return {**TEXT["en"], **TEXT.get(lang, {})}
 
 
-class _AnyGlyph:
-    def missing(self, text: str, lang: str) -> list[str]:
-        return []
-
-
 def deck_of(game: str, lang: str, includes: tuple[Path, ...] = ()):
     project = Project.at(ROOT / "decks", includes)
     (files,), _ = check(project, [game], strict=False)
-    deck, _ = resolve_deck(files, lang, None, card_sizes(project), _AnyGlyph())
+    deck, _ = resolve_deck(files, lang, None, card_sizes(project), AnyGlyph())
     return deck, files
 
 

@@ -33,7 +33,7 @@ from pypdf import PdfReader
 
 from cardgen.units import mm
 from conftest import ROOT, run
-from pdfread import Box, Fill
+from pdfread import Box, Fill, fills as page_fills
 
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)
@@ -124,16 +124,12 @@ def _pt_box(values) -> Box:
 
 
 def _lines_and_fills(page) -> tuple[list[Line], list[Fill]]:
-    lines, fills = [], []
+    lines = []
     for obj in page.get_objects(max_depth=1):  # the symbol forms are not descended into
         if obj.type != pdfium_c.FPDF_PAGEOBJ_PATH:
             continue
         fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
         pdfium_c.FPDFPath_GetDrawMode(obj.raw, fill_mode, stroke)
-        if fill_mode.value:
-            r, g, b, a = (ctypes.c_uint() for _ in range(4))
-            pdfium_c.FPDFPageObj_GetFillColor(obj.raw, r, g, b, a)
-            fills.append(Fill(_pt_box(obj.get_bounds()), (r.value, g.value, b.value)))
         if not stroke.value or pdfium_c.FPDFPath_CountSegments(obj.raw) != 2:
             continue
         a_, b_, c_, d_, e_, f_ = obj.get_matrix().get()
@@ -148,7 +144,7 @@ def _lines_and_fills(page) -> tuple[list[Line], list[Fill]]:
         dashed = pdfium_c.FPDFPageObj_GetDashCount(obj.raw) > 0
         (x0, y0), (x1, y1) = points
         lines.append(Line(x0, y0, x1, y1, width.value, dashed))
-    return lines, fills
+    return lines, page_fills(page)
 
 
 def _chars(page) -> tuple[list[Char], str]:
