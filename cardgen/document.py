@@ -181,14 +181,17 @@ class _Builder:
         columns = max(map(len, cells))
         size = self.styles["cell"].fontSize
 
-        def natural(column: int) -> float:
+        def natural(column: int, words: bool = False) -> float:
+            """The widest cell of a column, or with `words` its widest word (where a cell may wrap)."""
             padding = TABLE_PADDING[min(column, 1)]
-            return max((self.book.width(row[column][0], self.lang, size, row[column][1]) for row in cells
-                        if column < len(row)), default=0.0) + 2 * padding + 0.5
+            return max((self.book.width(part, self.lang, size, row[column][1]) for row in cells
+                        if column < len(row) for part in (row[column][0].split() if words else [row[column][0]])),
+                       default=0.0) + 2 * padding + 0.5
 
         if columns == 1:
             return [width]
-        others = max(natural(c) for c in range(1, columns)) * (columns - 1)
+        # The other columns' headings (a setup's name) wrap between words; the labels should not.
+        others = max(natural(c, words=True) for c in range(1, columns)) * (columns - 1)
         first = max(min(natural(0), width - others), width / (2 * columns))
         return [first] + [(width - first) / (columns - 1)] * (columns - 1)
 

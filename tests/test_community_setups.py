@@ -41,3 +41,14 @@ def test_the_chinese_rulebook_prints_the_boards_in_their_marked_table(tmp_path):
     table = text[text.index("玩家常用板子○"):]
     assert table.startswith("玩家常用板子○板子预女猎预女猎白预女猎守人数91212狼人344预言家111女巫111猎人111"
                             "白痴–1–守卫––1村民344")
+
+
+def test_the_boards_table_keeps_each_card_name_on_one_line_under_names_that_wrap(tmp_path):
+    # The boards' long names (the column headings) used to squeeze the labels: "Hombr / e lobo".
+    result = run("build", "werewolf", "--lang", "es", "--out", str(tmp_path), "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    text = pypdf.PdfReader(tmp_path / "werewolf" / "werewolf-rulebook-es.pdf").pages[0].extract_text()
+    table = text[text.index("Preparaciones que juegan los grupos"):]
+    # Each cell is a line of its own: a label broken inside a word would be two.
+    for label in ("Hombre lobo", "Idiota del pueblo", "Aldeano", "Preparación"):
+        assert label in [line.strip() for line in table.splitlines()], table
