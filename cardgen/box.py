@@ -28,15 +28,12 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import click
-
 from . import pdfinfo, units
 from .build import Prepared
 from .export import ExportReport, GameLanguages, print_pages, print_pdf
 from .layout import named_size
 from .markup import Span
 from .model import Card, Group
-from .options import decks_option, out_option
 from .problems import DeckError, Problem
 from .project import Project
 from .units import Rect, Size, pt
@@ -354,36 +351,3 @@ def make_boxes(project: Project, game: str, langs: tuple[str, ...], out: Path, p
             decks.report.files.append(target)
             decks.report.cards += sum(one.box.cards for one in placed)
     return decks.finish()
-
-
-
-@click.command("box")
-@click.argument("game")
-@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
-@click.option("--paper", default="a4", show_default=True, help="a4, letter, or another size in templates/paper.yaml.")
-@click.option("--stock", type=click.FloatRange(0.05, 2), default=0.3, show_default=True,
-              help="Thickness of one card in mm (sleeved cards: about 0.6).")
-@click.option("--clearance", type=click.FloatRange(0, 10), default=2.0, show_default=True,
-              help="Room the cards get in mm, across, along and in depth.")
-@click.option("--margin", type=click.FloatRange(0, 30), default=5.0, show_default=True,
-              help="Margin in mm that the printer leaves unprinted.")
-@out_option
-@decks_option
-def box_command(game, langs, paper, stock, clearance, margin, out, decks, includes) -> None:
-    """A tuck box for GAME's cards, sized from their size, count and the stock, to print, cut, fold and glue."""
-    from .cli import DeckProblems
-
-    for value, name in ((stock, "stock"), (clearance, "clearance"), (margin, "margin")):
-        if value != value:
-            raise click.BadParameter("expected a number, got nan", param_hint=f"--{name}")
-    try:
-        project = Project.at(decks, includes)
-        report = make_boxes(project, game, tuple(langs), out or project.output, paper, stock, clearance, margin)
-    except DeckError as exc:
-        raise DeckProblems(exc.problems) from None
-    for problem in report.warnings:
-        click.echo(str(problem), err=True)
-    for path in report.files:
-        click.echo(str(path))
-    files = len(report.files)
-    click.echo(f"{files} file{'' if files == 1 else 's'}, {report.cards} cards boxed in {report.seconds:.1f} s")

@@ -10,7 +10,6 @@ shows everything that needs fixing and keeps every output that is good.
 
 from __future__ import annotations
 
-import concurrent.futures
 import functools
 import os
 import re
@@ -20,14 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Mapping
 
 from . import contained
-from .load import GameFiles, include_strays, load_game
-from .problems import DeckError, Problem, Where, count
+from .problems import DeckError, Problem, Where, count, did_you_mean
 from .project import BUILTIN, Project
-from .schema import ID_PATTERN
-from .templating import TemplateError
-from .validate import did_you_mean, validate_game
 
+# The stages come in when a build needs them: a build with nothing to do, `list` and --help load none.
 if TYPE_CHECKING:
+    import concurrent.futures
+
+    from .load import GameFiles
     from .face import Faces
     from .fonts import FontBook
     from .model import Card, Deck
@@ -128,6 +127,10 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
 
     A game folder in decks/ that is a symbolic link leading out of it is refused, like any file that
     leaves its folder."""
+    from .load import include_strays, load_game
+    from .schema import ID_PATTERN
+    from .validate import validate_game
+
     names = list(names)
     games, problems = [], []
     folders = [game_folder(project, n) for n in names] if names else [project.decks / g for g in project.games()]
@@ -441,6 +444,8 @@ class Pipeline:
     def narrator(self, prepared: Prepared, files: GameFiles) -> bytes:
         """The narrator page of a deck with a script, starting from the build's table."""
         from . import narrator
+        from .templating import TemplateError
+
         project, deck = self.project, prepared.deck
         text = self.text(deck.lang)
         page_all = project.template_data("narrator/text.yaml")
@@ -459,6 +464,7 @@ class Pipeline:
                          once: bool = False) -> tuple[list[tuple[str, bytes, int]], list[Problem]]:
         """documents(), with what stops them as problems: a template, a font, a --setup."""
         from .fonts import FontError
+        from .templating import TemplateError
 
         try:
             return self.documents(prepared, files, kinds, once), []
@@ -497,6 +503,7 @@ def _document(render_document, what: str, template: str, xml: str, *args):
 
     from .document import MAX_PAGES, TooManyPages
     from .fonts import FontError
+    from .templating import TemplateError
 
     try:
         return render_document(xml, *args)
@@ -687,6 +694,8 @@ def _run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles
     if context is not None:
         # Forked workers inherit the fonts and modules loaded here instead of each loading its own.
         pipeline.warm(sorted({lang for _, lang, _, _ in todo}))
+    import concurrent.futures
+
     pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                                   initargs=(pipeline if context is not None else None,))
     try:

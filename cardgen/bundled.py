@@ -2,23 +2,23 @@
 
 The repository keeps ``decks/``, ``templates/`` and ``fonts/`` at its top; the
 wheel carries the same folders inside the package, as ``cardgen/_data/<name>``
-(pyproject.toml maps them). An installed cardgen finds them there with
-importlib.resources; an editable install or a clone, where the package is the
-source tree's ``cardgen/``, finds them beside it.
+(pyproject.toml maps them). An installed cardgen finds them there, beside
+its modules (pip and pipx unpack a wheel on disk, never run it zipped); an
+editable install or a clone, where the package is the source tree's
+``cardgen/``, finds them beside it.
 """
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 FOLDERS = ("decks", "templates", "fonts")
 
 
 def _root() -> Path:
-    # Installed from a wheel the package is unpacked on disk (pip and pipx never run it zipped), so
-    # the traversable is a real folder that ReportLab, Jinja2 and the manifest can open by path.
-    packaged = Path(str(resources.files(__package__) / "_data"))
+    # A real folder that ReportLab, Jinja2 and the manifest can open by path; importlib.resources would
+    # say the same of an unpacked package and costs a tenth of `cardgen --help` to import.
+    packaged = Path(__file__).resolve().parent / "_data"
     if packaged.is_dir():
         return packaged
     return Path(__file__).resolve().parent.parent

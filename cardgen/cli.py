@@ -19,7 +19,6 @@ from .build import BuildOptions, build, card_sizes, check, end_on_signals, game_
 from .problems import DeckError, Problem, count, did_you_mean, tally
 from .options import decks_option, out_option
 from .project import Project
-from .resolve import AnyGlyph, resolve_deck
 
 BACKS = ["long", "short", "fold", "none"]
 
@@ -404,22 +403,36 @@ def validate_command(games, strict, decks, includes, quiet, verbose) -> None:
 @decks_option
 def list_command(game, as_json, decks, includes) -> None:
     """The games, their languages and their components with counts."""
+    from .cache import remembered
+
     project = _project(decks, includes)
     try:
-        games, _ = check(project, [game] if game else [], strict=False)
+        if game is None or game in project.games() and not Path(game).exists():
+            # A listing reads nothing but the project's files: while none of them changes, it stands.
+            listing = remembered("list", (game, project.decks, project.templates, project.fonts, project.includes),
+                                 [project.decks, *project.templates, *project.fonts, *project.includes],
+                                 lambda: _listing(project, game))
+        else:
+            listing = _listing(project, game)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
-    listing = {"games": [_describe(project, files) for files in games]}
     if as_json:
-        click.echo(json.dumps(listing, ensure_ascii=False, indent=2))
+        click.echo(json.dumps({"games": listing["games"]}, ensure_ascii=False, indent=2))
         return
-    for files, entry in zip(games, listing["games"]):
+    for entry, name in zip(listing["games"], listing["names"]):
         total = sum(c["count"] for c in entry["components"])
-        name = files.game.data["name"].get(entry["languages"][0])
         click.echo(f"{entry['id']}: {name} [{', '.join(entry['languages'])}], "
                    f"{total} cards")
         for component in entry["components"]:
             click.echo(f"  {component['group']:<8} {component['id']:<16} x{component['count']}")
+
+
+def _listing(project: Project, game: str | None) -> dict:
+    """`cardgen list`'s answer: each game's entry (_describe), and its name in its first language."""
+    games, _ = check(project, [game] if game else [], strict=False)
+    entries = [_describe(project, files) for files in games]
+    return {"games": entries,
+            "names": [files.game.data["name"].get(entry["languages"][0]) for files, entry in zip(games, entries)]}
 
 
 @main.command("setup")
@@ -432,6 +445,7 @@ def list_command(game, as_json, decks, includes) -> None:
 def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as_json, decks, includes) -> None:
     """The cards to deal to a table: a setup's row for a number of players, or the roles you name."""
     from .build import document_text, languages
+    from .resolve import AnyGlyph, resolve_deck
     from .tonight import tonight
 
     project = _project(decks, includes)
@@ -724,6 +738,8 @@ def init_command(directory, from_game, game_id, langs) -> None:
 
 def _describe(project: Project, files) -> dict:
     """A game's entry in `cardgen list`: its cards as the build makes them, derived and word cards included."""
+    from .resolve import AnyGlyph, resolve_deck
+
     languages = list(files.game.data["languages"])
     deck, _ = resolve_deck(files, languages[0], None, card_sizes(project), AnyGlyph())
     return {
@@ -733,7 +749,89 @@ def _describe(project: Project, files) -> dict:
     }
 
 
-from .export import export_command  # noqa: E402  (last: export uses the pipeline modules above)
-from .box import box_command  # noqa: E402
-main.add_command(export_command)
-main.add_command(box_command)
+@main.command("export")
+@click.argument("game")
+@click.option("--for", "target", metavar="SERVICE",
+              help="A print service (drivethrucards, makeplayingcards, thegamecrafter, printplaygames: "
+                   "its files as templates/exports/SERVICE.yaml describes them) or tts (Tabletop Simulator).")
+@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@out_option
+@click.option("--bleed", type=click.FloatRange(0, 10), default=None,
+              help="Bleed in mm on every side (default: 1/8 in).")
+@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
+              help="Resolution of the PNGs.")
+@click.option("--url", help="With --for tts: the address the sheet images will be hosted at, ending in / "
+                            "(default: bare file names, for images copied into TTS's Mods/Images folder).")
+@click.option("--png", is_flag=True, help="One PNG per card front and back, per copy, and cards.csv.")
+@click.option("--pdf", is_flag=True, help="One card per page, TrimBox and BleedBox set, for a print shop.")
+@decks_option
+@click.pass_context
+def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, decks, includes) -> None:
+    """Export GAME for a print shop: a one-card-per-page PDF and numbered PNGs with bleed
+    (neither --png nor --pdf: both); or, with --for, the files a print service or
+    Tabletop Simulator takes."""
+    from .export import DEFAULT_BLEED, ExportOptions, export
+
+    project = _project(decks, includes)
+    out = out or project.output
+    if target is not None:
+        # A service's data file settles bleed, resolution and formats; a flag that says otherwise is a mistake.
+        given = [f"--{name}" for name in ("bleed", "dpi", "png", "pdf")
+                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise click.UsageError(f"{', '.join(given)} cannot be used with --for: the service's file settles them")
+    if url is not None and target != "tts":
+        raise click.UsageError("--url is for --for tts")
+    try:
+        if target is None:
+            both = not (png or pdf)
+            bleed = DEFAULT_BLEED if bleed is None else bleed
+            report = export(project, game, ExportOptions(tuple(langs), out, bleed, dpi, png or both, pdf or both))
+        elif target == "tts":
+            from .tts import export_tts
+            report = export_tts(project, game, tuple(langs), out, url or "")
+        else:
+            from .services import export_for
+            report = export_for(project, game, target, tuple(langs), out)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    for problem in report.warnings:
+        click.echo(str(problem), err=True)
+    # The PNGs go unlisted (two per card); their folder's CSV names each of them.
+    for path in report.files:
+        if path.suffix != ".png":
+            click.echo(str(path))
+    pngs = sum(1 for path in report.files if path.suffix == ".png")
+    click.echo(f"{len(report.files)} files ({pngs} PNG), {report.cards} cards in {report.seconds:.1f} s")
+
+
+@main.command("box")
+@click.argument("game")
+@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@click.option("--paper", default="a4", show_default=True, help="a4, letter, or another size in templates/paper.yaml.")
+@click.option("--stock", type=click.FloatRange(0.05, 2), default=0.3, show_default=True,
+              help="Thickness of one card in mm (sleeved cards: about 0.6).")
+@click.option("--clearance", type=click.FloatRange(0, 10), default=2.0, show_default=True,
+              help="Room the cards get in mm, across, along and in depth.")
+@click.option("--margin", type=click.FloatRange(0, 30), default=5.0, show_default=True,
+              help="Margin in mm that the printer leaves unprinted.")
+@out_option
+@decks_option
+def box_command(game, langs, paper, stock, clearance, margin, out, decks, includes) -> None:
+    """A tuck box for GAME's cards, sized from their size, count and the stock, to print, cut, fold and glue."""
+    from .box import make_boxes
+
+    for value, name in ((stock, "stock"), (clearance, "clearance"), (margin, "margin")):
+        if value != value:
+            raise click.BadParameter("expected a number, got nan", param_hint=f"--{name}")
+    project = _project(decks, includes)
+    try:
+        report = make_boxes(project, game, tuple(langs), out or project.output, paper, stock, clearance, margin)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    for problem in report.warnings:
+        click.echo(str(problem), err=True)
+    for path in report.files:
+        click.echo(str(path))
+    files = len(report.files)
+    click.echo(f"{files} file{'' if files == 1 else 's'}, {report.cards} cards boxed in {report.seconds:.1f} s")

@@ -35,12 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-import click
-
 from . import units
 from .build import BuildOptions, Pipeline, Prepared, card_sizes, check, languages
 from .layout import Page, Slot
-from .options import decks_option, out_option
 from .problems import DeckError, Problem
 from .project import Project
 from .units import Rect, Size
@@ -240,59 +237,3 @@ def _write_pngs(prepared: Prepared, pages: list[Page], pdf: bytes, folder: Path,
             stale.unlink()
     write_atomic(folder / "cards.csv", cards_csv(prepared, names))
     return [*written, folder / "cards.csv"]
-
-
-@click.command("export")
-@click.argument("game")
-@click.option("--for", "target", metavar="SERVICE",
-              help="A print service (drivethrucards, makeplayingcards, thegamecrafter, printplaygames: "
-                   "its files as templates/exports/SERVICE.yaml describes them) or tts (Tabletop Simulator).")
-@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
-@out_option
-@click.option("--bleed", type=click.FloatRange(0, 10), default=DEFAULT_BLEED, show_default=True,
-              help="Bleed in mm on every side (default: 1/8 in).")
-@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
-              help="Resolution of the PNGs.")
-@click.option("--url", help="With --for tts: the address the sheet images will be hosted at, ending in / "
-                            "(default: bare file names, for images copied into TTS's Mods/Images folder).")
-@click.option("--png", is_flag=True, help="One PNG per card front and back, per copy, and cards.csv.")
-@click.option("--pdf", is_flag=True, help="One card per page, TrimBox and BleedBox set, for a print shop.")
-@decks_option
-@click.pass_context
-def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, decks, includes) -> None:
-    """Export GAME for a print shop: a one-card-per-page PDF and numbered PNGs with bleed
-    (neither --png nor --pdf: both); or, with --for, the files a print service or
-    Tabletop Simulator takes."""
-    # cli imports this module to register the command, so its helpers come in only when it runs.
-    from .cli import DeckProblems
-
-    project = Project.at(decks, includes)
-    out = out or project.output
-    if target is not None:
-        # A service's data file settles bleed, resolution and formats; a flag that says otherwise is a mistake.
-        given = [f"--{name}" for name in ("bleed", "dpi", "png", "pdf")
-                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
-        if given:
-            raise click.UsageError(f"{', '.join(given)} cannot be used with --for: the service's file settles them")
-    if url is not None and target != "tts":
-        raise click.UsageError("--url is for --for tts")
-    try:
-        if target is None:
-            both = not (png or pdf)
-            report = export(project, game, ExportOptions(tuple(langs), out, bleed, dpi, png or both, pdf or both))
-        elif target == "tts":
-            from .tts import export_tts
-            report = export_tts(project, game, tuple(langs), out, url or "")
-        else:
-            from .services import export_for
-            report = export_for(project, game, target, tuple(langs), out)
-    except DeckError as exc:
-        raise DeckProblems(exc.problems) from None
-    for problem in report.warnings:
-        click.echo(str(problem), err=True)
-    # The PNGs go unlisted (two per card); their folder's CSV names each of them.
-    for path in report.files:
-        if path.suffix != ".png":
-            click.echo(str(path))
-    pngs = sum(1 for path in report.files if path.suffix == ".png")
-    click.echo(f"{len(report.files)} files ({pngs} PNG), {report.cards} cards in {report.seconds:.1f} s")

@@ -59,7 +59,13 @@ def request(asked: object, folders: Iterable[Path]) -> str:
     """A hash of what a build is asked (`asked`, its repr) and of the name, size and modification
     time of every file in `folders`: equal hashes, equal inputs (as far as the digests above trust
     size and time), without a file read."""
+    return state(asked, folders)[0]
+
+
+def state(asked: object, folders: Iterable[Path]) -> tuple[str, int]:
+    """request()'s hash, and the newest modification time (ns) of those files."""
     h = hashlib.sha256(f"{__version__}\0{asked!r}\n".encode())
+    newest = 0
     for folder in folders:
         for top, dirs, names in os.walk(folder):
             dirs.sort()
@@ -70,7 +76,8 @@ def request(asked: object, folders: Iterable[Path]) -> str:
                 except OSError:
                     continue
                 h.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-    return h.hexdigest()
+                newest = max(newest, stat.st_mtime_ns)
+    return h.hexdigest(), newest
 
 
 class Manifest:

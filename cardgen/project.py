@@ -15,9 +15,7 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import yaml
-
-from . import bundled, contained, yaml12
+from . import bundled, contained
 from .problems import DeckError, Problem, Where, relative
 
 BUILTIN = bundled.ROOT
@@ -99,6 +97,10 @@ class Project:
 
     def template_data(self, name: str):
         """A template data file, parsed; a copy, so that no caller changes what the next one reads."""
+        import yaml     # here: finding a project and a build with nothing to do read no YAML
+
+        from . import yaml12
+
         path, folder = self._template(name)
         stat = path.stat()
         known = _PARSED.get(path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,19 @@ from cardgen.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def user_cache(tmp_path_factory) -> Path:
+    """cardgen's per-user cache (cardgen/cache.py) in a folder of the test run's own, never the home's."""
+    folder = tmp_path_factory.mktemp("xdg-cache")
+    saved = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(folder)
+    yield folder / "cardgen"
+    if saved is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = saved
 
 
 @pytest.fixture

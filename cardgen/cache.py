@@ -1,0 +1,66 @@
+"""Answers kept between runs: a question, what it depends on and how to answer it in; the answer out,
+from the last run that asked it while every file it reads was the same, or worked out and kept.
+
+`cardgen list` is answered from here: loading and checking every deck to count its cards takes
+half a second, and a project's files rarely change between two listings. An entry is one JSON
+file in the user's cache folder ($XDG_CACHE_HOME/cardgen, else ~/.cache/cardgen;
+~/Library/Caches/cardgen on macOS, %LOCALAPPDATA%/cardgen/cache on Windows), per project and
+question, keyed by manifest.state(): cardgen's version, the question, and the name, size and
+modification time of every file in the folders named. A cache that cannot be read or written is
+no cache: the answer is worked out, and nothing fails for it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .manifest import state
+from .write import write_atomic
+
+# A file changed this recently may change again within the same tick of its clock, keeping its size and
+# modification time (git calls this "racily clean"): an answer that read it is not kept.
+SETTLED_NS = 2_000_000_000
+
+
+def folder() -> Path | None:
+    """Where this user's cache lives, or None when there is no home to put it in."""
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "cardgen"
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        return Path(local) / "cardgen" / "cache" if local else None
+    try:
+        home = Path.home()
+    except RuntimeError:
+        return None
+    return home / ("Library/Caches" if sys.platform == "darwin" else ".cache") / "cardgen"
+
+
+def remembered(question: str, asked: object, folders: Iterable[Path], answer: Callable[[], object]) -> object:
+    """The answer to `question` (a name) about `asked` (its repr is part of the key), which reads the
+    files in `folders`: kept from an earlier run when none of them changed, else answer()'s, kept."""
+    folders = list(folders)
+    key, newest = state((question, asked), folders)
+    where = folder()
+    entry = None
+    if where is not None:
+        entry = where / f"{question}-{hashlib.sha256(repr(asked).encode()).hexdigest()[:16]}.json"
+        try:
+            kept = json.loads(entry.read_text(encoding="utf-8"))
+            if kept.get("key") == key:
+                return kept["answer"]
+        except (OSError, ValueError, AttributeError, KeyError):
+            pass
+    result = answer()
+    if entry is not None and time.time_ns() - newest > SETTLED_NS:
+        try:
+            write_atomic(entry, json.dumps({"key": key, "answer": result}, ensure_ascii=False).encode("utf-8"))
+        except OSError:
+            pass
+    return result
