@@ -19,8 +19,8 @@ and wrapped once per PDF, at the size cardgen chose.
 What it leaves out is everything cardgen does beyond drawing: reading and
 validating YAML, resolving languages, the shrink-to-fit search (each text is
 wrapped once, at the size cardgen chose), imposition, CJK line-breaking rules
-of its own (ReportLab's ``wordWrap='CJK'`` is used instead), checking that
-every SVG can be drawn before drawing it, and any fallback beyond picking, per
+of its own (ReportLab's ``wordWrap='CJK'`` is used instead), saying which
+file and line name an SVG that cannot be drawn, and any fallback beyond picking, per
 character, the first font that has the glyph.
 
     python benchmarks/floor.py SPEC.json [--out DIR]

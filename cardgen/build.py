@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .load import GameFiles
     from .face import Faces
     from .fonts import FontBook
+    from .icons import Undrawable
     from .model import Card, Deck
     from .tonight import Tonight
 
@@ -264,11 +265,13 @@ class Pipeline:
         self.sizes = {**self.read("card-sizes.yaml"), **(sizes or {})}
         self.card_layouts = face.size_layouts(self.read("card-layout.yaml"), self.sizes)
 
-    def prepare(self, files: GameFiles, lang: str, cards: bool = True,
-                sheets: bool = True) -> tuple[Prepared | None, list[Problem]]:
+    def prepare(self, files: GameFiles, lang: str, cards: bool = True, sheets: bool = True,
+                drawn: bool = True) -> tuple[Prepared | None, list[Problem]]:
         """Resolve, faces and layout; every problem of this deck, or a deck ready to render.
         Without `cards` only resolve (the documents and the narrator page need no card faces); without
-        `sheets` the cards are not imposed on paper (exports place them themselves)."""
+        `sheets` the cards are not imposed on paper (exports place them themselves); without `drawn` its
+        SVGs are not drawn once first to find those that cannot be: the caller draws them, and says
+        undrawable()'s problems for the icons.Undrawable that drawing raises (as run_job does)."""
         from . import face, resolve
 
         from .fonts import FontError
@@ -283,7 +286,7 @@ class Pipeline:
             return None, [self.font_problem(files, exc)]
         except ValueError as exc:
             return None, [Problem(files.game.where(("fonts",)), f"fonts: {exc}")]
-        problems += found + (self.drawing_problems(files) if cards else [])
+        problems += found + (self.drawing_problems(files) if cards and drawn else [])
         pages = []
         if sheets:
             # Imposing is cheap and the rulebook counts the sheets, so it is done even without card faces.
@@ -359,6 +362,15 @@ class Pipeline:
                                     for where, written, path, folder in svg_refs(files)
                                     if (reason := svgcheck.drawing_problem(path, folder))]
         return self.drawn[files.id]
+
+    def undrawable(self, files: GameFiles, exc: Undrawable) -> list[Problem]:
+        """Where the SVG that could not be drawn is named, as drawing_problems() says it."""
+        from . import icons, svgcheck
+        from .validate import svg_refs
+
+        reason = svgcheck.undrawable(str(exc))
+        return [Problem(where, f"{written} is {reason}") for where, written, path, _ in svg_refs(files)
+                if icons.icon_bytes(path) == exc.data] or [Problem(None, f"{files.id}: a symbol is {reason}")]
 
     def font_problem(self, files: GameFiles, exc: ValueError) -> Problem:
         """Where a font that cannot be used is to be fixed: the game's `fonts:` for its own fonts,
@@ -464,6 +476,7 @@ class Pipeline:
                          once: bool = False) -> tuple[list[tuple[str, bytes, int]], list[Problem]]:
         """documents(), with what stops them as problems: a template, a font, a --setup."""
         from .fonts import FontError
+        from .icons import Undrawable
         from .templating import TemplateError
 
         try:
@@ -474,6 +487,8 @@ class Pipeline:
             return [], [Problem(Where(self.project.display(Path(exc.file)), exc.line), exc.message)]
         except FontError as exc:
             return [], [self.font_problem(files, exc)]
+        except Undrawable as exc:
+            return [], self.undrawable(files, exc)
 
 
 def document_text(read: Callable[[str], dict], lang: str) -> dict:
@@ -633,6 +648,7 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     to date), or its problems."""
     from . import render
     from .fonts import FontError
+    from .icons import Undrawable
     from .tonight import printed
     from .write import write_atomic
 
@@ -640,7 +656,8 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     pipeline = pipeline or Pipeline(project, options)
     result = JobResult()
     kinds = {target.kind: target for target in todo}
-    prepared, found = pipeline.prepare(files, lang, "cards" in kinds)
+    # Its SVGs are drawn once, on the sheets: one that cannot be drawn is said where it is named.
+    prepared, found = pipeline.prepare(files, lang, "cards" in kinds, drawn=False)
     if prepared is None:
         result.problems = found
         return result
@@ -661,6 +678,9 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
             return result
         except FontError as exc:
             result.problems = [pipeline.font_problem(files, exc)]
+            return result
+        except Undrawable as exc:
+            result.problems = pipeline.undrawable(files, exc)
             return result
         outputs.append((kinds["cards"], pdf, len(pages)))
         result.cards = len(deck.copies)       # counted only where a card PDF is written

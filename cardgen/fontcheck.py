@@ -136,14 +136,17 @@ def _check_glyphs(r: _Reader, tables: dict, glyphs: int) -> None:
     step, fmt, scale = (4, ">I", 1) if long_offsets else (2, ">H", 2)
     if loca_length < step * (glyphs + 1):
         raise _Bad("a font whose 'loca' table is too short for its glyphs")
-    positions = [r.unpack(fmt, loca + step * n)[0] * scale for n in range(glyphs + 1)]
+    # Every table lies inside the file (_check): 'loca' holds glyphs + 1 offsets, and a glyph that lies
+    # inside 'glyf' can be read without asking each time. A font has tens of thousands of glyphs.
+    positions = [offset * scale for offset in r.unpack(f">{glyphs + 1}{fmt[1]}", loca)]
+    contour_count = struct.Struct(">h").unpack_from
     for n in range(glyphs):
         begin, end = positions[n], positions[n + 1]
         if end < begin or end > glyf_length:
             raise _Bad(f"a font whose glyph {n} lies outside its 'glyf' table")
         if end - begin < 10:
             continue
-        (contours,) = r.unpack(">h", glyf + begin)
+        (contours,) = contour_count(r.data, glyf + begin)
         if contours >= 0:
             continue
         at, flags = glyf + begin + 10, _COMPOSITE_MORE

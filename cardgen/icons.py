@@ -103,6 +103,20 @@ def _paint(parsed: _Parsed, color: Color | None, hole: Color) -> None:
             node.strokeColor = stroke if color is None else color
 
 
+@lru_cache(maxsize=1024)
+def _hexval(color: Color) -> str:
+    # A sheet asks for the same few colours tens of thousands of times; ReportLab formats each anew.
+    return color.hexval()
+
+
+class Undrawable(Exception):
+    """An SVG that svglib or ReportLab cannot draw: its bytes, and what they said (the message)."""
+
+    def __init__(self, data: bytes, detail: str):
+        super().__init__(detail)
+        self.data = data
+
+
 class IconPainter:
     """Draws SVG icons on one canvas, each colouring of a file once as a form."""
 
@@ -110,12 +124,16 @@ class IconPainter:
         self.c = canvas
         self.body_font = body_font
         self.forms: dict[tuple[bytes, str | None, str], str] = {}
+        self.files: dict[Path, bytes] = {}      # one PDF draws one version of each file
 
     def draw(self, path: Path, color: Color | None, x: float, y: float, w: float, h: float,
              hole: Color = white) -> None:
         """The icon centred in the box (x, y, w, h in points), its aspect kept; its dark shapes
         in `color` (None: the file's own colours)."""
-        self.draw_svg(icon_bytes(path), color, x, y, w, h, hole)
+        data = self.files.get(path)
+        if data is None:
+            data = self.files[path] = icon_bytes(path)
+        self.draw_svg(data, color, x, y, w, h, hole)
 
     def draw_svg(self, data: bytes, color: Color | None, x: float, y: float, w: float, h: float,
                  hole: Color = white) -> None:
@@ -129,19 +147,23 @@ class IconPainter:
         self.c.restoreState()
 
     def form(self, data: bytes, color: Color | None, hole: Color = white) -> tuple[str, shapes.Drawing]:
-        """The name of the form of an SVG's colouring on this canvas, made on first use, and its drawing."""
-        key = (data, color.hexval() if color else None, hole.hexval())
-        parsed = _svg(data)
-        name = self.forms.get(key)
-        if name is None:
-            # Named by first use, not by hash(), so that rebuilds are byte-identical.
-            self.forms[key] = name = f"Sym{len(self.forms)}"
-            _paint(parsed, color, hole)
-            # Otherwise the drawing starts from Helvetica, which would end up referenced but not embedded.
-            parsed.drawing.initialFontName = self.body_font
-            self.c.beginForm(name, 0, 0, parsed.drawing.width, parsed.drawing.height)
-            renderPDF.draw(parsed.drawing, self.c, 0, 0)
-            self.c.endForm()
+        """The name of the form of an SVG's colouring on this canvas, made on first use, and its drawing;
+        Undrawable when svglib or ReportLab cannot draw it."""
+        key = (data, _hexval(color) if color else None, _hexval(hole))
+        try:
+            parsed = _svg(data)
+            name = self.forms.get(key)
+            if name is None:
+                # Named by first use, not by hash(), so that rebuilds are byte-identical.
+                self.forms[key] = name = f"Sym{len(self.forms)}"
+                _paint(parsed, color, hole)
+                # Otherwise the drawing starts from Helvetica, which would end up referenced but not embedded.
+                parsed.drawing.initialFontName = self.body_font
+                self.c.beginForm(name, 0, 0, parsed.drawing.width, parsed.drawing.height)
+                renderPDF.draw(parsed.drawing, self.c, 0, 0)
+                self.c.endForm()
+        except Exception as exc:    # noqa: BLE001 - whatever svglib or ReportLab raise is the reason
+            raise Undrawable(data, " ".join(str(exc).split()) or type(exc).__name__) from None
         return name, parsed.drawing
 
     def register_inline(self, icons: dict[str, tuple[Path, Color]]) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
@@ -40,21 +41,32 @@ class RenderOptions:
     cutting_aids: bool = True
 
 
+@lru_cache(maxsize=1024)
+def _hex_color(value: str) -> HexColor:
+    # Every face asks for its team's colour and the layout's; parsing "#2f6b3a" each time adds up on a sheet.
+    return HexColor(value)
+
+
+@lru_cache(maxsize=1024)
+def _raster(path: Path) -> bool:
+    return path.suffix.lower() in RASTER
+
+
 def tint(color: str, amount: float) -> Color:
     """The colour mixed with white: amount 0 is white, 1 the colour itself."""
-    c = HexColor(color)
+    c = _hex_color(color)
     return Color(1 - (1 - c.red) * amount, 1 - (1 - c.green) * amount, 1 - (1 - c.blue) * amount)
 
 
 def inline_icons(deck: Deck) -> dict[str, tuple[Path, Color]]:
     """The icons a text may show inline: every card that has an SVG symbol, in its team's colour."""
-    return {card.id: (card.symbol, HexColor(team_color(card))) for card in deck.cards
+    return {card.id: (card.symbol, _hex_color(team_color(card))) for card in deck.cards
             if card.symbol and card.symbol.suffix.lower() == ".svg"}
 
 
 def shade(color: str, amount: float) -> Color:
     """The colour mixed with black: amount 0 is the colour, 1 black."""
-    c = HexColor(color)
+    c = _hex_color(color)
     return Color(c.red * (1 - amount), c.green * (1 - amount), c.blue * (1 - amount))
 
 
@@ -75,7 +87,7 @@ class _Painter:
     # -- symbols: each (file, colour) becomes one PDF form, drawn as often as needed
     def picture(self, path: Path, box: Rect, fit: str = "contain", focus: tuple[float, float] = (0.5, 0.5)) -> None:
         """A designer's picture in its own colours: raster images downsampled and embedded once, SVGs as forms."""
-        if path.suffix.lower() not in RASTER:
+        if not _raster(path):
             self.symbol(path, None, box)
             return
         placed = art.place(path, box.w, box.h, fit, focus)
@@ -87,7 +99,7 @@ class _Painter:
 
     def symbol(self, path: Path, color: Color | None, box: Rect, hole: Color = white) -> None:
         """An icon in the box, its dark shapes in `color` (None: the file's own colours)."""
-        if path.suffix.lower() in RASTER:
+        if _raster(path):
             self.picture(path, box)
             return
         self.icons.draw(path, color, pt(box.x), pt(box.y), pt(box.w), pt(box.h), hole)
@@ -111,18 +123,18 @@ class _Painter:
     def framed(self, face: RoleFace | WordsFace | ListFace, paint: Rect) -> HexColor:
         """Card stock, the frame in the team's colour and the light panel; returns the colour."""
         layout = self.layout
-        color = HexColor(team_color(face.card))
+        color = _hex_color(team_color(face.card))
         if self.options.ink_saver:
             self.rect(face.frame, layout["frame"]["radius"], stroke=color, width=layout["ink-saver"]["frame-width"])
         else:
-            self.rect(paint, fill=HexColor(layout["stock"]))
+            self.rect(paint, fill=_hex_color(layout["stock"]))
             self.rect(face.frame, layout["frame"]["radius"], fill=color)
-            self.rect(face.panel, layout["panel"]["radius"], fill=HexColor(layout["panel"]["color"]))
+            self.rect(face.panel, layout["panel"]["radius"], fill=_hex_color(layout["panel"]["color"]))
         return color
 
     def hole(self) -> Color:
         """What an icon's white parts become: the panel they sit on."""
-        return white if self.options.ink_saver else HexColor(self.layout["panel"]["color"])
+        return white if self.options.ink_saver else _hex_color(self.layout["panel"]["color"])
 
     def role(self, face: RoleFace, paint: Rect) -> None:
         card, ink = face.card, self.options.ink_saver
@@ -149,12 +161,12 @@ class _Painter:
         textfit.draw(face.ability, self.c, face.ability_box.x, face.ability_box.top)
 
     def token(self, face: TokenFace, paint: Rect) -> None:
-        color = HexColor(team_color(face.card))
+        color = _hex_color(team_color(face.card))
         if self.options.ink_saver:
             self.circle(face.circle, stroke=color, width=self.layout["ink-saver"]["frame-width"])
         else:
             self.circle(paint, fill=color)
-            self.circle(face.circle, fill=HexColor(self.layout["panel"]["color"]))
+            self.circle(face.circle, fill=_hex_color(self.layout["panel"]["color"]))
         if face.symbol:
             self.symbol(face.symbol, color, face.symbol_box, self.hole())
         textfit.draw(face.name, self.c, face.name_box.x, face.name_box.top, valign_height=face.name_box.h)
@@ -200,14 +212,14 @@ class _Painter:
         spec, design = self.layout["back"], group.back
         ink = self.options.ink_saver
         fill = self.circle if group.shape == "round" else self.rect
-        fill(paint, fill=white if ink else HexColor(design.color))
+        fill(paint, fill=white if ink else _hex_color(design.color))
         if design.pattern:
             pattern = spec["pattern"]
             # On the dark back the pattern is the back colour a little lighter; ink-saver keeps it faint on white.
             color = tint(design.color, self.layout["ink-saver"]["tint"] if ink else 1 - pattern["tint"])
             self.pattern(design.pattern, color, pattern["size"], pattern["step"], paint)
         if design.symbol:
-            light = HexColor(back.light)
+            light = _hex_color(back.light)
             if ink:
                 dark, holes = tint(design.color, spec["ink-saver-tint"]), white
             elif has_holes(design.symbol):

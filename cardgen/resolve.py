@@ -40,6 +40,7 @@ class _Resolver:
         self.fonts = fonts
         self.problems: list[Problem] = []
         self.fallback = fallback_language(list(files.game.data["languages"]))
+        self.resolved: dict[tuple[Path, str], Path] = {}     # the cards of a deck share a few symbols
 
     def text(self, doc: Doc, path: KeyPath) -> Text:
         """The text in the build's language, or English, at path (a language mapping)."""
@@ -58,8 +59,13 @@ class _Resolver:
         return Text(value, doc.where(path))
 
     def file(self, value: Any, doc: Doc | None = None) -> Path | None:
+        if not value:
+            return None
         folder = self.files.folder_of(doc) if doc else self.files.folder
-        return (folder / value).resolve() if value else None
+        key = (folder, str(value))
+        if key not in self.resolved:
+            self.resolved[key] = (folder / value).resolve()
+        return self.resolved[key]
 
 
 def _group_spec(value: Any) -> tuple[dict, KeyPath]:

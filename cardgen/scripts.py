@@ -11,6 +11,8 @@ exists, rather than printed wrong. docs/designing.md lists both kinds.
 
 from __future__ import annotations
 
+import re
+
 # (first, last, script, what it needs); Unicode blocks, in order.
 _NEEDS_SHAPING: tuple[tuple[int, int, str, str], ...] = (
     (0x0590, 0x05FF, "Hebrew", "right to left"),
@@ -47,10 +49,18 @@ _NEEDS_SHAPING: tuple[tuple[int, int, str, str], ...] = (
 )
 
 
+# Any character of those scripts, found in one search: nearly every text has none.
+_ANY = re.compile("[" + "".join(f"{re.escape(chr(first))}-{re.escape(chr(last))}"
+                                for first, last, _, _ in _NEEDS_SHAPING) + "]")
+
+
 def unsupported(text: str) -> tuple[str, str, str] | None:
     """(the character, its script, what printing it needs) for the first character of text in a
     script cardgen cannot print correctly, or None."""
-    for char in text:
+    found = _ANY.search(text)
+    if found is None:
+        return None
+    for char in text[found.start():]:
         code = ord(char)
         if code < 0x0590 or 0x1D00 <= code < 0xA800 or 0xAC00 <= code < 0xFB1D:
             continue

@@ -130,6 +130,10 @@ def _drawing(text: bytes) -> str | None:
         canvas.showPage()
         canvas.save()
     except Exception as exc:    # noqa: BLE001 - whatever svglib or ReportLab raise is the reason
-        detail = " ".join(str(exc).split()) or type(exc).__name__
-        return f"an SVG cardgen cannot draw ({detail[:200]})"
+        return undrawable(" ".join(str(exc).split()) or type(exc).__name__)
     return None
+
+
+def undrawable(detail: str) -> str:
+    """The reason given for an SVG that svglib or ReportLab said `detail` of."""
+    return f"an SVG cardgen cannot draw ({detail[:200]})"

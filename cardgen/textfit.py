@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import multiprocessing.util
 import os
+import re
 import shutil
 import tempfile
 import unicodedata
@@ -201,7 +202,15 @@ def _fit(
         _, total, too_wide = layout_at(size)
         return not too_wide and not _excess(total, box_height)
 
-    size = _largest(_sizes(max_size, min_size, step), fits)
+    def estimate(size: float) -> float:
+        """The size the text may fit at, from its layout at `size`, where it does not: its height grows
+        about with the square of the size (more lines, each taller), a too wide word with the size."""
+        _, total, too_wide = layout_at(size)
+        if too_wide:
+            return size * box_width / (box_width + too_wide)
+        return size * (box_height / total) ** 0.5 if total > 0 else size
+
+    size = _largest(_sizes(max_size, min_size, step), fits, estimate)
     placed, total, too_wide = layout_at(size)
     return Fitted(
         size=size,
@@ -237,11 +246,27 @@ def _sizes(max_size: float, min_size: float, step: float) -> list[float]:
     return sizes if sizes[-1] - min_size < 1e-6 else sizes + [min_size]
 
 
-def _largest(sizes: list[float], fits: Callable[[float], bool]) -> float:
-    """The first (largest) size that fits, else the last; fitting is monotonic in size."""
+def _largest(sizes: list[float], fits: Callable[[float], bool],
+             estimate: Callable[[float], float] | None = None) -> float:
+    """The first (largest) size that fits, else the last; fitting is monotonic in size. `estimate`
+    guesses from a size that does not fit at what size the text will: the search starts there and
+    widens its steps from it, so a good guess takes two or three layouts where halving takes five."""
     if len(sizes) == 1 or fits(sizes[0]):
         return sizes[0]  # most texts fit at the largest size: one layout
-    low, high = 1, len(sizes) - 1
+    low, high = 1, len(sizes) - 1     # the answer is sizes[low..high]; the last when none fits
+    if estimate is not None:
+        guess = estimate(sizes[0])
+        start = min(max(next((n for n, size in enumerate(sizes) if size <= guess), high), low), high)
+        if fits(sizes[start]):
+            high, step = start, 1
+            while high - step >= low and fits(sizes[high - step]):
+                high, step = high - step, step * 2
+            low = max(low, high - step + 1)
+        else:
+            low, step = min(start + 1, high), 1
+            while low + step - 1 < high and not fits(sizes[low + step - 1]):
+                low, step = low + step, step * 2
+            high = min(high, low + step - 1)
     while low < high:
         middle = (low + high) // 2
         if fits(sizes[middle]):
@@ -257,12 +282,18 @@ def _style(pieces: list[tuple[str, str]], align: str, color: str, cjk: bool) -> 
         # A font of the text keeps Helvetica out of the PDF; an empty paragraph draws nothing.
         fontName=pieces[0][0] if pieces else "Helvetica",
         alignment=ALIGNMENTS[align],
-        textColor=toColor(color),
+        textColor=_color(color),
         wordWrap="CJK" if cjk else None,
         splitLongWords=0,
         # ReportLab lets lines overrun by 5 % of their spaces, which only justified text takes back.
         spaceShrinkage=0,
     )
+
+
+@lru_cache(maxsize=None)
+def _color(name: str):
+    # A card's texts share a few colours; ReportLab's parse of one is a tenth of setting up a style.
+    return toColor(name)
 
 
 def _layout(pieces, style, size: float, leading: float, box_width: float, cjk: bool) -> _Layout:
@@ -348,9 +379,47 @@ def _ruby_layout(pieces, readings: tuple[str, ...], book: FontBook, size: float,
 
 
 def _wrapped(lines: list[list[tuple[str, str]]], style: ParagraphStyle, box_width: float) -> Paragraph:
-    paragraph = Paragraph(_markup(lines, style.fontSize), style)
+    markup = _markup(lines, style.fontSize)
+    frags = _frags(lines, style)
+    paragraph = Paragraph(markup, style) if frags is None else Paragraph(markup, style, frags=frags)
     paragraph.wrap(box_width, 1e9)
     return paragraph
+
+
+# What ReportLab's paragraph parser does to the text between two tags, which _frags does without it: the
+# text of each line is split on whitespace and joined by single spaces (cleanBlockQuotedText), and
+# every character reference (_markup escapes &, < and >) is a fragment of its own.
+_WHITESPACE = re.compile(f"[{re.escape(rl_paragraph._wsc)}]+")
+_REFERENCES = re.compile(r"([&<>])")
+
+
+def _frags(lines: list[list[tuple[str, str]]], style: ParagraphStyle) -> list | None:
+    """The fragments ReportLab's parser makes of _markup(lines), made without parsing it (the
+    parse is a fifth of fitting a card's texts); None where the parser is needed: an inline icon."""
+    frags = []
+    for number, line in enumerate(lines):
+        if number:
+            frags.append(_sized(_frag("<br/>", style.fontName), style))
+        for font, text in line:
+            if font == ICON or "\n" in text:
+                return None
+            for part in _REFERENCES.split(_WHITESPACE.sub(" ", text)):
+                if part:
+                    frags.append(_sized(_frag(f"<font name={quoteattr(font)}>x</font>", style.fontName), style, part))
+    return frags or None
+
+
+@lru_cache(maxsize=None)
+def _frag(markup: str, base: str):
+    """The parser's one fragment of a markup in a paragraph whose style's font is `base`."""
+    (frag,) = Paragraph(markup, ParagraphStyle("frag", fontName=base)).frags
+    return frag
+
+
+def _sized(frag, style: ParagraphStyle, text: str | None = None):
+    # As the parser makes them: the size and colour are the style's, and each fragment has lists of its own.
+    return frag.clone(fontSize=style.fontSize, textColor=style.textColor, link=[], us_lines=[],
+                      **({} if text is None else {"text": text}))
 
 
 def _extra_space(line) -> float:
@@ -463,9 +532,16 @@ def _break_cjk(pieces, size: float, limit: float,
     chars = [(font, ch) for font, text in pieces for ch in ([text] if font == ICON else text)]
     text = "".join(OBJECT if font == ICON else ch for font, ch in chars)
     # Per character, exactly as ReportLab's CJK wrapping measures, so it never breaks our lines again.
-    widths = [size if font == ICON else stringWidth(ch, font, size) for font, ch in chars]
+    widths = [size if font == ICON else _char_width(ch, font, size) for font, ch in chars]
     ranges, too_wide = _line_ranges(text, widths, limit, first)
     return [_runs(chars[start:end]) for start, end in ranges], too_wide
+
+
+@lru_cache(maxsize=1 << 16)
+def _char_width(char: str, font: str, size: float) -> float:
+    # A Chinese text is measured a character at a time, at every size tried: the same few thousand
+    # characters, in two fonts, at a few sizes.
+    return stringWidth(char, font, size)
 
 
 def _line_ranges(text: str, widths: list[float], limit: float,

@@ -19,6 +19,7 @@ from reportlab.platypus import BaseDocTemplate
 
 from cardgen import build as build_module
 from cardgen import document, render
+from cardgen import load as load_module
 from cardgen.build import BuildOptions
 from cardgen.units import Rect
 from conftest import ROOT, run
@@ -246,7 +247,7 @@ def test_a_rebuild_with_nothing_changed_loads_no_deck_and_warns_as_the_build_did
     warned = [line for line in first.stderr.splitlines() if "warning: " in line]
     assert len(warned) == 1 and warned[0].startswith(f"decks/werewords/game.yaml:{line}: warning: colour: unknown key")
     loaded = []
-    monkeypatch.setattr(build_module, "load_game", lambda *args, **kw: loaded.append(args) or 1 / 0)
+    monkeypatch.setattr(load_module, "load_game", lambda *args, **kw: loaded.append(args) or 1 / 0)
     again = _build(project)
     assert again.exit_code == 0, again.output
     assert loaded == [] and again.stdout.startswith("up to date (4 files)")

@@ -1422,8 +1422,9 @@ def test_an_svg_whose_size_cannot_be_drawn_is_refused(project, root):
     assert (result.exit_code, result.stderr) == (1, problems(f"decks/mini/roles/seer.yaml:3: symbol: 'symbols/odd.svg' is {reason}"))
 
 
-def test_an_svg_that_svglib_cannot_draw_is_a_problem_of_validate(project, monkeypatch):
-    """Whatever else svglib or ReportLab stumble on is found by drawing the symbol once while validating."""
+def test_an_svg_that_svglib_cannot_draw_is_a_problem_of_validate_and_build(project, monkeypatch):
+    """Whatever else svglib or ReportLab stumble on is found by drawing the symbol once while validating,
+    and by the build where it draws the symbol on the sheets (it draws none beforehand)."""
     from cardgen import icons, svgcheck
 
     parse = icons._parse
@@ -1437,11 +1438,17 @@ def test_an_svg_that_svglib_cannot_draw_is_a_problem_of_validate(project, monkey
     monkeypatch.setattr(icons, "_parse", broken)
     write(project, "symbols/odd.svg", SVG.format('<rect width="5" height="5"/><circle r="3"/>'))
     seer_with(project, "symbol: symbols/odd.svg")
-    result, _ = validate(project)
+    for run_ in (validate, build):
+        icons._svg.cache_clear()
+        result, watch = run_(project)
+        said = "".join(line for line in result.stderr.splitlines(keepends=True) if not line.startswith("building "))
+        assert (result.exit_code, said) == (1, problems(
+            "decks/mini/roles/seer.yaml:3: symbol: 'symbols/odd.svg' is an SVG cardgen cannot draw "
+            "(list index out of range)"))
+        watch.assert_contained()
     svgcheck._drawing.cache_clear()
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:3: symbol: 'symbols/odd.svg' is an SVG cardgen cannot draw "
-        "(list index out of range)"))
+    icons._svg.cache_clear()
+    assert not list((project / "out").rglob("*.pdf"))
 
 
 def test_a_dash_pattern_of_zero_length_is_drawn_solid(project):

@@ -230,3 +230,52 @@ def test_a_chinese_document_paragraph_is_drawn_in_the_lines_kinsoku_broke(book, 
         for line in flowable.paragraph.blPara.lines:
             words = "".join(getattr(w, "text", "") for w in getattr(line, "words", []))
             assert not words or words[0] not in textfit.CANNOT_START, (width, words)
+
+
+@pytest.mark.parametrize("text,lang", [
+    ("Look at **one  player**'s card &amp; <tell> nobody.", "en"),
+    ("  Leading and trailing  \n\n*two* blank lines\nthen   more \u00a0 held\u00a0together  ", "en"),
+    ("Mỗi đêm, **bầy sói** chọn *một người* — & loại.", "vi"),
+    (CHINESE + "\n" + "（一）“狼人”&<>", "zh"),
+    ("Fuse **α → ω** & ⅓ of 😀 ★ " + LOREM, "es"),
+])
+def test_the_fragments_made_without_the_parser_are_the_parsers(book, text, lang):
+    """textfit makes a card text's paragraph fragments itself: they must be those ReportLab's parser
+    makes of the same markup, attribute for attribute, or lines would break or draw otherwise."""
+    fitted = textfit.fit(parse(text), book, lang, 40, 60, max_size=9, min_size=5)
+    paragraph = fitted.paragraph
+    parsed = Paragraph(paragraph.text, paragraph.style)
+    parsed.wrap(paragraph.width, 1e9)
+
+    def shown(value):
+        """Fragments, words and lines as plain data, every attribute with its value."""
+        if isinstance(value, (list, tuple)):
+            return [type(value).__name__, *map(shown, value)]
+        if hasattr(value, "__dict__"):
+            return [type(value).__name__, *((key, shown(item)) for key, item in sorted(value.__dict__.items()))]
+        return value
+
+    assert shown(paragraph.frags) == shown(parsed.frags)
+    assert shown(paragraph.blPara) == shown(parsed.blPara)
+    assert len(paragraph.blPara.lines) > 1
+
+
+@pytest.mark.parametrize("text,lang,width,height", [
+    (LOREM * 2, "en", 50, 30),
+    (LOREM * 3, "en", 56, 41),
+    (LOREM, "en", 20, 80),
+    ("Supercalifragilisticexpialidocious " * 2, "en", 25, 40),
+    (CHINESE, "zh", 45, 35),
+    (CHINESE * 2, "zh", 60, 30),
+    ("Mỗi đêm, **bầy sói** chọn *một người* để loại. " * 6, "vi", 48, 33),
+])
+def test_the_size_found_is_the_largest_on_the_grid_that_fits(book, text, lang, width, height):
+    """The search starts from an estimate; whatever it tries, it must end where trying every size from
+    the largest down ends."""
+    spans = parse(text)
+    fitted = textfit.fit(spans, book, lang, width, height, max_size=12, min_size=4)
+    sizes = [round(12 - 0.25 * k, 2) for k in range(33)]
+    fitting = [size for size in sizes
+               if textfit.fit(spans, book, lang, width, height, max_size=size, min_size=size).fits]
+    assert fitted.size == (fitting[0] if fitting else 4)
+    assert fitted.size < 12
