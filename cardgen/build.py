@@ -133,35 +133,38 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
     from .validate import validate_game
 
     names = list(names)
-    games, problems = [], []
-    folders = [game_folder(project, n) for n in names] if names else [project.decks / g for g in project.games()]
-    if not folders:
-        raise DeckError([Problem(Where(project.display(project.decks)), "no games found (no */game.yaml)")])
-    sizes = card_sizes(project)
-    for folder in folders:
-        if folder.parent == project.decks:
-            why = contained.folder_reason(folder, project.decks)
-            if why:
-                problems.append(Problem(Where(project.display(folder)), why))
+    # Files of a few folders, read one after another: each folder's real path is found once.
+    with contained.reading():
+        games, problems = [], []
+        folders = [game_folder(project, n) for n in names] if names else \
+            [project.decks / g for g in project.games()]
+        if not folders:
+            raise DeckError([Problem(Where(project.display(project.decks)), "no games found (no */game.yaml)")])
+        sizes = card_sizes(project)
+        for folder in folders:
+            if folder.parent == project.decks:
+                why = contained.folder_reason(folder, project.decks)
+                if why:
+                    problems.append(Problem(Where(project.display(folder)), why))
+                    continue
+            # The folder's name is the game's id: it names the outputs and CI's jobs, and reaches shell lines.
+            if not re.match(ID_PATTERN, folder.name):
+                problems.append(Problem(Where(project.display(folder)),
+                                        f"'{folder.name}' cannot be a game's id, which is its folder's name: rename "
+                                        "the folder in kebab-case English (a-z, 0-9 and -), like my-game"))
                 continue
-        # The folder's name is the game's id: it names the outputs and CI's jobs, and reaches shell lines.
-        if not re.match(ID_PATTERN, folder.name):
-            problems.append(Problem(Where(project.display(folder)), f"'{folder.name}' cannot be a game's id, which "
-                                    "is its folder's name: rename the folder in kebab-case English (a-z, 0-9 "
-                                    "and -), like my-game"))
-            continue
-        # A game outside the project is named relative to the folder that holds it; a bundled one as it ships.
-        root = max((r for r in (project.root, BUILTIN) if folder.is_relative_to(r)), key=lambda r: len(r.parts),
-                   default=folder.parent)
-        files, found = load_game(folder, root, project.includes, named=len(names) == 1)
-        found += validate_game(files, sizes)
-        problems += found
-        games.append(files)
-    for include in project.includes:
-        problems += include_strays(include, project.root, project.games(), [files.id for files in games],
-                                   named=len(names) == 1)
-    # In reading order, file by file, so that a designer can work down the list.
-    problems.sort(key=Problem.sort_key)
+            # A game outside the project is named relative to the folder that holds it; a bundled one as it ships.
+            root = max((r for r in (project.root, BUILTIN) if folder.is_relative_to(r)),
+                       key=lambda r: len(r.parts), default=folder.parent)
+            files, found = load_game(folder, root, project.includes, named=len(names) == 1)
+            found += validate_game(files, sizes)
+            problems += found
+            games.append(files)
+        for include in project.includes:
+            problems += include_strays(include, project.root, project.games(), [files.id for files in games],
+                                       named=len(names) == 1)
+        # In reading order, file by file, so that a designer can work down the list.
+        problems.sort(key=Problem.sort_key)
     if any(p.fails(strict) for p in problems):
         raise DeckError(problems)
     return games, problems

@@ -14,7 +14,9 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 OUTSIDE = "a symbolic link leading outside its folder; cardgen does not read it"
 LOOP = "a symbolic link that leads to itself (a loop); cardgen does not read it"
@@ -67,12 +69,36 @@ def _unusable(path: Path) -> bool:
     return b"\0" in written or len(written) > MAX_PATH or any(len(part) > MAX_NAME for part in written.split(b"/"))
 
 
+_tops: dict[str, str] | None = None      # within reading(): folder -> its real path
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """Within it, the real path of each folder is found once: checking a deck opens a thousand files
+    of the same few folders. Never longer: a folder swapped for a link between two builds is seen."""
+    global _tops
+    outer, _tops = _tops, {} if _tops is None else _tops
+    try:
+        yield
+    finally:
+        _tops = outer
+
+
+def _top(folder: Path) -> str:
+    if _tops is None:
+        return os.path.realpath(folder)
+    key = os.fspath(folder)
+    if key not in _tops:
+        _tops[key] = os.path.realpath(folder)
+    return _tops[key]
+
+
 def reason(path: Path, folder: Path) -> str | None:
     """Why `path` cannot be read as a file of `folder`, or None when it can."""
     if _unusable(path):
         return UNUSABLE
     try:
-        top = os.path.realpath(folder)
+        top = _top(folder)
         real = _real(path, folder, top)
     except OSError as exc:
         if exc.errno == errno.ELOOP:

@@ -13,7 +13,9 @@ here, between characters, on cards and in documents alike
 typesetting (kinsoku): ReportLab's own CJK wrapping keeps at most one
 punctuation mark off a line start by letting it hang past the right edge, so
 "。”", "……" or "）。" still started lines and "（" or "“" ended them. ReportLab
-then draws the lines as given, with ``wordWrap='CJK'``. Importing this module
+then draws the lines as given: a document's with ``wordWrap='CJK'``, a card's
+without it, each line kept whole (re-breaking by the character took ten times
+as long, to the same lines). Importing this module
 also extends ReportLab's own list of characters that cannot start a line, for
 any other CJK paragraph drawn in the process.
 
@@ -230,7 +232,7 @@ def _prepared(layer: Layer, book: FontBook, align: str, width: float) -> Callabl
     if layer.readings is not None:
         return lambda size: _ruby_layout(pieces, layer.readings, book, size, layer.ruby, layer.leading, width,
                                          align, layer.color, layer.ruby_lang)
-    style = _style(pieces, align, layer.color, cjk)
+    style = _style(pieces, align, layer.color)
     return lambda size: _layout(pieces, style, size, layer.leading, width, cjk)
 
 
@@ -276,14 +278,15 @@ def _largest(sizes: list[float], fits: Callable[[float], bool],
     return sizes[low]
 
 
-def _style(pieces: list[tuple[str, str]], align: str, color: str, cjk: bool) -> ParagraphStyle:
+def _style(pieces: list[tuple[str, str]], align: str, color: str) -> ParagraphStyle:
     return ParagraphStyle(
         "cardgen",
         # A font of the text keeps Helvetica out of the PDF; an empty paragraph draws nothing.
         fontName=pieces[0][0] if pieces else "Helvetica",
         alignment=ALIGNMENTS[align],
         textColor=_color(color),
-        wordWrap="CJK" if cjk else None,
+        # Never wordWrap="CJK": a CJK text comes broken into lines (_break_cjk), each of which ReportLab
+        # then keeps whole, for a tenth of what re-breaking it by the character would cost.
         splitLongWords=0,
         # ReportLab lets lines overrun by 5 % of their spaces, which only justified text takes back.
         spaceShrinkage=0,
@@ -300,7 +303,8 @@ def _layout(pieces, style, size: float, leading: float, box_width: float, cjk: b
     style = ParagraphStyle("cardgen-sized", parent=style, fontSize=size, leading=size * leading)
     if cjk:
         lines, too_wide = _break_cjk(pieces, size, box_width)
-        paragraph = _wrapped(lines, style, box_width)
+        # Its lines may be _FUZZ wider than the box, where ReportLab would break one at a space.
+        paragraph = _wrapped(lines, style, box_width + 2 * _FUZZ)
     else:
         paragraph = _wrapped(_split_newlines(pieces), style, box_width)
         too_wide = max((-_extra_space(line) for line in paragraph.blPara.lines), default=0.0)

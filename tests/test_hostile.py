@@ -691,6 +691,27 @@ def test_path_through_a_symbolic_link_out_of_the_game_folder(project, tmp_path):
     assert str((tmp_path / "secret.svg").resolve()) not in watch.reads
 
 
+def test_a_folder_swapped_between_two_readings_is_seen(tmp_path):
+    """Checking a deck finds each folder's real path once (contained.reading), never for longer: the
+    next check in the same process (as `cardgen watch` makes them) sees where the folder leads now."""
+    from cardgen import contained
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    (first / "card.yaml").write_text("name: x\n", encoding="utf-8")
+    (second / "card.yaml").symlink_to(first / "card.yaml")      # in `second`, a file of `first`
+    folder = tmp_path / "game"
+    folder.symlink_to(first)
+    with contained.reading():
+        assert contained.reason(folder / "card.yaml", folder) is None
+    folder.unlink()
+    folder.symlink_to(second)
+    with contained.reading():
+        assert contained.reason(folder / "card.yaml", folder) == contained.OUTSIDE
+    assert contained.reason(folder / "card.yaml", folder) == contained.OUTSIDE
+
+
 def test_card_file_that_is_a_symbolic_link_out_of_the_game_folder_is_not_read(project, tmp_path):
     """Found here (read outside the project): a card file in roles/ that is a symbolic link is read wherever
     it leads, and its values are echoed in problems ('expected a mapping, got <the secret>')"""
