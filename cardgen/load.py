@@ -142,6 +142,11 @@ MAX_FILE_BYTES = 1024 * 1024
 MAX_NODES = 100_000
 
 
+# An anchor (&name) starts a node: after the line's start, a space, a colon or a flow indicator.
+# "Salt & pepper" and "AT&T" hold none.
+_ANCHOR = re.compile(r"(?:^|(?<=[\s\[{,:]))&[^\s\[\]{},]", re.MULTILINE)
+
+
 def _expanded_size(root: yaml.Node) -> int:
     """How many nodes the document has once every alias is expanded, counted without expanding them
     (a billion-laughs file has a few dozen nodes and billions once expanded)."""
@@ -209,8 +214,9 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
         node = loader.get_single_node()
         if node is None:
             return Doc(display, None, path=path), []
-        # Without an alias a node takes at least half a character of the file: a small one cannot be a bomb.
-        if ("*" in text or 2 * len(text) > MAX_NODES) and _expanded_size(node) > MAX_NODES:
+        # Without an anchor there is no alias, and each node takes half a character of the file at least:
+        # a small file without one cannot be a bomb.
+        if (_ANCHOR.search(text) or 2 * len(text) > MAX_NODES) and _expanded_size(node) > MAX_NODES:
             return None, [Problem(Where(display, node.start_mark.line + 1),
                                   f"more than {MAX_NODES} values once its aliases (*) are expanded; "
                                   "a deck file needs far fewer")]
