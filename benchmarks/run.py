@@ -218,6 +218,9 @@ def machine() -> dict[str, str]:
         "pydyf / fonttools": f"{version('pydyf')} / {version('fonttools')}",
         "cardgen": f"{version('cardgen')}, commit {commit.stdout.strip() or '?'}"
                    f"{' + uncommitted changes' if dirty.stdout.strip() else ''}",
+        # Without cached bytecode every process compiles cardgen's modules first, as no installed copy does.
+        "Python bytecode cache": "off (PYTHONDONTWRITEBYTECODE is set)" if os.environ.get("PYTHONDONTWRITEBYTECODE")
+                                 else "on",
     }
 
 
