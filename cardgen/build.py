@@ -742,10 +742,25 @@ def worker_count(options: BuildOptions, todo: list[tuple[GameFiles, str, BuildOp
     if options.jobs:
         return min(options.jobs, len(todo))
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    # The load average counts the runnable processes of everyone on the machine: a core they keep
-    # busy would make a worker wait, and a build in workers that wait is slower than one without.
-    busy = int(os.getloadavg()[0]) if hasattr(os, "getloadavg") else 0
-    return max(1, min(cores - busy, drawing))
+    return max(1, min(cores - busy_cores(), drawing))
+
+
+def busy_cores(looks: int = 5) -> int:
+    """The cores other processes keep busy now: a core they keep busy would make a worker wait, and a
+    build in workers that wait is slower than one without. Linux says how many tasks are runnable at
+    this moment (/proc/loadavg's fourth field, this process among them): the fewest of a few looks a
+    millisecond apart. The load average elsewhere, which also counts what ran in the last minute (a
+    build just before this one)."""
+    try:
+        counts = []
+        for look in range(looks):
+            with open("/proc/loadavg", encoding="ascii") as loadavg:
+                counts.append(int(loadavg.read().split()[3].split("/")[0]))
+            if look + 1 < looks:
+                time.sleep(0.001)
+        return max(0, min(counts) - 1)
+    except (OSError, ValueError, IndexError):
+        return int(os.getloadavg()[0]) if hasattr(os, "getloadavg") else 0
 
 
 def _forking():

@@ -201,18 +201,44 @@ def test_default_workers_are_the_cores_nobody_else_keeps_busy(monkeypatch):
 
     todo = [job(lang, "cards", "rulebook") for lang in LANGS]
     monkeypatch.setattr(build_module.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
-    monkeypatch.setattr(build_module.os, "getloadavg", lambda: (0.1, 0.5, 0.5))
-    assert build_module.worker_count(BuildOptions(), todo) == 2
-    monkeypatch.setattr(build_module.os, "getloadavg", lambda: (1.6, 1.0, 1.0))
-    assert build_module.worker_count(BuildOptions(), todo) == 1
-    monkeypatch.setattr(build_module.os, "getloadavg", lambda: (5.0, 5.0, 5.0))
-    assert build_module.worker_count(BuildOptions(), todo) == 1
+    for busy, workers in ((0, 2), (1, 1), (4, 1)):
+        monkeypatch.setattr(build_module, "busy_cores", lambda busy=busy: busy)
+        assert build_module.worker_count(BuildOptions(), todo) == workers
     # Asked for, workers there are, as many as there are jobs.
     assert build_module.worker_count(BuildOptions(jobs=3), todo) == 3
     assert build_module.worker_count(BuildOptions(jobs=8), todo) == 4
     # A narrator page is quicker made than a worker started.
-    monkeypatch.setattr(build_module.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(build_module, "busy_cores", lambda: 0)
     assert build_module.worker_count(BuildOptions(), [job("en", "narrator")] * 4) == 1
+
+
+@pytest.mark.parametrize("loadavg,busy", [
+    ("1.90 1.20 0.80 1/310 4242\n", 0),       # a build just ended: the minute's average is high, nothing runs now
+    ("0.10 0.30 0.20 3/310 4242\n", 2),       # two other tasks runnable besides this one
+])
+def test_busy_cores_are_those_runnable_now_not_in_the_last_minute(monkeypatch, loadavg, busy):
+    import builtins
+    import io
+
+    real_open = builtins.open
+    monkeypatch.setattr(builtins, "open", lambda path, *a, **k: io.StringIO(loadavg) if path == "/proc/loadavg"
+                        else real_open(path, *a, **k))
+    assert build_module.busy_cores() == busy
+
+
+def test_busy_cores_fall_back_to_the_load_average_without_proc(monkeypatch):
+    import builtins
+
+    real_open = builtins.open
+
+    def no_proc(path, *args, **kwargs):
+        if path == "/proc/loadavg":
+            raise FileNotFoundError(path)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", no_proc)
+    monkeypatch.setattr(build_module.os, "getloadavg", lambda: (1.6, 1.0, 1.0), raising=False)
+    assert build_module.busy_cores() == 1
 
 
 def test_forked_workers_write_the_bytes_of_a_serial_build(tmp_path, monkeypatch):
