@@ -70,18 +70,22 @@ def _unusable(path: Path) -> bool:
 
 
 _tops: dict[str, str] | None = None      # within reading(): folder -> its real path
+_files: dict[tuple[str, str, int], bytes] | None = None       # and (file, folder, limit) -> its bytes
 
 
 @contextmanager
 def reading() -> Iterator[None]:
-    """Within it, the real path of each folder is found once: checking a deck opens a thousand files
-    of the same few folders. Never longer: a folder swapped for a link between two builds is seen."""
-    global _tops
-    outer, _tops = _tops, {} if _tops is None else _tops
+    """Within it, the real path of each folder is found once, and each file is read once: checking a
+    deck opens a thousand files of the same few folders, and each card names one of a few symbols.
+    Never longer: a folder swapped for a link, or a file changed, between two builds is seen."""
+    global _tops, _files
+    outer = _tops, _files
+    if _tops is None:
+        _tops, _files = {}, {}
     try:
         yield
     finally:
-        _tops = outer
+        _tops, _files = outer
 
 
 def _top(folder: Path) -> str:
@@ -124,11 +128,10 @@ def _real(path: Path, folder: Path, top: str) -> str:
     """os.path.realpath(path, strict=True) of a path written as `folder`/..., `top` being the folder's
     real path: only the parts below the folder are looked at, unless one of them is a link (a deck's
     thousand files each walked from the root was a third of checking it)."""
-    try:
-        parts = Path(path).relative_to(folder).parts
-    except ValueError:
-        return os.path.realpath(path, strict=True)
-    if ".." in parts:
+    written, base = os.fspath(path), os.fspath(folder).rstrip(os.sep)
+    parts = written[len(base) + 1:].split(os.sep) if written.startswith(base + os.sep) else []
+    # As a Path writes it (no "." or empty part); anything else, or "..", is resolved the long way.
+    if not parts or any(part in ("", ".", "..") or (os.altsep and os.altsep in part) for part in parts):
         return os.path.realpath(path, strict=True)
     real = top
     for part in parts:
@@ -156,6 +159,16 @@ def folder_reason(path: Path, parent: Path) -> str | None:
 def read(path: Path, folder: Path, limit: int) -> bytes:
     """The bytes of a file of `folder`, at most `limit` of them; raises Refused (with the reason) for a
     file that breaks the rule, and for one larger than `limit` ("N MiB, more than the M MiB ...")."""
+    key = (os.fspath(path), os.fspath(folder), limit)
+    if _files is not None and key in _files:
+        return _files[key]
+    data = _read(path, folder, limit)
+    if _files is not None:
+        _files[key] = data
+    return data
+
+
+def _read(path: Path, folder: Path, limit: int) -> bytes:
     why = reason(path, folder)
     if why:
         raise Refused(why)
