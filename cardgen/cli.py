@@ -11,14 +11,17 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import __version__
-from .build import BuildOptions, build, card_sizes, check, end_on_signals, game_folder, validate
 from .problems import DeckError, Problem, count, did_you_mean, tally
 from .options import decks_option, out_option
 from .project import Project
+
+if TYPE_CHECKING:
+    from .build import BuildOptions
 
 BACKS = ["long", "short", "fold", "none"]
 
@@ -189,6 +192,8 @@ def _waited(seconds: float) -> float:
 @click.version_option(__version__, prog_name="cardgen")
 def main() -> None:
     """Print-and-cut card sheets for social-deduction party games, from YAML decks."""
+    from .build import end_on_signals
+
     end_on_signals()
 
 
@@ -235,6 +240,8 @@ def build_command(games, langs, paper, card_size, bleed, backs, margin, ink_save
     <game>-script-<lang>-<N>p.pdf, and with --only-needed so are the card sheets, beside the whole box's files.
     --lang vi+en prints every card in both languages (<game>-cards-vi+en.pdf), and the rulebook and script in
     the first with each role's second name in brackets (<game>-rulebook-vi+en.pdf)."""
+    from .build import BuildOptions, build
+
     level = _verbosity(quiet, verbose)
     if extra_cards and players is None and setup_id is None and not roles:
         raise click.UsageError("--with adds a card to a setup's row: give --players N or --setup NAME too "
@@ -293,7 +300,7 @@ def _progress(verb: str, level: int):
 def narrator_command(game, lang, players, setup_id, extra_cards, roles, out, no_open, decks, includes) -> None:
     """Build GAME's narrator page if it changed, and open it: one HTML file that runs the night aloud,
     its setup screen starting from the table named (for a table of N: <game>-narrator-<lang>-<N>p.html)."""
-    from .build import output_kinds
+    from .build import BuildOptions, build, check, output_kinds
 
     if lang and "+" in lang:
         raise click.BadParameter(f"the narrator page reads aloud in one language: give one, like "
@@ -359,7 +366,7 @@ def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) 
 
 def _list_targets(project: Project, games, options: BuildOptions, as_json: bool) -> None:
     """What a build would make: one target per game, so CI can spread games over machines."""
-    from .build import languages, plan, targets as build_targets
+    from .build import check, languages, plan, targets as build_targets
 
     try:
         checked, _ = check(project, games, options.strict)
@@ -384,6 +391,8 @@ def _list_targets(project: Project, games, options: BuildOptions, as_json: bool)
 @decks_option
 def validate_command(games, strict, decks, includes, quiet, verbose) -> None:
     """Check GAMES (ids or paths; default: every game) as a build would, and list every problem."""
+    from .build import BuildOptions, validate
+
     level = _verbosity(quiet, verbose)
     project = _project(decks, includes)
     try:
@@ -429,6 +438,8 @@ def list_command(game, as_json, decks, includes) -> None:
 
 def _listing(project: Project, game: str | None) -> dict:
     """`cardgen list`'s answer: each game's entry (_describe), and its name in its first language."""
+    from .build import check
+
     games, _ = check(project, [game] if game else [], strict=False)
     entries = [_describe(project, files) for files in games]
     return {"games": entries,
@@ -444,7 +455,7 @@ def _listing(project: Project, game: str | None) -> dict:
 @decks_option
 def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as_json, decks, includes) -> None:
     """The cards to deal to a table: a setup's row for a number of players, or the roles you name."""
-    from .build import document_text, languages
+    from .build import card_sizes, check, document_text, languages
     from .resolve import AnyGlyph, resolve_deck
     from .tonight import tonight
 
@@ -502,6 +513,8 @@ def _list_setups(deck, as_json: bool) -> None:
 @decks_option
 def watch_command(game, langs, out, interval, decks, includes) -> None:
     """Rebuild GAME whenever one of its files, or a template, changes; Ctrl-C stops."""
+    from .build import BuildOptions, build, game_folder
+
     import time
 
     project = _project(decks, includes)
@@ -568,6 +581,8 @@ def site_command(games, langs, paper, strict, jobs, out, decks, includes, quiet,
     """A site for the group in OUT/site/: a page per game and language with its cards, every PDF and
     narrator page to download, and the printing guide; open index.html, or publish the folder as it is.
     Builds what changed first, as cardgen build does."""
+    from .build import BuildOptions
+
     from .site import make_site
 
     level = _verbosity(quiet, verbose)
@@ -613,6 +628,8 @@ def _write_new(path: Path, text: str) -> None:
 @decks_option
 def new_role_command(game, card_id, into, decks, includes) -> None:
     """A new card file ID for GAME that validates and builds as it is."""
+    from .build import check
+
     import re
 
     from . import newfiles, templating
@@ -738,6 +755,8 @@ def init_command(directory, from_game, game_id, langs) -> None:
 
 def _describe(project: Project, files) -> dict:
     """A game's entry in `cardgen list`: its cards as the build makes them, derived and word cards included."""
+    from .build import card_sizes
+
     from .resolve import AnyGlyph, resolve_deck
 
     languages = list(files.game.data["languages"])

@@ -103,10 +103,17 @@ def _paint(parsed: _Parsed, color: Color | None, hole: Color) -> None:
             node.strokeColor = stroke if color is None else color
 
 
-@lru_cache(maxsize=1024)
+_HEXVALS: dict[tuple[float, float, float, float], str] = {}
+
+
 def _hexval(color: Color) -> str:
-    # A sheet asks for the same few colours tens of thousands of times; ReportLab formats each anew.
-    return color.hexval()
+    # A sheet asks for the same few colours tens of thousands of times; ReportLab formats each anew,
+    # and hashing a Color is slower still than making the tuple of its four numbers.
+    key = (color.red, color.green, color.blue, color.alpha)
+    value = _HEXVALS.get(key)
+    if value is None:
+        value = _HEXVALS[key] = color.hexval()
+    return value
 
 
 class Undrawable(Exception):
@@ -124,15 +131,15 @@ class IconPainter:
         self.c = canvas
         self.body_font = body_font
         self.forms: dict[tuple[bytes, str | None, str], str] = {}
-        self.files: dict[Path, bytes] = {}      # one PDF draws one version of each file
+        self.files: dict[str, bytes] = {}       # by name: one PDF draws one version of each file
 
     def draw(self, path: Path, color: Color | None, x: float, y: float, w: float, h: float,
              hole: Color = white) -> None:
         """The icon centred in the box (x, y, w, h in points), its aspect kept; its dark shapes
         in `color` (None: the file's own colours)."""
-        data = self.files.get(path)
+        data = self.files.get(str(path))
         if data is None:
-            data = self.files[path] = icon_bytes(path)
+            data = self.files[str(path)] = icon_bytes(path)
         self.draw_svg(data, color, x, y, w, h, hole)
 
     def draw_svg(self, data: bytes, color: Color | None, x: float, y: float, w: float, h: float,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cardgen import cli
+from cardgen import build
 from conftest import game, run
 
 AN_HOUR_AGO = time.time() - 3600
@@ -31,7 +31,7 @@ def refuse_loading(monkeypatch) -> None:
     """From here on a listing that loads the decks fails: only a cached answer gets through."""
     def refuse(*args, **kwargs):
         raise AssertionError("the decks were loaded")
-    monkeypatch.setattr(cli, "check", refuse)
+    monkeypatch.setattr(build, "check", refuse)
 
 
 def test_a_second_listing_is_the_cached_first(mini, monkeypatch):
