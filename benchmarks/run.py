@@ -178,6 +178,12 @@ def profile(decks: Path, tmp: Path, baseline: Path | None, flags: list[str]) -> 
     return by_own + sorted((r for r in stages if r not in by_own), key=lambda r: -r[2])[:14]
 
 
+def _marginal(per_card: list[tuple]) -> float:
+    """ms (CPU) each card adds, from the smallest deck to the largest: (size, ms a card, ...) rows."""
+    (small, small_ms, *_), (large, large_ms, *_) = per_card[0], per_card[-1]
+    return (large * large_ms - small * small_ms) / (large - small)
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -610,6 +616,12 @@ def report(args, info, samples, rebuilds, rebuild_rewrites, edits, edit_rewrites
         "|---|---:|---:|---:|---:|",
         *[f"| {'distinct roles' if kind == 'roles' else 'copies of 10 roles'} | {size:,} | {cpu:.3f} | {wall:.3f} | {n} |"
           for kind, per_card, _ in scaling for size, cpu, wall, n in per_card],
+        "",
+        *[f"- {'Distinct roles' if kind == 'roles' else 'Copies'}: each card beyond the smallest deck's "
+          f"{per_card[0][0]:,} costs {_marginal(per_card):.3f} ms (CPU), so each PDF costs about "
+          f"{per_card[0][0] * (per_card[0][1] - _marginal(per_card)):.0f} ms whatever its cards (its symbol forms, back "
+          "pattern and font subsets, made once a PDF), spread over fewer cards in a smaller deck."
+          for kind, per_card, _ in scaling],
         "",
         *(["## Where the time goes: cProfile of a serial clean build (`--force --jobs 1`)", "",
            "Share of the profiled run: own time (the function itself) and cumulative (with what it calls); the 12"
