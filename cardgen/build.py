@@ -26,10 +26,10 @@ from .project import BUILTIN, Project
 if TYPE_CHECKING:
     import concurrent.futures
 
-    from .load import GameFiles
     from .face import Faces
     from .fonts import FontBook
     from .icons import Undrawable
+    from .load import GameFiles
     from .model import Card, Deck
     from .tonight import Tonight
 
@@ -839,17 +839,14 @@ def check_options(project: Project, options: BuildOptions) -> None:
 def _asked(project: Project, names: list[str], options: BuildOptions) -> str | None:
     """What a build of bundled or project games is asked, with the state of every file it may read
     (see manifest.request); None for a game named by its path, which may lie anywhere."""
-    from dataclasses import replace
-
     from .manifest import request
 
-    games = project.games()
-    if any(name not in games or Path(name).exists() for name in names):
+    if not project.by_id(names):
         return None
     # How many workers make the outputs does not change them.
     asked = (names, replace(options, jobs=None, force=False), project.decks, project.templates, project.fonts,
              project.includes)
-    return request(asked, [project.decks, *project.templates, *project.fonts, *project.includes])
+    return request(asked, project.folders())
 
 
 def build(project: Project, names: Iterable[str], options: BuildOptions,

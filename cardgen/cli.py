@@ -17,7 +17,6 @@ import click
 
 from . import __version__
 from .problems import DeckError, Problem, count, did_you_mean, tally
-from .options import decks_option, out_option
 from .project import Project
 
 if TYPE_CHECKING:
@@ -55,6 +54,26 @@ def _warn(problems: list[Problem], quiet: bool = False) -> None:
     for problem in problems:
         if not (quiet and problem.severity == "note"):
             click.echo(str(problem), err=True)
+
+
+LANG_HELP = "Language code, or two joined by + for bilingual cards (vi+en); repeatable (default: every language)."
+
+
+def decks_option(command):
+    """--decks and --include: where the games and a designer's extra cards are."""
+    command = click.option("--include", "includes", multiple=True,
+                           type=click.Path(exists=True, file_okay=False, path_type=Path),
+                           help="A folder of your own cards, as <game>/roles/*.yaml; repeatable.")(command)
+    return click.option("--decks", type=click.Path(file_okay=False, path_type=Path),
+                        help="The project's decks folder (default: the decks/ of the project the working "
+                             "folder is in; outside any project, the bundled games).")(command)
+
+
+def out_option(command):
+    """--out: where the outputs go; by default the output/ of the project, wherever in it cardgen runs."""
+    return click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+                        help="Output folder (default: the project's output/; outside any project, ./output; "
+                             "with --decks, ./output).")(command)
 
 
 def verbosity_option(command):
@@ -197,7 +216,6 @@ def main() -> None:
     end_on_signals()
 
 
-LANG_HELP = "Language code, or two joined by + for bilingual cards (vi+en); repeatable (default: every language)."
 
 
 @main.command("build")
@@ -416,11 +434,10 @@ def list_command(game, as_json, decks, includes) -> None:
 
     project = _project(decks, includes)
     try:
-        if game is None or game in project.games() and not Path(game).exists():
+        if project.by_id([game] if game else []):
             # A listing reads nothing but the project's files: while none of them changes, it stands.
             listing = remembered("list", (game, project.decks, project.templates, project.fonts, project.includes),
-                                 [project.decks, *project.templates, *project.fonts, *project.includes],
-                                 lambda: _listing(project, game))
+                                 project.folders(), lambda: _listing(project, game))
         else:
             listing = _listing(project, game)
     except DeckError as exc:
@@ -515,8 +532,6 @@ def watch_command(game, langs, out, interval, decks, includes) -> None:
     """Rebuild GAME whenever one of its files, or a template, changes; Ctrl-C stops."""
     from .build import BuildOptions, build, game_folder
 
-    import time
-
     project = _project(decks, includes)
     options = BuildOptions(tuple(langs), out=out or project.output)
     try:
@@ -570,7 +585,7 @@ def preview_command(games, langs, out, dpi, decks, includes) -> None:
 
 @main.command("site")
 @click.argument("games", nargs=-1)
-@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@click.option("--lang", "langs", multiple=True, help=LANG_HELP)
 @click.option("--paper", default="a4", show_default=True, help="a4, letter, or another size in templates/paper.yaml.")
 @click.option("--strict", is_flag=True, help="Warnings fail the build.")
 @click.option("--jobs", type=click.IntRange(1), help="Worker processes for the build (default: one per core).")
@@ -582,7 +597,6 @@ def site_command(games, langs, paper, strict, jobs, out, decks, includes, quiet,
     narrator page to download, and the printing guide; open index.html, or publish the folder as it is.
     Builds what changed first, as cardgen build does."""
     from .build import BuildOptions
-
     from .site import make_site
 
     level = _verbosity(quiet, verbose)
@@ -628,11 +642,10 @@ def _write_new(path: Path, text: str) -> None:
 @decks_option
 def new_role_command(game, card_id, into, decks, includes) -> None:
     """A new card file ID for GAME that validates and builds as it is."""
-    from .build import check
-
     import re
 
     from . import newfiles, templating
+    from .build import check
     from .schema import ID_PATTERN
 
     if not re.match(ID_PATTERN, card_id):
@@ -756,7 +769,6 @@ def init_command(directory, from_game, game_id, langs) -> None:
 def _describe(project: Project, files) -> dict:
     """A game's entry in `cardgen list`: its cards as the build makes them, derived and word cards included."""
     from .build import card_sizes
-
     from .resolve import AnyGlyph, resolve_deck
 
     languages = list(files.game.data["languages"])
@@ -773,7 +785,7 @@ def _describe(project: Project, files) -> dict:
 @click.option("--for", "target", metavar="SERVICE",
               help="A print service (drivethrucards, makeplayingcards, thegamecrafter, printplaygames: "
                    "its files as templates/exports/SERVICE.yaml describes them) or tts (Tabletop Simulator).")
-@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@click.option("--lang", "langs", multiple=True, help=LANG_HELP)
 @out_option
 @click.option("--bleed", type=click.FloatRange(0, 10), default=None,
               help="Bleed in mm on every side (default: 1/8 in).")
@@ -826,7 +838,7 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, dec
 
 @main.command("box")
 @click.argument("game")
-@click.option("--lang", "langs", multiple=True, help="Language code; repeatable (default: every language).")
+@click.option("--lang", "langs", multiple=True, help=LANG_HELP)
 @click.option("--paper", default="a4", show_default=True, help="a4, letter, or another size in templates/paper.yaml.")
 @click.option("--stock", type=click.FloatRange(0.05, 2), default=0.3, show_default=True,
               help="Thickness of one card in mm (sleeved cards: about 0.6).")

@@ -124,6 +124,11 @@ class Undrawable(Exception):
         self.data = data
 
 
+def said(exc: BaseException) -> str:
+    """What svglib or ReportLab said when it failed, on one line."""
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
 class IconPainter:
     """Draws SVG icons on one canvas, each colouring of a file once as a form."""
 
@@ -170,7 +175,7 @@ class IconPainter:
                 renderPDF.draw(parsed.drawing, self.c, 0, 0)
                 self.c.endForm()
         except Exception as exc:    # noqa: BLE001 - whatever svglib or ReportLab raise is the reason
-            raise Undrawable(data, " ".join(str(exc).split()) or type(exc).__name__) from None
+            raise Undrawable(data, said(exc)) from None
         return name, parsed.drawing
 
     def register_inline(self, icons: dict[str, tuple[Path, Color]]) -> None:

@@ -72,6 +72,15 @@ class Project:
             return []
         return sorted(p.name for p in self.decks.iterdir() if os.path.lexists(p / "game.yaml"))
 
+    def by_id(self, names: list[str]) -> bool:
+        """Whether every name is the id of one of this project's games, not a path to a game anywhere."""
+        games = self.games()
+        return all(name in games and not Path(name).exists() for name in names)
+
+    def folders(self) -> list[Path]:
+        """Every folder whose files a build or a listing of this project may read."""
+        return [self.decks, *self.templates, *self.fonts, *self.includes]
+
     def template(self, name: str) -> Path:
         """The first templates folder's file of that name; one that breaks the rule of
         :mod:`cardgen.contained` (a link out, a pipe) is an error, not a reason to look further."""

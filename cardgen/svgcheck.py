@@ -120,7 +120,7 @@ def _drawing(text: bytes) -> str | None:
     from reportlab.lib.colors import black
     from reportlab.pdfgen.canvas import Canvas
 
-    from .icons import IconPainter
+    from .icons import IconPainter, said
 
     canvas = Canvas(io.BytesIO())
     painter = IconPainter(canvas, "Helvetica")
@@ -130,7 +130,7 @@ def _drawing(text: bytes) -> str | None:
         canvas.showPage()
         canvas.save()
     except Exception as exc:    # noqa: BLE001 - whatever svglib or ReportLab raise is the reason
-        return undrawable(" ".join(str(exc).split()) or type(exc).__name__)
+        return undrawable(said(exc))
     return None
 
 

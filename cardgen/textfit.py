@@ -295,7 +295,7 @@ def _style(pieces: list[tuple[str, str]], align: str, color: str) -> ParagraphSt
 
 @lru_cache(maxsize=None)
 def _color(name: str):
-    # A card's texts share a few colours; ReportLab's parse of one is a tenth of setting up a style.
+    # A card's texts share a few colours, which ReportLab would parse anew for every style.
     return toColor(name)
 
 
