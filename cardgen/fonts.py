@@ -16,6 +16,7 @@ import hashlib
 import io
 import struct
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -139,6 +140,8 @@ class FontBook:
         Coverage is that of the faces for bold/italic; line breaks are not characters to draw.
         """
         chosen = self._choose(text, self.order(lang), _face_key(bold, italic))
+        if all(map(chosen.__getitem__, set(text) - {"\n"})):
+            return []
         return [ch for ch in dict.fromkeys(text) if ch != "\n" and chosen[ch] is None]
 
     def runs(self, span: Span, lang: str) -> list[tuple[str, str]]:
@@ -154,19 +157,21 @@ class FontBook:
         key = _face_key(span.bold, span.italic)
         order = self.order(lang)
         chosen = self._choose(span.text, order, key)
-        pieces: list[tuple[str, list[str]]] = []
-        for ch in span.text:
+        pieces: list[tuple[str, str]] = []
+        for font, chars in groupby(span.text, chosen.__getitem__):
             # "\n" and uncovered characters (missing() reports those) stay in the current run.
-            font = chosen[ch] or (pieces[-1][0] if pieces else self._font(order[0], key).fontName)
+            font = font or (pieces[-1][0] if pieces else self._font(order[0], key).fontName)
             if pieces and pieces[-1][0] == font:
-                pieces[-1][1].append(ch)
+                pieces[-1] = (font, pieces[-1][1] + "".join(chars))
             else:
-                pieces.append((font, [ch]))
-        return [(font, "".join(chars)) for font, chars in pieces]
+                pieces.append((font, "".join(chars)))
+        return pieces
 
     def _choose(self, text: str, order: tuple[str, ...], key: str) -> dict[str, str | None]:
         """The font name of each character of text (None: no family has it), remembered for the next text."""
         chosen = self._chosen.setdefault((order, key), {})
+        if chosen.keys() >= set(text):
+            return chosen      # most texts: every character seen before
         for ch in dict.fromkeys(text):
             if ch in chosen:
                 continue

@@ -70,6 +70,7 @@ Backs are computed as exact mirror images of the fronts about the page centre
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable, Hashable, Iterable, Literal, Sequence, get_args
 
 
@@ -461,6 +462,8 @@ def _crop_marks(cards: tuple[Slot, ...], everything: tuple[Slot, ...], region: R
     return marks
 
 
+# Every full sheet of a run has the same cards' boxes and marks, so the same strip.
+@lru_cache(maxsize=256)
 def _info_strip(size: Size, bleed_box: Rect, obstacles: tuple[Segment, ...],
                 spec: SheetSpec) -> tuple[Rect, int]:
     """The page-info rectangle: in the bottom margin if it fits, else the top,

@@ -35,6 +35,9 @@ class Doc:
     block_scalars: frozenset[KeyPath] = frozenset()
     base: Path | None = None      # where its file paths start, when not the game folder (an --include)
     path: Path | None = None      # the file it was read from
+    # What validate finds once in the data, which is never changed after loading: the paths of each
+    # kind of value a schema rule declares, by rule (a card file is asked for its texts, files and steps).
+    kinds: dict = field(default_factory=dict, compare=False, repr=False)
 
     def where(self, path: KeyPath = ()) -> Where:
         """The position of the value at path, or of its nearest parent that has one."""
@@ -108,7 +111,9 @@ _CONTROL_NAMES = {"\0": "NUL", "\a": "bell", "\b": "backspace", "\t": "tab", "\v
 
 
 def _walk(node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: list, file: str,
-          source: str) -> None:
+          source: str | None) -> None:
+    """Records the line of each value and the block scalars; adds duplicate keys and, unless `source`
+    is None (a file that can hold none), control characters to problems."""
     lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         seen: dict[Any, int] = {}
@@ -120,7 +125,8 @@ def _walk(node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: li
                 problems.append(Problem(Where(file, line), f"duplicate key '{key}' (first at line {seen[key]})"))
                 continue
             seen[key] = line
-            if isinstance(key_node, yaml.ScalarNode) and (found := _control_problem(key_node, path, source, file)):
+            if source is not None and isinstance(key_node, yaml.ScalarNode) and \
+                    (found := _control_problem(key_node, path, source, file)):
                 problems.append(found)
             _walk(value_node, path + (key,), lines, blocks, problems, file, source)
             # A nested mapping or list starts on a later line; its key's line is where to look.
@@ -132,7 +138,7 @@ def _walk(node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: li
     elif isinstance(node, yaml.ScalarNode):
         if node.style == "|":
             blocks.add(path)
-        found = _control_problem(node, path, source, file)
+        found = _control_problem(node, path, source, file) if source is not None else None
         if found:
             problems.append(found)
 
@@ -173,6 +179,47 @@ def _expanded_size(root: yaml.Node) -> int:
                 if id(child) not in sizes:
                     stack.append((child, False))
     return sizes[id(root)]
+
+
+class _NotPlain(Exception):
+    """A node only PyYAML's constructor can make data of."""
+
+
+_MAP, _SEQ, _MERGE = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:merge"
+_SCALARS = {tag: Loader.yaml_constructors[tag] for tag in
+            ("tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
+             "tag:yaml.org,2002:float", "tag:yaml.org,2002:null")}
+
+
+def _construct(loader, node: yaml.Node, anchored: bool) -> Any:
+    """The data of a document, as PyYAML's constructor makes it. A tree of plain mappings, lists and
+    scalars (every deck file) is made here, each scalar by the constructor of its tag, without the
+    constructor's machinery around them, which was a fifth of loading a deck; anything else (an
+    anchor, a merge key, a key that is no scalar, a tag of its own) is left to the constructor."""
+    if not anchored:
+        try:
+            return _plain(loader, node)
+        except _NotPlain:
+            pass
+    return loader.construct_document(node)
+
+
+def _plain(loader, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        construct = _SCALARS.get(node.tag)
+        if construct is None:
+            raise _NotPlain
+        return construct(loader, node)
+    if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
+        return [_plain(loader, item) for item in node.value]
+    if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
+        data = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE:
+                raise _NotPlain
+            data[_plain(loader, key_node)] = _plain(loader, value_node)
+        return data
+    raise _NotPlain
 
 
 def _unreadable_scalar(loader, root: yaml.Node) -> yaml.Node:
@@ -216,12 +263,13 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
             return Doc(display, None, path=path), []
         # Without an anchor there is no alias, and each node takes half a character of the file at least:
         # a small file without one cannot be a bomb.
-        if (_ANCHOR.search(text) or 2 * len(text) > MAX_NODES) and _expanded_size(node) > MAX_NODES:
+        anchored = "&" in text and _ANCHOR.search(text)
+        if (anchored or 2 * len(text) > MAX_NODES) and _expanded_size(node) > MAX_NODES:
             return None, [Problem(Where(display, node.start_mark.line + 1),
                                   f"more than {MAX_NODES} values once its aliases (*) are expanded; "
                                   "a deck file needs far fewer")]
         try:
-            data = loader.construct_document(node)
+            data = _construct(loader, node, bool(anchored))
         except (ValueError, KeyError, TypeError, OverflowError, AttributeError):
             # An explicit tag with a value it cannot take (`!!int x`): PyYAML's constructor just raises.
             bad = _unreadable_scalar(loader, node)
@@ -245,7 +293,8 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
     blocks: set[KeyPath] = set()
     problems: list[Problem] = []
     try:
-        _walk(node, (), lines, blocks, problems, display, text)
+        # A control character is in the file as it is or as a backslash escape: most files have neither.
+        _walk(node, (), lines, blocks, problems, display, text if "\\" in text or _CONTROL.search(text) else None)
     except RecursionError:
         return None, [Problem(Where(display), "nested too deeply to be a deck file")]
     # An alias repeats its anchor's nodes: their problems are said once.
@@ -277,7 +326,13 @@ class GameFiles:
 def displayer(root: Path):
     """How files are named in problems: relative to `root`, the project folder, or else to the working
     directory, a symbolic link by its own name, not where it leads."""
+    # A deck's thousand files are each named: most lie under the project folder, told apart by their text.
+    under = os.path.join(os.fspath(root.absolute()), "")
+
     def display(path: Path) -> str:
+        written = os.fspath(path)
+        if written.startswith(under) and os.path.isabs(written):
+            return written[len(under):].replace(os.sep, "/")
         for start in (root, Path.cwd()):
             try:
                 return path.absolute().relative_to(start.absolute()).as_posix()

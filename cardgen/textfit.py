@@ -241,14 +241,15 @@ def _excess(value: float, limit: float) -> float:
     return value - limit if value > limit + _FUZZ else 0.0
 
 
-def _sizes(max_size: float, min_size: float, step: float) -> list[float]:
+@lru_cache(maxsize=64)
+def _sizes(max_size: float, min_size: float, step: float) -> tuple[float, ...]:
     """max_size, max_size - step, … down to min_size, which is always last."""
     count = int((max_size - min_size) / step + 1e-9)
-    sizes = [round(max_size - k * step, 6) for k in range(count + 1)]
-    return sizes if sizes[-1] - min_size < 1e-6 else sizes + [min_size]
+    sizes = tuple(round(max_size - k * step, 6) for k in range(count + 1))
+    return sizes if sizes[-1] - min_size < 1e-6 else sizes + (min_size,)
 
 
-def _largest(sizes: list[float], fits: Callable[[float], bool],
+def _largest(sizes: Sequence[float], fits: Callable[[float], bool],
              estimate: Callable[[float], float] | None = None) -> float:
     """The first (largest) size that fits, else the last; fitting is monotonic in size. `estimate`
     guesses from a size that does not fit at what size the text will: the search starts there and
@@ -304,7 +305,7 @@ def _layout(pieces, style, size: float, leading: float, box_width: float, cjk: b
     if cjk:
         lines, too_wide = _break_cjk(pieces, size, box_width)
         # Its lines may be _FUZZ wider than the box, where ReportLab would break one at a space.
-        paragraph = _wrapped(lines, style, box_width + 2 * _FUZZ)
+        paragraph = _in_one_font(lines, style, box_width + 2 * _FUZZ) or _wrapped(lines, style, box_width + 2 * _FUZZ)
     else:
         paragraph = _wrapped(_split_newlines(pieces), style, box_width)
         too_wide = max((-_extra_space(line) for line in paragraph.blPara.lines), default=0.0)
@@ -382,6 +383,43 @@ def _ruby_layout(pieces, readings: tuple[str, ...], book: FontBook, size: float,
     return _Layout(paragraph, paragraph.height, _excess(too_wide, 0.0))
 
 
+def _in_one_font(lines: list[list[tuple[str, str]]], style: ParagraphStyle, box_width: float) -> Paragraph | None:
+    """Lines cardgen broke, when all are in one font (most Chinese texts: the CJK font has the Latin
+    letters too), as a paragraph of one font; else None."""
+    fonts = {font for line in lines for font, _ in line}
+    if len(fonts) != 1 or ICON in fonts:
+        return None
+    frag = _sized(_frag(f"{_font_tag(fonts.pop())}x</font>", style.fontName), style, "")
+    paragraph = _BrokenLines(_markup(lines, style.fontSize), style, frag,
+                             ["".join(text for _, text in line) for line in lines])
+    paragraph.wrap(box_width, 1e9)
+    return paragraph
+
+
+class _BrokenLines(Paragraph):
+    """A paragraph of one font in the lines cardgen broke, laid out and drawn by ReportLab as it does a
+    paragraph of one font (a string a line), without breaking those lines again: split into fragments,
+    a Chinese line took ReportLab four times as long to lay out and draw. Its text is the markup
+    ReportLab would take for the same lines."""
+
+    def __init__(self, markup: str, style: ParagraphStyle, frag, lines: list[str]):
+        super().__init__(markup, style, frags=[frag])
+        self.broken = lines
+
+    def breakLines(self, width):
+        # What Paragraph.breakLines returns for a paragraph of one fragment: its words by line, each
+        # line with the room left on it (by which centred lines are placed).
+        max_width = width[0] if isinstance(width, (list, tuple)) else width
+        frag = self.frags[0]
+        font, size = frag.fontName, frag.fontSize
+        ascent, descent = pdfmetrics.getAscentDescent(font, size)
+        lines = []
+        for text in self.broken:
+            words = rl_paragraph.split(rl_paragraph.strip(text))
+            lines.append((max_width - stringWidth(" ".join(words), font, size), words))
+        return frag.clone(kind=0, lines=lines, ascent=ascent, descent=descent, fontSize=size)
+
+
 def _wrapped(lines: list[list[tuple[str, str]]], style: ParagraphStyle, box_width: float) -> Paragraph:
     markup = _markup(lines, style.fontSize)
     frags = _frags(lines, style)
@@ -409,7 +447,7 @@ def _frags(lines: list[list[tuple[str, str]]], style: ParagraphStyle) -> list | 
                 return None
             for part in _REFERENCES.split(_WHITESPACE.sub(" ", text)):
                 if part:
-                    frags.append(_sized(_frag(f"<font name={quoteattr(font)}>x</font>", style.fontName), style, part))
+                    frags.append(_sized(_frag(f"{_font_tag(font)}x</font>", style.fontName), style, part))
     return frags or None
 
 
@@ -511,7 +549,12 @@ def _piece(font: str, text: str, size: float) -> str:
         # The callback draws the card's icon where the line reaches it; the spacer keeps its room.
         return (f"<onDraw name={quoteattr(INLINE_CALLBACK)} label={quoteattr(text)}/>"
                 f'<img src={quoteattr(_spacer())} width="{size:.2f}" height="{size:.2f}" valign="baseline"/>')
-    return f"<font name={quoteattr(font)}>{escape(text)}</font>"
+    return f"{_font_tag(font)}{escape(text)}</font>"
+
+
+@lru_cache(maxsize=None)
+def _font_tag(font: str) -> str:
+    return f"<font name={quoteattr(font)}>"
 
 
 def _markup(lines: list[list[tuple[str, str]]], size: float) -> str:
@@ -532,20 +575,53 @@ def _break_cjk(pieces, size: float, limit: float,
                first: float | None = None) -> tuple[list[list[tuple[str, str]]], float]:
     """Lines of (font, text) runs no wider than limit pt (the first line than `first`, when
     given), and how far the widest still exceeds its limit."""
-    # An inline icon is one unbreakable unit, as wide as the type is high.
-    chars = [(font, ch) for font, text in pieces for ch in ([text] if font == ICON else text)]
-    text = "".join(OBJECT if font == ICON else ch for font, ch in chars)
-    # Per character, exactly as ReportLab's CJK wrapping measures, so it never breaks our lines again.
-    widths = [size if font == ICON else _char_width(ch, font, size) for font, ch in chars]
-    ranges, too_wide = _line_ranges(text, widths, limit, first)
-    return [_runs(chars[start:end]) for start, end in ranges], too_wide
+    text, widths, spans = [], [], []        # spans: where each piece is in the text
+    for font, piece in pieces:
+        # An inline icon is one unbreakable unit, as wide as the type is high.
+        if font == ICON:
+            text.append(OBJECT)
+            widths.append(size)
+        elif piece:
+            text.append(piece)
+            widths.extend(map(_widths(font, size).__getitem__, piece))
+        else:
+            continue
+        spans.append((len(widths) - (1 if font == ICON else len(piece)), len(widths), font, piece))
+    ranges, too_wide = _line_ranges("".join(text), widths, limit, first)
+    return [_line_runs(spans, start, end) for start, end in ranges], too_wide
 
 
-@lru_cache(maxsize=1 << 16)
-def _char_width(char: str, font: str, size: float) -> float:
-    # A Chinese text is measured a character at a time, at every size tried: the same few thousand
-    # characters, in two fonts, at a few sizes.
-    return stringWidth(char, font, size)
+def _line_runs(spans: list[tuple[int, int, str, str]], start: int, end: int) -> list[tuple[str, str]]:
+    """The runs of the text from start to end: the pieces there, cut to it, one run a font."""
+    runs: list[tuple[str, str]] = []
+    for begins, ends, font, piece in spans:
+        if ends <= start or begins >= end:
+            continue
+        part = piece if font == ICON else piece[max(start - begins, 0):end - begins]
+        if runs and runs[-1][0] == font != ICON:
+            runs[-1] = (font, runs[-1][1] + part)
+        else:
+            runs.append((font, part))
+    return runs
+
+
+class _Widths(dict):
+    """Each character's width in a font at a size, measured on first use (a Chinese text is measured a
+    character at a time, at every size tried: the same few thousand characters, in two fonts)."""
+
+    def __init__(self, font: str, size: float):
+        super().__init__()
+        self.font, self.size = font, size
+
+    def __missing__(self, char: str) -> float:
+        # Per character, exactly as ReportLab's CJK wrapping measures, so it never breaks our lines again.
+        width = self[char] = stringWidth(char, self.font, self.size)
+        return width
+
+
+@lru_cache(maxsize=256)
+def _widths(font: str, size: float) -> _Widths:
+    return _Widths(font, size)
 
 
 def _line_ranges(text: str, widths: list[float], limit: float,
@@ -614,13 +690,3 @@ def _trim_end(text: str, start: int, end: int) -> int:
     while end > start and text[end - 1].isspace():
         end -= 1
     return end
-
-
-def _runs(chars: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    runs: list[tuple[str, str]] = []
-    for font, ch in chars:
-        if runs and runs[-1][0] == font != ICON:
-            runs[-1] = (font, runs[-1][1] + ch)
-        else:
-            runs.append((font, ch))
-    return runs

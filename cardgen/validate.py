@@ -11,6 +11,7 @@ are warnings; everything else is an error.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -36,6 +37,15 @@ _FORMS = {
     schema.ID_PATTERN: "a valid name (lowercase, digits and '-')",
     r"\.[tT][tT][fF]$": "a TrueType font file (a name ending in .ttf)",
 }
+
+
+@lru_cache(maxsize=None)
+def _accepted(kinds: tuple[str, ...]) -> tuple[tuple[type, ...], bool]:
+    """The Python types of the schema types, and whether a boolean is one of them: bool is an int in
+    Python, and YAML's `true` must not pass as a count."""
+    types = tuple(t for kind in kinds for t in (_TYPES[kind][0] if isinstance(_TYPES[kind][0], tuple)
+                                                else (_TYPES[kind][0],)))
+    return types, any(kind != "integer" and isinstance(True, _TYPES[kind][0]) for kind in kinds)
 
 
 def _dotted(path: KeyPath) -> str:
@@ -84,10 +94,9 @@ class _SchemaCheck:
             rule = _deref(_choose(value, rule))
         kinds = rule.get("type")
         if kinds:
-            kinds = [kinds] if isinstance(kinds, str) else kinds
-            # bool is an int in Python; YAML's `yes` must not pass as a count.
-            if not any(isinstance(value, _TYPES[k][0]) and not (k == "integer" and isinstance(value, bool))
-                       for k in kinds):
+            kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+            types, bool_fits = _accepted(kinds)
+            if not isinstance(value, types) or (isinstance(value, bool) and not bool_fits):
                 wanted = " or ".join(_TYPES[k][1] for k in kinds)
                 self.report(path, f"expected {wanted}, got {_show(value)}")
                 return
@@ -142,24 +151,37 @@ def check_schema(doc: Doc, rule: dict) -> list[Problem]:
             for path, message, severity in _SchemaCheck(doc).run(doc.data, rule)]
 
 
-def _refs(data: Any, rule: dict, ref: str, path: KeyPath = ()) -> Iterable[KeyPath]:
-    """Paths of the values in data that the schema declares as `ref` (e.g. every text)."""
-    if rule.get("$ref") == ref:
-        yield path
-        return
-    rule = _deref(rule)
+def _refs(doc: Doc, rule: dict, ref: str) -> list[KeyPath]:
+    """Paths of the values in a document that its schema `rule` declares as `ref` (e.g. every text),
+    outermost first; one walk of the document finds those of every kind."""
+    found = doc.kinds.get(id(rule))
+    if found is None:
+        found = doc.kinds[id(rule)] = {}
+        _collect(doc.data, rule, (), frozenset(), found)
+    return found.get(ref, [])
+
+
+def _collect(data: Any, rule: dict, path: KeyPath, within: frozenset[str], found: dict[str, list[KeyPath]]) -> None:
+    """Adds to `found` the path of each value that rule declares by a $ref, unless a value of the same
+    kind holds it (a step inside a step is part of the outer one)."""
+    ref = rule.get("$ref")
+    if ref:
+        if ref not in within:
+            found.setdefault(ref, []).append(path)
+            within = within | {ref}
+        rule = _deref(rule)
     if "oneOf" in rule:
-        yield from _refs(data, _choose(data, rule), ref, path)
+        _collect(data, _choose(data, rule), path, within, found)
     elif isinstance(data, list) and "items" in rule:
         for index, item in enumerate(data):
-            yield from _refs(item, rule["items"], ref, path + (index,))
+            _collect(item, rule["items"], path + (index,), within, found)
     elif isinstance(data, dict):
         properties = rule.get("properties", {})
         extra = rule.get("additionalProperties")
         for key, item in data.items():
             sub = properties.get(key, extra if isinstance(extra, dict) else None)
             if sub is not None:
-                yield from _refs(item, sub, ref, path + (key,))
+                _collect(item, sub, path + (key,), within, found)
 
 
 def fallback_language(languages: list[str]) -> str:
@@ -174,7 +196,7 @@ def _check_translations(doc: Doc, rule: dict, languages: list[str], owner: str,
     each says printable (:func:`check_text`)."""
     problems = []
     fallback = fallback_language(languages)
-    for path in _refs(doc.data, rule, "#/$defs/text"):
+    for path in _refs(doc, rule, "#/$defs/text"):
         text = doc.get(path)
         if not isinstance(text, dict):
             continue
@@ -246,12 +268,12 @@ def svg_refs(files: GameFiles) -> list[tuple[Where, str, Path, Path]]:
                                                          for doc in files.cards.values()]
     return [(doc.where(path), f"{_dotted(path)}: '{doc.get(path)}'", folder / doc.get(path), folder)
             for doc, rule, folder in docs if isinstance(doc.data, dict)
-            for path in _refs(doc.data, rule, "#/$defs/file")
+            for path in _refs(doc, rule, "#/$defs/file")
             if isinstance(doc.get(path), str) and doc.get(path).lower().endswith(".svg")]
 
 
 def _check_files(doc: Doc, rule: dict, folder: Path) -> list[Problem]:
-    return [p for path in _refs(doc.data, rule, "#/$defs/file") if isinstance(doc.get(path), str)
+    return [p for path in _refs(doc, rule, "#/$defs/file") if isinstance(doc.get(path), str)
             for p in _check_file(doc, path, folder)]
 
 
@@ -362,7 +384,7 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
     cards = list(files.cards)
     docs = [files.extra.get("script.yaml")] + list(files.cards.values())
     for doc in filter(None, docs):
-        for path in _refs(doc.data, schema.SCRIPT if doc.file.endswith("script.yaml") else schema.CARD,
+        for path in _refs(doc, schema.SCRIPT if doc.file.endswith("script.yaml") else schema.CARD,
                           "#/$defs/step"):
             condition = doc.get(path).get("if") if isinstance(doc.get(path), dict) else None
             names = [condition] if isinstance(condition, str) else condition or []
@@ -398,7 +420,7 @@ def _check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
     deadly = []
     for doc in docs:
         is_script = doc is script
-        for path in _refs(doc.data, schema.SCRIPT if is_script else schema.CARD, "#/$defs/step"):
+        for path in _refs(doc, schema.SCRIPT if is_script else schema.CARD, "#/$defs/step"):
             step = doc.get(path)
             if not isinstance(step, dict):
                 continue
