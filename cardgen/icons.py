@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from reportlab.graphics import renderPDF, shapes
@@ -53,6 +53,11 @@ class _Parsed:
     drawing: shapes.Drawing
     shapes: tuple[tuple[shapes.Shape, Color | None, Color | None], ...]   # (shape, fill, stroke)
 
+    @cached_property
+    def holes(self) -> bool:
+        """Whether it has white shapes, which _paint paints in the hole colour."""
+        return any(fill is not None and _is_white(fill) for _, fill, _ in self.shapes)
+
 
 @lru_cache(maxsize=256)
 def _svg(data: bytes) -> _Parsed:
@@ -85,12 +90,6 @@ def _solid_where_dashes_cannot_be(node) -> None:
 
 def _is_white(color) -> bool:
     return min(color.red, color.green, color.blue) > 0.9
-
-
-def has_holes(path: Path) -> bool:
-    """Whether an SVG icon has white shapes, which _paint paints in the hole colour."""
-    return path.suffix.lower() == ".svg" and any(
-        fill is not None and _is_white(fill) for _, fill, _ in _svg(icon_bytes(path)).shapes)
 
 
 def _paint(parsed: _Parsed, color: Color | None, hole: Color) -> None:
@@ -142,10 +141,17 @@ class IconPainter:
              hole: Color = white) -> None:
         """The icon centred in the box (x, y, w, h in points), its aspect kept; its dark shapes
         in `color` (None: the file's own colours)."""
+        self.draw_svg(self.bytes(path), color, x, y, w, h, hole)
+
+    def bytes(self, path: Path) -> bytes:
         data = self.files.get(str(path))
         if data is None:
             data = self.files[str(path)] = icon_bytes(path)
-        self.draw_svg(data, color, x, y, w, h, hole)
+        return data
+
+    def has_holes(self, path: Path) -> bool:
+        """Whether an SVG icon has white shapes, which _paint paints in the hole colour."""
+        return path.suffix.lower() == ".svg" and _svg(self.bytes(path)).holes
 
     def draw_svg(self, data: bytes, color: Color | None, x: float, y: float, w: float, h: float,
                  hole: Color = white) -> None:

@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 from . import art, pdfinfo, textfit
 from .face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from .fonts import FontBook
-from .icons import IconPainter, has_holes, icon_bytes
+from .icons import IconPainter, icon_bytes
 from .layout import Page, Slot
 from .markup import Span
 from .model import Deck, Group, team_color
@@ -222,7 +222,7 @@ class _Painter:
             light = _hex_color(back.light)
             if ink:
                 dark, holes = tint(design.color, spec["ink-saver-tint"]), white
-            elif has_holes(design.symbol):
+            elif self.icons.has_holes(design.symbol):
                 # A figure on a lit ground (a wolf on the moon): its dark shapes sink into the back,
                 # its light ones glow, so the lit ground stands out from the back.
                 dark, holes = shade(design.color, spec["emblem-shade"]), light
@@ -332,10 +332,8 @@ class _Painter:
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(ruler["line-width-pt"])
         top = depth - 0.2
-        c.line(0, pt(top), pt(length), pt(top))
-        for tick in range(int(length) + 1):
-            drop = 1.2 if tick % 10 == 0 else 0.8 if tick % 5 == 0 else 0.45
-            c.line(pt(tick), pt(top), pt(tick), pt(top - drop))
+        for segment in _ruler(length, top):
+            c.line(*segment)
         self.line(strings["ruler"], 0, top - 1.2 - mm(size), size)
         # Raised by the descenders' depth (0.24 em in Noto Sans), so that no "g" or "p" leaves the strip.
         self.line(label, 0, mm(size) * 0.3, size)
@@ -371,6 +369,14 @@ class _Painter:
             self.info(page, number, total)
         c.restoreState()
         c.showPage()
+
+
+@lru_cache(maxsize=8)
+def _ruler(length: float, top: float) -> tuple[tuple[float, float, float, float], ...]:
+    """The ruler's line and its millimetre ticks, in points: the same on every page."""
+    ticks = [(tick, 1.2 if tick % 10 == 0 else 0.8 if tick % 5 == 0 else 0.45) for tick in range(int(length) + 1)]
+    return ((0, pt(top), pt(length), pt(top)),
+            *((pt(tick), pt(top), pt(tick), pt(top - drop)) for tick, drop in ticks))
 
 
 def render_pdf(deck: Deck, pages: list[Page], faces: Faces, book: FontBook, options: RenderOptions) -> bytes:
