@@ -104,8 +104,9 @@ def cards_worker(decks: Path, only: str | None, out: Path | None, warm: str | No
     import resource
 
     sys.path.insert(0, str(ROOT))
-    # Imported before the clock, like reportlab and svglib in floor.py.
-    from cardgen import face, fonts, layout, render, resolve, textfit  # noqa: F401
+    # Imported before the clock, like reportlab and svglib in floor.py: the stages, and the YAML reader
+    # and checker a build loads on first use (what a process takes to start is timed on its own).
+    from cardgen import face, fonts, layout, load, render, resolve, textfit, validate  # noqa: F401
     from cardgen.build import BuildOptions, Pipeline, check, jobs
     from cardgen.project import Project
     from pypdf import PdfReader

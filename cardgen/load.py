@@ -36,7 +36,7 @@ class Doc:
     base: Path | None = None      # where its file paths start, when not the game folder (an --include)
     path: Path | None = None      # the file it was read from
     # What validate finds once in the data, which is never changed after loading: the paths of each
-    # kind of value a schema rule declares, by rule (a card file is asked for its texts, files and steps).
+    # kind of value a file's schema declares, by its name (a card file is asked for its texts, files and steps).
     kinds: dict = field(default_factory=dict, compare=False, repr=False)
 
     def where(self, path: KeyPath = ()) -> Where:

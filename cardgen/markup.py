@@ -95,6 +95,8 @@ def _tokenize(text: str) -> list[str | _Run]:
 def unpaired(text: str) -> list[tuple[int, str, bool]]:
     """Marks that could open or close a style but found no partner, so they print as written:
     (where in the NFC text, the mark, whether it opened), for a designer who left a `**` unclosed."""
+    if "*" not in text:
+        return []       # most texts: nothing to pair
     tokens = _tokenize(unicodedata.normalize("NFC", text).rstrip())
     _pair(tokens)
     found = []
@@ -108,6 +110,8 @@ def unpaired(text: str) -> list[tuple[int, str, bool]]:
 
 def icon_names(text: str) -> list[tuple[int, str]]:
     """Every `:word:` that would be a card's icon if a card of that id had one: (where, id)."""
+    if ":" not in text:
+        return []
     return [(match.start(), match.group(1)) for match in _ICON.finditer(unicodedata.normalize("NFC", text))]
 
 

@@ -151,13 +151,21 @@ def check_schema(doc: Doc, rule: dict) -> list[Problem]:
             for path, message, severity in _SchemaCheck(doc).run(doc.data, rule)]
 
 
+# The rules of whole files, by a name that means the same in a worker process a document is sent to.
+_FILE_RULES = {id(rule): name for name, rule in (("game", schema.GAME), ("card", schema.CARD),
+                                                 ("rulebook", schema.RULEBOOK), ("script", schema.SCRIPT))}
+
+
 def _refs(doc: Doc, rule: dict, ref: str) -> list[KeyPath]:
     """Paths of the values in a document that its schema `rule` declares as `ref` (e.g. every text),
-    outermost first; one walk of the document finds those of every kind."""
-    found = doc.kinds.get(id(rule))
+    outermost first; one walk of the document finds those of every kind, kept with it for a file's rule."""
+    name = _FILE_RULES.get(id(rule))
+    found = doc.kinds.get(name) if name else None
     if found is None:
-        found = doc.kinds[id(rule)] = {}
+        found = {}
         _collect(doc.data, rule, (), frozenset(), found)
+        if name:
+            doc.kinds[name] = found
     return found.get(ref, [])
 
 
