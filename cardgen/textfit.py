@@ -390,21 +390,37 @@ def _in_one_font(lines: list[list[tuple[str, str]]], style: ParagraphStyle, box_
     if len(fonts) != 1 or ICON in fonts:
         return None
     frag = _sized(_frag(f"{_font_tag(fonts.pop())}x</font>", style.fontName), style, "")
-    paragraph = _BrokenLines(_markup(lines, style.fontSize), style, frag,
-                             ["".join(text for _, text in line) for line in lines])
+    paragraph = _BrokenLines(lines, style, [frag])
     paragraph.wrap(box_width, 1e9)
     return paragraph
 
 
-class _BrokenLines(Paragraph):
+class _Made(Paragraph):
+    """A paragraph of fragments cardgen made itself. Its text, the markup ReportLab would parse into
+    the same fragments, is written only when asked for (a test, a debugger): nothing draws from it,
+    and writing it for every size tried was a twentieth of fitting the cards' texts."""
+
+    def __init__(self, lines: list[list[tuple[str, str]]], style: ParagraphStyle, frags: list):
+        self.lines_made = lines
+        super().__init__("", style, frags=frags)
+
+    @property
+    def text(self) -> str:
+        return _markup(self.lines_made, self.style.fontSize)
+
+    @text.setter
+    def text(self, value: str) -> None:
+        pass        # Paragraph.__init__ stores the text it was given; this one is made from the lines
+
+
+class _BrokenLines(_Made):
     """A paragraph of one font in the lines cardgen broke, laid out and drawn by ReportLab as it does a
     paragraph of one font (a string a line), without breaking those lines again: split into fragments,
-    a Chinese line took ReportLab four times as long to lay out and draw. Its text is the markup
-    ReportLab would take for the same lines."""
+    a Chinese line took ReportLab four times as long to lay out and draw."""
 
-    def __init__(self, markup: str, style: ParagraphStyle, frag, lines: list[str]):
-        super().__init__(markup, style, frags=[frag])
-        self.broken = lines
+    def __init__(self, lines: list[list[tuple[str, str]]], style: ParagraphStyle, frags: list):
+        super().__init__(lines, style, frags)
+        self.broken = ["".join(text for _, text in line) for line in lines]
 
     def breakLines(self, width):
         # What Paragraph.breakLines returns for a paragraph of one fragment: its words by line, each
@@ -421,9 +437,8 @@ class _BrokenLines(Paragraph):
 
 
 def _wrapped(lines: list[list[tuple[str, str]]], style: ParagraphStyle, box_width: float) -> Paragraph:
-    markup = _markup(lines, style.fontSize)
     frags = _frags(lines, style)
-    paragraph = Paragraph(markup, style) if frags is None else Paragraph(markup, style, frags=frags)
+    paragraph = Paragraph(_markup(lines, style.fontSize), style) if frags is None else _Made(lines, style, frags)
     paragraph.wrap(box_width, 1e9)
     return paragraph
 
