@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Callable
 
 from reportlab.graphics import renderPDF, shapes
 from reportlab.lib.colors import Color, white
@@ -92,6 +93,12 @@ def _is_white(color) -> bool:
     return min(color.red, color.green, color.blue) > 0.9
 
 
+def has_holes(path: Path, read: Callable[[Path], bytes] = icon_bytes) -> bool:
+    """Whether an SVG icon has white shapes, which _paint paints in the hole colour; `read`: how its
+    bytes are had (a painter keeps those of the files it draws)."""
+    return path.suffix.lower() == ".svg" and _svg(read(path)).holes
+
+
 def _paint(parsed: _Parsed, color: Color | None, hole: Color) -> None:
     """Paints an icon's dark shapes in `color` and its white shapes, the holes, in `hole`; with no
     colour, in the file's own colours."""
@@ -148,10 +155,6 @@ class IconPainter:
         if data is None:
             data = self.files[str(path)] = icon_bytes(path)
         return data
-
-    def has_holes(self, path: Path) -> bool:
-        """Whether an SVG icon has white shapes, which _paint paints in the hole colour."""
-        return path.suffix.lower() == ".svg" and _svg(self.bytes(path)).holes
 
     def draw_svg(self, data: bytes, color: Color | None, x: float, y: float, w: float, h: float,
                  hole: Color = white) -> None:

@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 from . import art, pdfinfo, textfit
 from .face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from .fonts import FontBook
-from .icons import IconPainter, icon_bytes
+from .icons import IconPainter, has_holes, icon_bytes
 from .layout import Page, Slot
 from .markup import Span
 from .model import Deck, Group, team_color
@@ -222,7 +222,7 @@ class _Painter:
             light = _hex_color(back.light)
             if ink:
                 dark, holes = tint(design.color, spec["ink-saver-tint"]), white
-            elif self.icons.has_holes(design.symbol):
+            elif has_holes(design.symbol, self.icons.bytes):
                 # A figure on a lit ground (a wolf on the moon): its dark shapes sink into the back,
                 # its light ones glow, so the lit ground stands out from the back.
                 dark, holes = shade(design.color, spec["emblem-shade"]), light
