@@ -149,16 +149,12 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
                 return {"kind": "words", **framed(face), "dots": dots, "rows": rows,
                         "title": text(face.title, parsed(title, True), face.title_box, "center", color)}
             if isinstance(face, ListFace):
-                which = "night-order" if card.layout == "night-order" else "text"
-                spans = list(markup.parse(card.ability.value, icons))
-                if which == "night-order":
-                    run_in = layout["night-order"].get("list") == "run-in"
-                    for number, role in enumerate((c for c in deck.night_order if c.id != card.id), start=1):
-                        before = "\u00a0· " if run_in and number > 1 else "\n"
-                        spans += [markup.Span(f"{before}{number}.\u00a0", bold=True), markup.Span(role.name.value)]
+                # The spans cardgen laid out: a night order's list of roles by their call names, and its
+                # note (in italics) when the order is a house rule, are made by the composer.
                 return {"kind": "list", **framed(face),
                         "name": text(face.name, parsed(card.name.value, True), face.name_box, "center", color),
-                        "text": text(face.text, _spans(spans), face.text_box, "left", "#1d1d1d", valign=False)}
+                        "text": text(face.text, _spans(face.text.spans), face.text_box, "left", "#1d1d1d",
+                                     valign=False)}
             raise SystemExit(f"spec: unknown face {type(face).__name__}")
 
         out_faces = {}

@@ -91,6 +91,7 @@ class Fitted:
     overflow_width: float  # how much wider than the box its widest unbreakable word is at min_size
     paragraph: Flowable = field(compare=False, repr=False)
     below: tuple[tuple[float, Flowable], ...] = field(default=(), compare=False, repr=False)
+    spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)    # the paragraph's, as laid out
 
     @property
     def fits(self) -> bool:
@@ -221,6 +222,7 @@ def _fit(
         overflow_width=units.mm(too_wide),
         paragraph=placed[0][1].paragraph,
         below=tuple((units.mm(top), layout.paragraph) for top, layout in placed[1:]),
+        spans=layers[0].spans,
     )
 
 
