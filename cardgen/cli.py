@@ -216,8 +216,6 @@ def main() -> None:
     end_on_signals()
 
 
-
-
 @main.command("build")
 @click.argument("games", nargs=-1)
 @click.option("--lang", "langs", multiple=True, help=LANG_HELP)

@@ -307,7 +307,8 @@ def _layout(pieces, style, size: float, leading: float, box_width: float, cjk: b
     if cjk:
         lines, too_wide = _break_cjk(pieces, size, box_width)
         # Its lines may be _FUZZ wider than the box, where ReportLab would break one at a space.
-        paragraph = _in_one_font(lines, style, box_width + 2 * _FUZZ) or _wrapped(lines, style, box_width + 2 * _FUZZ)
+        width = box_width + 2 * _FUZZ
+        paragraph = _in_one_font(lines, style, width) or _wrapped(lines, style, width)
     else:
         paragraph = _wrapped(_split_newlines(pieces), style, box_width)
         too_wide = max((-_extra_space(line) for line in paragraph.blPara.lines), default=0.0)
@@ -391,8 +392,7 @@ def _in_one_font(lines: list[list[tuple[str, str]]], style: ParagraphStyle, box_
     fonts = {font for line in lines for font, _ in line}
     if len(fonts) != 1 or ICON in fonts:
         return None
-    frag = _sized(_frag(f"{_font_tag(fonts.pop())}x</font>", style.fontName), style, "")
-    paragraph = _BrokenLines(lines, style, [frag])
+    paragraph = _BrokenLines(lines, style, [_font_frag(fonts.pop(), style, "")])
     paragraph.wrap(box_width, 1e9)
     return paragraph
 
@@ -420,10 +420,6 @@ class _BrokenLines(_Made):
     paragraph of one font (a string a line), without breaking those lines again: split into fragments,
     a Chinese line took ReportLab four times as long to lay out and draw."""
 
-    def __init__(self, lines: list[list[tuple[str, str]]], style: ParagraphStyle, frags: list):
-        super().__init__(lines, style, frags)
-        self.broken = ["".join(text for _, text in line) for line in lines]
-
     def breakLines(self, width):
         # What Paragraph.breakLines returns for a paragraph of one fragment: its words by line, each
         # line with the room left on it (by which centred lines are placed).
@@ -432,8 +428,8 @@ class _BrokenLines(_Made):
         font, size = frag.fontName, frag.fontSize
         ascent, descent = pdfmetrics.getAscentDescent(font, size)
         lines = []
-        for text in self.broken:
-            words = rl_paragraph.split(rl_paragraph.strip(text))
+        for line in self.lines_made:
+            words = rl_paragraph.split(rl_paragraph.strip("".join(text for _, text in line)))
             lines.append((max_width - stringWidth(" ".join(words), font, size), words))
         return frag.clone(kind=0, lines=lines, ascent=ascent, descent=descent, fontSize=size)
 
@@ -464,7 +460,7 @@ def _frags(lines: list[list[tuple[str, str]]], style: ParagraphStyle) -> list | 
                 return None
             for part in _REFERENCES.split(_WHITESPACE.sub(" ", text)):
                 if part:
-                    frags.append(_sized(_frag(f"{_font_tag(font)}x</font>", style.fontName), style, part))
+                    frags.append(_font_frag(font, style, part))
     return frags or None
 
 
@@ -473,6 +469,11 @@ def _frag(markup: str, base: str):
     """The parser's one fragment of a markup in a paragraph whose style's font is `base`."""
     (frag,) = Paragraph(markup, ParagraphStyle("frag", fontName=base)).frags
     return frag
+
+
+def _font_frag(font: str, style: ParagraphStyle, text: str):
+    """The parser's fragment of `text` in `font`, in a paragraph of that style."""
+    return _sized(_frag(f"{_font_tag(font)}x</font>", style.fontName), style, text)
 
 
 def _sized(frag, style: ParagraphStyle, text: str | None = None):
