@@ -85,6 +85,7 @@ class Marks:
     pause: int | None = None       # seconds the page waits for the players to act; None: its default
     secret_word: str | None = None # choose, show, initials, ask or guess: the page's secret word at this step
     if_guessed: bool | None = None # the page reads the step only when the word was (True) or was not guessed
+    if_tailored: bool | None = None  # the step is only for a table (True) or only for the whole box (False)
     choices: tuple[str, ...] = ()  # what the players' night choices do: target, protect, save, poison, kill, note
     announce: str | None = None    # deaths: the page announces who died from the night's choices
 
@@ -110,7 +111,8 @@ class NightScript:
     call: Text | None        # the name the wake-up line calls, when not the card's name
     say: Text | None
     do: Text | None
-    after: tuple[Step, ...] = ()
+    after: tuple[Step, ...] = ()     # after the go-to-sleep line
+    before: tuple[Step, ...] = ()    # between the wake-up line and say
     group: bool = False      # several players answer the call
     marks: Marks = Marks()
 

@@ -23,7 +23,7 @@ from .tonight import Tonight
 
 # Marks the page reads, by the key it reads them under; a default value is left out of the page.
 _MARKS = {"deadly": "deadly", "house": "house", "timer": "timer", "pause": "pause", "secret_word": "word",
-          "if_guessed": "guessed", "choices": "choices", "announce": "announce"}
+          "if_guessed": "guessed", "if_tailored": "tailored", "choices": "choices", "announce": "announce"}
 
 
 class PageError(ValueError):
@@ -34,8 +34,8 @@ def _line(line: script.Line) -> dict:
     out = {"kind": line.kind, "text": line.text}
     for key, name in _MARKS.items():
         value = getattr(line.marks, key)
-        # if-guessed: false is a condition, not a default.
-        if value not in (None, (), False if key != "if_guessed" else None):
+        # if-guessed and if-tailored: false is a condition, not a default.
+        if value not in (None, (), False if key not in ("if_guessed", "if_tailored") else None):
             out[name] = list(value) if isinstance(value, tuple) else value
     if line.when:
         out["when"] = [list(clause) for clause in line.when]

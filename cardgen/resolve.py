@@ -172,8 +172,8 @@ def _night_rules(spec: dict) -> NightRules:
 
 def _marks(spec: dict) -> Marks:
     return Marks(spec.get("deadly", False), spec.get("house", False), spec.get("timer"), spec.get("pause"),
-                 spec.get("secret-word"), spec.get("if-guessed"), tuple(spec.get("choices", ())),
-                 spec.get("announce"))
+                 spec.get("secret-word"), spec.get("if-guessed"), spec.get("if-tailored"),
+                 tuple(spec.get("choices", ())), spec.get("announce"))
 
 
 def _step(r: _Resolver, doc: Doc, path: KeyPath) -> Step:
@@ -203,6 +203,7 @@ def _night_script(r: _Resolver, doc: Doc) -> NightScript | None:
         say=r.text(doc, path + ("say",)) if "say" in spec else None,
         do=r.text(doc, path + ("do",)) if "do" in spec else None,
         after=_steps(r, doc, path + ("after",)) if "after" in spec else (),
+        before=_steps(r, doc, path + ("before",)) if "before" in spec else (),
         group=spec.get("group", False),
         marks=_marks(spec),
     )

@@ -46,6 +46,8 @@ def _setup_steps(deck: Deck, text: Mapping) -> list[str]:
     versions = {version.id: version.name.value for version in script.versions}
     steps = []
     for step in script.setup:
+        if step.marks.if_tailored:
+            continue
         line = deal_line(deck, Tonight(frozenset(), ""), text) if step.kind == "deal" else step.text.value
         line = marked(line, step.marks, text)
         steps.append(f"**{versions[step.version]}:** {line}" if step.version else line)

@@ -132,6 +132,10 @@ DEFS: dict = {
             "if": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}},
             "version": {"$ref": "#/$defs/id",
                         "description": "Setup only: the step belongs to this version of the script alone."},
+            "if-tailored": {"type": "boolean",
+                            "description": "Read this step only in a script for one table (true: --players, "
+                                           "--setup or --roles, or a table chosen on the narrator page), or only "
+                                           "in the one for the whole box and in the rulebook (false)."},
             **STEP_MARKS,
         },
     },
@@ -314,7 +318,10 @@ CARD: dict = {
                         "say": {"$ref": "#/$defs/text"},
                         "do": {"$ref": "#/$defs/text"},
                         **STEP_MARKS,
-                        "after": {"type": "array", "items": {"$ref": "#/$defs/step"}},
+                        "before": {"type": "array", "items": {"$ref": "#/$defs/step"},
+                                   "description": "Steps between the wake-up line and `say`."},
+                        "after": {"type": "array", "items": {"$ref": "#/$defs/step"},
+                                  "description": "Steps after the go-to-sleep line."},
                     },
                 },
             },

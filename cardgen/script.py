@@ -108,8 +108,10 @@ class Line:
     card: str | None = None      # the card whose night call this line belongs to
     part: str | None = None      # in a night call: wake, unheld, action (the card's first own line), own, sleep
 
-    def applies(self, in_play: frozenset[str]) -> bool:
-        return all(any(card in in_play for card in clause) for clause in self.when)
+    def applies(self, in_play: frozenset[str], tailored: bool) -> bool:
+        """Whether the line is read with these cards in play, in a script for one table (tailored) or not."""
+        return self.marks.if_tailored in (None, tailored) and \
+            all(any(card in in_play for card in clause) for clause in self.when)
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,7 @@ class _Writer:
         if script.unheld_if and card.id not in script.always_held:
             lines += self.line("do", self.text["unheld"], Marks(), when + (script.unheld_if,), card.id, "unheld")
         if night:
+            lines += self.steps(night.before, when, card.id)
             # The first of the card's own lines is its action: the pause, the choices and the countdown go there.
             action = {key: value for key, value in vars(night.marks).items() if key not in ("deadly", "house")}
             part = "action"
@@ -220,7 +223,7 @@ def context(deck: Deck, text: Mapping, tonight: Tonight) -> dict:
                    "steps": [{"kind": "do" if line.kind == "deal" else line.kind,
                               "text": marked(made.get(line.kind, line.text), line.marks, text),
                               "house": line.marks.house}
-                             for line in phase.lines if line.applies(tonight.in_play)]}
+                             for line in phase.lines if line.applies(tonight.in_play, tonight.players is not None)]}
                   for phase in version.phases]
         versions.append({"name": version.name, "phases": phases})
     house = any(line["house"] for version in versions for phase in version["phases"] for line in phase["steps"])

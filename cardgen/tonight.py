@@ -194,7 +194,8 @@ def _named_by_script(deck: Deck) -> frozenset[str]:
         return frozenset()
     steps = [*script.setup, *(step for version in script.versions for phase in version.phases
                               for step in phase.steps),
-             *(step for card in deck.cards if card.night_script for step in card.night_script.after)]
+             *(step for card in deck.cards if card.night_script
+               for step in (*card.night_script.before, *card.night_script.after))]
     return frozenset(card_id for step in steps for card_id in step.when) | frozenset(script.unheld_if)
 
 

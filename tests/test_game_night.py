@@ -147,3 +147,85 @@ def night_order_card_matches_the_script(pipeline, tmp_path, lang):
         if card.id in ("thug", "detective"):       # in play in the evening walked above
             wake = phrases["wake_group" if card.night_script.group else "wake"]
             assert squeeze(wake.replace("{name}", card.call_name)) in script
+
+
+def pdf_lines(path) -> str:
+    return squeeze("".join(page.extract_text() for page in pypdf.PdfReader(path).pages))
+
+
+@pytest.mark.parametrize("game, table", [("werewolf", ["--players", "9", "--with", "witch"]),
+                                         ("werewolf", ["--roles", "werewolf:2,villager:3,seer,witch"]),
+                                         ("mafia-vendetta", ["--players", "10"])])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_script_for_one_table_leaves_out_how_to_pick_its_cards(pipeline, tmp_path, game, table, lang):
+    from conftest import run
+
+    project, _ = pipeline
+    (files,), _ = check(project, [game], strict=False)
+    prepared, _ = Pipeline(project, BuildOptions()).prepare(files, lang)
+    picking = [step.text.value for step in prepared.deck.script.setup if step.marks.if_tailored is False]
+    assert picking, "the game has a setup step for the whole box only"
+    for args in ([], table):
+        result = run("build", game, "--lang", lang, "--out", str(tmp_path), *args)
+        assert result.exit_code == 0, result.output
+    folder = tmp_path / game
+    tailored = pdf_lines(next(folder.glob(f"{game}-script-{lang}-*p.pdf")))
+    whole_box, rulebook = pdf_lines(folder / f"{game}-script-{lang}.pdf"), pdf_lines(folder / f"{game}-rulebook-{lang}.pdf")
+    for text in picking:
+        assert squeeze(text) in whole_box and squeeze(text) in rulebook
+        assert squeeze(text) not in tailored
+    # The table's script says what to take instead.
+    assert squeeze(phrases_of(project, lang)["deal_cards"].split("{")[0]) in tailored
+
+
+def phrases_of(project, lang: str) -> dict:
+    phrases = project.template_data("documents/text.yaml")
+    return {**phrases["en"], **phrases.get(lang, {})}
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_the_beholder_sees_only_the_roles_that_are_in_play(pipeline, tmp_path, lang):
+    from conftest import run
+
+    project, _ = pipeline
+    (files,), _ = check(project, ["werewords"], strict=False)
+    prepared, _ = Pipeline(project, BuildOptions()).prepare(files, lang)
+    beholder = next(card for card in prepared.deck.cards if card.id == "beholder")
+    phrases = phrases_of(project, lang)
+    thumbs = {step.when: step.text.value for step in beholder.night_script.before}
+    assert set(thumbs) == {("seer",), ("fortune-teller",), ("apprentice",), ("mayor",)}
+    call = [phrases["wake"].replace("{name}", beholder.call_name), beholder.night_script.say.value,
+            beholder.night_script.do.value, phrases["sleep"].replace("{name}", beholder.call_name),
+            beholder.night_script.after[0].text.value]
+    for roles in ("mayor,seer,werewolf,villager:2,beholder", "mayor,seer,werewolf,villager:2,beholder,apprentice"):
+        result = run("build", "werewords", "--lang", lang, "--out", str(tmp_path), "--roles", roles)
+        assert result.exit_code == 0, result.output
+        script = pdf_lines(next((tmp_path / "werewords").glob(f"werewords-script-{lang}-*p.pdf")))
+        in_play = set(part.split(":")[0] for part in roles.split(","))
+        called = [text for (card,), text in thumbs.items() if card in in_play]
+        # Woken, then each role in play raises a thumb, then the Mayor, then the Beholder looks.
+        in_order(script, [call[0], *called, *call[1:]])
+        for (card,), text in thumbs.items():
+            assert (squeeze(text) in script) == (card in in_play), (roles, card)
+        for old in (tmp_path / "werewords").glob("werewords-script-*p.pdf"):
+            old.unlink()
+
+
+def test_a_step_for_tables_only_is_left_out_of_the_whole_box_and_the_rulebook(tmp_path):
+    import shutil
+
+    from conftest import run
+
+    decks = tmp_path / "decks"
+    shutil.copytree(ROOT / "decks" / "werewolf", decks / "werewolf")
+    script = decks / "werewolf" / "script.yaml"
+    script.write_text(script.read_text(encoding="utf-8").replace("if-tailored: false", "if-tailored: true"),
+                      encoding="utf-8")
+    out = tmp_path / "out"
+    for args in ([], ["--players", "8"]):
+        result = run("build", "werewolf", "--lang", "en", "--decks", str(decks), "--out", str(out), *args)
+        assert result.exit_code == 0, result.output
+    step = squeeze("Pick the role cards.")
+    assert step in pdf_lines(out / "werewolf" / "werewolf-script-en-8p.pdf")
+    assert step not in pdf_lines(out / "werewolf" / "werewolf-script-en.pdf")
+    assert step not in pdf_lines(out / "werewolf" / "werewolf-rulebook-en.pdf")

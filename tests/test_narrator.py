@@ -268,7 +268,7 @@ def test_a_werewords_round_plays_through_in_vietnamese_with_the_clock_sped_up(bu
     text = phrases("vi")
     table = tonight(deck, files.game.where(), text, 5, None, ())
     lines = [line for phase in script_writer.lines(deck, text)[0].phases for line in phase.lines
-             if line.applies(table.in_play)]
+             if line.applies(table.in_play, tailored=True)]
     with browser(tmp_path / "profile") as session:
         page = session.open(built["werewords", 0] / "werewords-narrator-vi.html",
                             voices=[{"name": "Stub English", "lang": "en-US", "localService": True},
@@ -353,7 +353,7 @@ def test_a_werewolf_first_night_for_ten_in_chinese_calls_exactly_the_roles_in_pl
     table = tonight(deck, files.game.where(), text, 10, None, ("witch", "guard", "cupid"))
     version = script_writer.lines(deck, text)[0]
     first = next(phase for phase in version.phases if phase.kind in ("first-night", None))
-    said = [line.text for line in first.lines if line.applies(table.in_play) and line.kind == "say"]
+    said = [line.text for line in first.lines if line.applies(table.in_play, tailored=True) and line.kind == "say"]
     with browser(tmp_path / "profile") as session:
         page = session.open(Path(result.output.strip()), voices=[{"name": "Stub 中文", "lang": "zh-CN"}], clock=True)
         # The page starts at the build's table.

@@ -137,7 +137,7 @@
     const play = inPlay();
     return D.versions[S.version].phases.map((phase) => ({
       ...phase,
-      lines: phase.lines.filter((line) => applies(line, play))
+      lines: phase.lines.filter((line) => applies(line, play) && (line.tailored ?? !!setupOf()) === !!setupOf())
         .map((line) => (line.kind === "deal" ? { ...line, kind: "do", text: dealLine() }
           : line.kind === "check" ? { ...line, text: checkLine(play) } : line)),
     }));
