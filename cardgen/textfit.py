@@ -402,13 +402,15 @@ class _Made(Paragraph):
     the same fragments, is written only when asked for (a test, a debugger): nothing draws from it,
     and writing it for every size tried was a twentieth of fitting the cards' texts."""
 
-    def __init__(self, lines: list[list[tuple[str, str]]], style: ParagraphStyle, frags: list):
+    def __init__(self, lines: list[list[tuple[str, str]]] | None, style: ParagraphStyle, frags: list,
+                 bulletText: str | None = None):
+        # ReportLab's split makes each part with the class's constructor, giving no lines: None.
         self.lines_made = lines
-        super().__init__("", style, frags=frags)
+        super().__init__("", style, frags=frags, bulletText=bulletText)
 
     @property
     def text(self) -> str:
-        return _markup(self.lines_made, self.style.fontSize)
+        return _markup(self.lines_made, self.style.fontSize) if self.lines_made is not None else ""
 
     @text.setter
     def text(self, value: str) -> None:
@@ -435,8 +437,7 @@ class _BrokenLines(_Made):
 
 
 def _wrapped(lines: list[list[tuple[str, str]]], style: ParagraphStyle, box_width: float) -> Paragraph:
-    frags = _frags(lines, style)
-    paragraph = Paragraph(_markup(lines, style.fontSize), style) if frags is None else _Made(lines, style, frags)
+    paragraph = _unparsed(lines, style, None)
     paragraph.wrap(box_width, 1e9)
     return paragraph
 
@@ -499,7 +500,17 @@ def document_paragraph(spans: Sequence[Span], book: FontBook, lang: str, style: 
     pieces = [piece for span in spans for piece in book.runs(span, lang)]
     if book.is_cjk(lang):
         return _KinsokuParagraph(pieces, style, bullet)
-    return Paragraph(_markup(_split_newlines(pieces), style.fontSize), style, bulletText=bullet)
+    return _unparsed(_split_newlines(pieces), style, bullet)
+
+
+def _unparsed(lines: list[list[tuple[str, str]]], style: ParagraphStyle, bullet: str | None) -> Paragraph:
+    """The paragraph of lines of (font, text) runs, made of fragments without ReportLab's parser
+    where _frags can (in the documents, the parse took a ninth of a Chinese rulebook's and script's
+    instructions, a twentieth of an English one's), else parsed."""
+    frags = _frags(lines, style)
+    if frags is None:
+        return Paragraph(_markup(lines, style.fontSize), style, bulletText=bullet)
+    return _Made(lines, style, frags, bullet)
 
 
 class _KinsokuParagraph(Flowable):
@@ -517,7 +528,7 @@ class _KinsokuParagraph(Flowable):
         first = [room - self.style.firstLineIndent]
         rl_paragraph._handleBulletWidth(self.bullet, self.style, first)
         lines, _ = _break_cjk(self.pieces, self.style.fontSize, room, first[0])
-        return Paragraph(_markup(lines, self.style.fontSize), self.style, bulletText=self.bullet)
+        return _unparsed(lines, self.style, self.bullet)
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         self.paragraph = self._at(available_width)

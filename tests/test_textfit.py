@@ -232,6 +232,39 @@ def test_a_chinese_document_paragraph_is_drawn_in_the_lines_kinsoku_broke(book, 
             assert not words or words[0] not in textfit.CANNOT_START, (width, words)
 
 
+VIETNAMESE = "Mỗi đêm, **bầy sói** chọn *một người* — & <loại> người đó khỏi làng. " * 6
+
+
+@pytest.mark.parametrize("lang, family, text", [("zh", "NotoSansSC", CHINESE), ("vi", "NotoSans", VIETNAMESE)])
+def test_a_document_split_across_pages_is_the_parsers_to_the_byte(book, monkeypatch, lang, family, text):
+    """A document paragraph is made of cardgen's own fragments, not parsed: in paragraphs, bullets,
+    bold runs and character references, and in the parts ReportLab splits across pages, its PDF is
+    the one the parsed markup gives."""
+    import io
+
+    from reportlab.platypus import Frame, PageTemplate
+    from reportlab.platypus.doctemplate import BaseDocTemplate
+
+    body = book.face(family, False, False)
+    style = ParagraphStyle("li", fontName=body, fontSize=8.6, leading=11, spaceShrinkage=0, leftIndent=9.5,
+                           bulletIndent=1.7, bulletFontName=body, wordWrap="CJK" if lang == "zh" else None)
+
+    def pdf() -> bytes:
+        out = io.BytesIO()
+        # A frame a few lines tall: every paragraph is split across pages, some more than once.
+        doc = BaseDocTemplate(out, pagesize=(200, 90), invariant=1,
+                              pageTemplates=[PageTemplate("p", [Frame(10, 10, 150, 70, id="f")])])
+        doc.build([textfit.document_paragraph(parse(body_text), book, lang, style, bullet) for body_text, bullet in
+                   ((text, None), (text + "**狼人**与<好人>&\n" + text, "•"), ("一" * 200, "1."))])
+        return out.getvalue()
+
+    made = pdf()
+    monkeypatch.setattr(textfit, "_frags", lambda lines, style: None)
+    parsed = pdf()
+    assert made.count(b"/Type /Page\n") >= 6
+    assert made == parsed
+
+
 @pytest.mark.parametrize("text,lang", [
     ("Look at **one  player**'s card &amp; <tell> nobody.", "en"),
     ("  Leading and trailing  \n\n*two* blank lines\nthen   more \u00a0 held\u00a0together  ", "en"),
