@@ -593,7 +593,8 @@ def preview_command(games, langs, out, dpi, decks, includes) -> None:
 def site_command(games, langs, paper, strict, jobs, out, decks, includes, quiet, verbose) -> None:
     """A site for the group in OUT/site/: a page per game and language with its cards, every PDF and
     narrator page to download, and the printing guide; open index.html, or publish the folder as it is.
-    Builds what changed first, as cardgen build does."""
+    Builds what changed first, as cardgen build does, and draws the card pictures again only where
+    their cards changed."""
     from .build import BuildOptions
     from .site import make_site
 
@@ -607,7 +608,8 @@ def site_command(games, langs, paper, strict, jobs, out, decks, includes, quiet,
     _warn(report.warnings, quiet)
     click.echo(str(report.index))
     click.echo(f"{count(len(report.pages), 'page')} and {count(report.files, 'file')} in {report.index.parent} "
-               f"({report.built} outputs built first) in {report.seconds:.1f} s")
+               f"({report.built} outputs built first, card pictures drawn for {report.drawn} of "
+               f"{len(report.pages)} pages) in {report.seconds:.1f} s")
 
 
 @main.command("schema")

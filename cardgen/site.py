@@ -5,7 +5,9 @@ with every card (front and back) to look at, every PDF and the narrator page
 to download, and the printing guide in that language. Everything it needs is
 inside the folder: the outputs are copied in (built first, as ``cardgen build``
 builds them, so only what changed is rebuilt), the card pictures are drawn as
-the preview draws them, and the text is set in the bundled fonts through
+the preview draws them (again only when what the card sheets are made from
+changed: PICTURES keeps, beside the build's manifest, the hash of those inputs
+and the pictures' sizes and times for each game and language), and the text is set in the bundled fonts through
 @font-face, so that Chinese and Vietnamese read the same on every device. It
 can be opened from disk or published as it is (GitHub Pages, a shared folder).
 The pages come from templates/site/.
@@ -13,6 +15,7 @@ The pages come from templates/site/.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -27,6 +30,8 @@ from .write import remove_abandoned, write_atomic
 DPI = 96
 SITE = "site"
 FACES = ("regular", "bold")         # the pages use no italics
+# Beside the build's manifest: what each game's and language's card pictures were drawn from, and the files.
+PICTURES = "cardgen-site.json"
 
 
 @dataclass
@@ -35,6 +40,7 @@ class SiteReport:
     pages: list[Path] = field(default_factory=list)
     files: int = 0                 # everything written into the site folder
     built: int = 0                 # outputs the build had to make first
+    drawn: int = 0                 # languages whose card pictures were drawn (the others' were still right)
     warnings: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -49,6 +55,7 @@ def page_name(lang: str) -> str:
 
 def make_site(project: Project, names: Iterable[str], options: BuildOptions,
               progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> SiteReport:
+    from .manifest import Manifest
     from .preview import card_pictures
 
     start = time.perf_counter()
@@ -56,6 +63,8 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
     built = build(project, names, options, progress)
     games, _ = check(project, names, options.strict)
     root = site_folder(options.out)
+    # The build has just hashed every input of the card sheets: the pictures are drawn from the same ones.
+    manifest, drawn_before, drawn = Manifest(options.out), _read_json(options.out / PICTURES), {}
     pipeline = Pipeline(project, options)
     text_all = project.template_data("site/text.yaml")
     strings = project.template_data("strings.yaml")
@@ -68,11 +77,15 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
         written.add(path)
 
     entries, pages, problems = [], [], []
+    report_drawn = 0
     for files in games:
         langs = languages(files, options.langs)
         game_entry = {"id": files.id, "names": {}, "langs": langs}
         for lang in langs:
-            prepared, found = pipeline.prepare(files, lang, sheets=False)
+            inputs = manifest.inputs("cards", lang, [files.folder, *files.included], project.templates,
+                                     project.fonts, options) + f" {DPI} dpi"
+            kept = _kept(drawn_before.get(f"{files.id}/{lang}"), inputs, root)
+            prepared, found = pipeline.prepare(files, lang, cards=kept is None, sheets=False)
             if prepared is None:
                 problems += found
                 continue
@@ -85,12 +98,21 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
                 source = target.path
                 put(folder / source.name, source.read_bytes())
                 downloads.append({"kind": target.kind, "href": source.name, "bytes": source.stat().st_size})
-            cards = []
-            for card, front, back in card_pictures(prepared, sheet, DPI):
-                for side, png in (("front", front), ("back", back)):
-                    put(folder / lang / f"{card.id}-{side}.png", png)
-                cards.append({"name": card.name.value, "count": card.count,
-                              "front": f"{lang}/{card.id}-front.png", "back": f"{lang}/{card.id}-back.png"})
+            if kept is None:
+                cards, pictures = [], []
+                for card, front, back in card_pictures(prepared, sheet, DPI):
+                    for side, png in (("front", front), ("back", back)):
+                        put(folder / lang / f"{card.id}-{side}.png", png)
+                        pictures.append(folder / lang / f"{card.id}-{side}.png")
+                    cards.append({"name": card.name.value, "count": card.count,
+                                  "front": f"{lang}/{card.id}-front.png", "back": f"{lang}/{card.id}-back.png"})
+                kept = {"inputs": inputs, "cards": cards, "files": {
+                    path.relative_to(root).as_posix(): _stat(path) for path in pictures}}
+                report_drawn += 1
+            else:
+                written.update(root / name for name in kept["files"])
+            drawn[f"{files.id}/{lang}"] = kept
+            cards = kept["cards"]
             families = prepared.book.order(lang)
             for family in families:
                 for face in FACES:
@@ -108,7 +130,9 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
     faces = [{"family": family, "face": face, "file": name} for name, (family, face, _) in fonts.items()]
     put(root / "site.css", _render(project, "site.css.j2", {"faces": faces}).encode("utf-8"))
     languages_shown = {lang: _language(strings, lang) for entry in entries for lang in entry["langs"]}
-    report = SiteReport(index=root / "index.html", built=len(built.files), warnings=built.warnings)
+    write_atomic(options.out / PICTURES, json.dumps(drawn, indent=1, sort_keys=True).encode("utf-8"))
+    report = SiteReport(index=root / "index.html", built=len(built.files), warnings=built.warnings,
+                        drawn=report_drawn)
     for path, context in pages:
         others = next(e for e in entries if e["id"] == context["game"])["langs"]
         context["others"] = [{"lang": other, "language": languages_shown[other], "href": page_name(other)}
@@ -123,6 +147,33 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
     report.files = len(written)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _stat(path: Path) -> list[int]:
+    stat = path.stat()
+    return [stat.st_size, stat.st_mtime_ns]
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _kept(entry: object, inputs: str, root: Path) -> dict | None:
+    """A language's card pictures from the last site, when they were drawn from the same inputs and
+    every picture is still the file it wrote; else None."""
+    if not isinstance(entry, dict) or entry.get("inputs") != inputs or not isinstance(entry.get("files"), dict):
+        return None
+    for name, known in entry["files"].items():
+        try:
+            if _stat(root / name) != known:
+                return None
+        except OSError:
+            return None
+    return entry
 
 
 def _first_language(entries: list[dict]) -> str:

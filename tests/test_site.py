@@ -155,3 +155,47 @@ def test_chinese_and_vietnamese_are_set_in_the_bundled_fonts(site, tmp_path, lan
         assert width == pytest.approx(expected, rel=0.01)
         if lang == "vi":       # ideographs are one em wide in any Chinese font: only Latin tells fonts apart so
             assert abs(serif - expected) / expected > 0.02
+
+
+def _pictures(site_root: Path) -> dict[str, tuple[int, bytes]]:
+    return {p.relative_to(site_root).as_posix(): (p.stat().st_mtime_ns, p.read_bytes())
+            for p in sorted(site_root.rglob("*.png"))}
+
+
+def test_a_site_again_draws_only_the_card_pictures_whose_cards_changed(tmp_path):
+    import shutil
+
+    from conftest import copy_werewolf_box
+
+    decks = tmp_path / "decks"
+    shutil.copytree(copy_werewolf_box(decks), decks / "wolves")
+    out = tmp_path / "output"
+
+    def site(*args: str) -> str:
+        result = run("site", "--decks", str(decks), "--lang", "en", "--lang", "vi", "--out", str(out), *args)
+        assert result.exit_code == 0, result.output
+        return result.stdout.splitlines()[-1]
+
+    assert "card pictures drawn for 4 of 4 pages" in site()
+    first, pages = _pictures(out / "site"), {p: p.read_bytes() for p in (out / "site").rglob("*.html")}
+    # Two games, two languages, a front and a back of every card of the box.
+    assert len(first) == 2 * 2 * 2 * len(list((decks / "werewolf" / "roles").glob("*.yaml")))
+    # Nothing changed: every picture is the file the first site wrote, and so is every page.
+    assert "card pictures drawn for 0 of 4 pages" in site()
+    assert _pictures(out / "site") == first
+    assert {p: p.read_bytes() for p in (out / "site").rglob("*.html")} == pages
+
+    # A card of one game renamed: that game's pictures are drawn again, in both languages; the other's stay.
+    seer = decks / "wolves" / "roles" / "seer.yaml"
+    seer.write_text(seer.read_text(encoding="utf-8").replace('en: "Seer"', 'en: "Oracle"', 1), encoding="utf-8")
+    assert "card pictures drawn for 2 of 4 pages" in site()
+    again = _pictures(out / "site")
+    assert {name for name in first if again[name][0] != first[name][0]} == {
+        name for name in first if name.startswith("wolves/")}
+    assert again["wolves/en/seer-front.png"][1] != first["wolves/en/seer-front.png"][1]
+    assert "Oracle" in (out / "site" / "wolves" / "en.html").read_text(encoding="utf-8")
+
+    # A picture changed by hand is drawn again, with its language's others.
+    (out / "site" / "werewolf" / "vi" / "seer-front.png").write_bytes(b"not a picture")
+    assert "card pictures drawn for 1 of 4 pages" in site()
+    assert (out / "site" / "werewolf" / "vi" / "seer-front.png").read_bytes() == first["werewolf/vi/seer-front.png"][1]
