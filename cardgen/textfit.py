@@ -13,9 +13,10 @@ here, between characters, on cards and in documents alike
 typesetting (kinsoku): ReportLab's own CJK wrapping keeps at most one
 punctuation mark off a line start by letting it hang past the right edge, so
 "。”", "……" or "）。" still started lines and "（" or "“" ended them. ReportLab
-then draws the lines as given: a document's with ``wordWrap='CJK'``, a card's
-without it, each line kept whole (re-breaking by the character took ten times
-as long, to the same lines). Importing this module
+then draws the lines as given, each kept whole (re-breaking by the character
+took ten times as long, to the same lines); only a document's paragraph in
+several fonts is still broken again by ReportLab's ``wordWrap='CJK'``, to the
+same lines. Importing this module
 also extends ReportLab's own list of characters that cannot start a line, for
 any other CJK paragraph drawn in the process.
 
@@ -308,7 +309,11 @@ def _layout(pieces, style, size: float, leading: float, box_width: float, cjk: b
         lines, too_wide = _break_cjk(pieces, size, box_width)
         # Its lines may be _FUZZ wider than the box, where ReportLab would break one at a space.
         width = box_width + 2 * _FUZZ
-        paragraph = _in_one_font(lines, style, width) or _wrapped(lines, style, width)
+        paragraph = _in_one_font(lines, style)
+        if paragraph is None:
+            paragraph = _wrapped(lines, style, width)
+        else:
+            paragraph.wrap(width, 1e9)
     else:
         paragraph = _wrapped(_split_newlines(pieces), style, box_width)
         too_wide = max((-_extra_space(line) for line in paragraph.blPara.lines), default=0.0)
@@ -386,15 +391,15 @@ def _ruby_layout(pieces, readings: tuple[str, ...], book: FontBook, size: float,
     return _Layout(paragraph, paragraph.height, _excess(too_wide, 0.0))
 
 
-def _in_one_font(lines: list[list[tuple[str, str]]], style: ParagraphStyle, box_width: float) -> Paragraph | None:
+def _in_one_font(lines: list[list[tuple[str, str]]], style: ParagraphStyle, bullet: str | None = None,
+                 made: type[_BrokenLines] | None = None) -> Paragraph | None:
     """Lines cardgen broke, when all are in one font (most Chinese texts: the CJK font has the Latin
-    letters too), as a paragraph of one font; else None."""
+    letters too), as a paragraph of one font (`made`, by default _BrokenLines) in a style without
+    wordWrap="CJK"; else None."""
     fonts = {font for line in lines for font, _ in line}
     if len(fonts) != 1 or ICON in fonts:
         return None
-    paragraph = _BrokenLines(lines, style, [_font_frag(fonts.pop(), style, "")])
-    paragraph.wrap(box_width, 1e9)
-    return paragraph
+    return (made or _BrokenLines)(lines, style, [_font_frag(fonts.pop(), style, "")], bullet)
 
 
 class _Made(Paragraph):
@@ -420,7 +425,11 @@ class _Made(Paragraph):
 class _BrokenLines(_Made):
     """A paragraph of one font in the lines cardgen broke, laid out and drawn by ReportLab as it does a
     paragraph of one font (a string a line), without breaking those lines again: split into fragments,
-    a Chinese line took ReportLab four times as long to lay out and draw."""
+    a Chinese line took ReportLab four times as long to lay out and draw. A document's is split across
+    pages between its lines."""
+
+    # A line's leading space is dropped, as ReportLab's line breaking drops it.
+    leading_space = False
 
     def breakLines(self, width):
         # What Paragraph.breakLines returns for a paragraph of one fragment: its words by line, each
@@ -431,9 +440,33 @@ class _BrokenLines(_Made):
         ascent, descent = pdfmetrics.getAscentDescent(font, size)
         lines = []
         for line in self.lines_made:
-            words = rl_paragraph.split(rl_paragraph.strip("".join(text for _, text in line)))
+            text = "".join(text for _, text in line)
+            words = rl_paragraph.split(rl_paragraph.strip(text))
+            if self.leading_space and words and text[:1] in rl_paragraph._wsc:
+                words.insert(0, "")
             lines.append((max_width - stringWidth(" ".join(words), font, size), words))
         return frag.clone(kind=0, lines=lines, ascent=ascent, descent=descent, fontSize=size)
+
+    def split(self, available_width: float, available_height: float) -> list[Flowable]:
+        # ReportLab makes the parts with the paragraph's class, without lines: each gets its own.
+        parts = super().split(available_width, available_height)
+        if len(parts) == 2:
+            count = len(parts[0].blPara.lines)
+            parts[0].lines_made, parts[1].lines_made = self.lines_made[:count], self.lines_made[count:]
+        return parts
+
+
+class _DocumentLines(_BrokenLines):
+    """A document's paragraph of one font in the lines cardgen broke, where ReportLab's CJK wrapping,
+    which breaks them again to the same lines, drew a space that starts a line."""
+
+    leading_space = True
+
+
+@lru_cache(maxsize=None)
+def _kept_whole(style: ParagraphStyle) -> ParagraphStyle:
+    """The style without wordWrap="CJK", for lines that are drawn as they were broken."""
+    return ParagraphStyle(f"{style.name}-lines", parent=style, wordWrap=None)
 
 
 def _wrapped(lines: list[list[tuple[str, str]]], style: ParagraphStyle, box_width: float) -> Paragraph:
@@ -528,7 +561,10 @@ class _KinsokuParagraph(Flowable):
         first = [room - self.style.firstLineIndent]
         rl_paragraph._handleBulletWidth(self.bullet, self.style, first)
         lines, _ = _break_cjk(self.pieces, self.style.fontSize, room, first[0])
-        return _unparsed(lines, self.style, self.bullet)
+        # In one font (most Chinese paragraphs) the lines are kept whole: ReportLab breaking them again by
+        # the character, to the same lines, took a sixth of a Chinese rulebook's and script's instructions.
+        return _in_one_font(lines, _kept_whole(self.style), self.bullet, _DocumentLines) or \
+            _unparsed(lines, self.style, self.bullet)
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         self.paragraph = self._at(available_width)

@@ -232,6 +232,36 @@ def test_a_chinese_document_paragraph_is_drawn_in_the_lines_kinsoku_broke(book, 
             assert not words or words[0] not in textfit.CANNOT_START, (width, words)
 
 
+def test_a_chinese_document_in_one_font_is_drawn_as_reportlabs_cjk_wrapping_drew_it(book, monkeypatch):
+    """A Chinese document paragraph in one font keeps the lines cardgen broke, where ReportLab broke
+    them again by the character (wordWrap="CJK"): across page breaks, with bullets, Latin words,
+    blank lines and runs of spaces, every page is the same, pixel for pixel at 150 dpi."""
+    import io
+
+    import pypdfium2
+    from reportlab.platypus import Frame, PageTemplate
+    from reportlab.platypus.doctemplate import BaseDocTemplate
+
+    body = book.face("NotoSansSC", False, False)
+    style = ParagraphStyle("li", fontName=body, fontSize=8.6, leading=11, spaceShrinkage=0, leftIndent=9.5,
+                           bulletIndent=1.7, bulletFontName=body, wordWrap="CJK")
+    texts = ((CHINESE, None), ("预言家  Seer 与 Witch，每晚醒来。\n\n" + CHINESE * 2, "•"), ("   狼人" * 40, "1."),
+             ("第一行\n   第二行以空格开头，" + "Seer 与 Witch " * 12, None), ("先知 **查验** 一名玩家。" + CHINESE, "•"))
+
+    def pages() -> list[bytes]:
+        out = io.BytesIO()
+        doc = BaseDocTemplate(out, pagesize=(200, 120), invariant=1,
+                              pageTemplates=[PageTemplate("p", [Frame(10, 10, 150, 100, id="f")])])
+        doc.build([textfit.document_paragraph(parse(text), book, "zh", style, bullet) for text, bullet in texts])
+        return [page.render(scale=150 / 72).to_pil().convert("L").tobytes() for page in pypdfium2.PdfDocument(out)]
+
+    kept = pages()
+    monkeypatch.setattr(textfit, "_in_one_font", lambda *args: None)
+    broken_again = pages()
+    assert len(kept) >= 5 and all(sum(1 for p in page if p < 128) > 100 for page in kept)
+    assert kept == broken_again
+
+
 VIETNAMESE = "Mỗi đêm, **bầy sói** chọn *một người* — & <loại> người đó khỏi làng. " * 6
 
 
