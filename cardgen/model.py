@@ -89,6 +89,10 @@ class Marks:
     choices: tuple[str, ...] = ()  # what the players' night choices do: target, protect, save, poison, kill, note
     announce: str | None = None    # deaths: the page announces who died from the night's choices
 
+    def read_in(self, tailored: bool) -> bool:
+        """Whether the step is read in a script for one table (tailored), or for the whole box."""
+        return self.if_tailored in (None, tailored)
+
 
 @dataclass(frozen=True)
 class Step:

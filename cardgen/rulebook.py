@@ -46,7 +46,7 @@ def _setup_steps(deck: Deck, text: Mapping) -> list[str]:
     versions = {version.id: version.name.value for version in script.versions}
     steps = []
     for step in script.setup:
-        if step.marks.if_tailored:
+        if not step.marks.read_in(tailored=False):
             continue
         line = deal_line(deck, Tonight(frozenset(), ""), text) if step.kind == "deal" else step.text.value
         line = marked(line, step.marks, text)

@@ -110,7 +110,7 @@ class Line:
 
     def applies(self, in_play: frozenset[str], tailored: bool) -> bool:
         """Whether the line is read with these cards in play, in a script for one table (tailored) or not."""
-        return self.marks.if_tailored in (None, tailored) and \
+        return self.marks.read_in(tailored) and \
             all(any(card in in_play for card in clause) for clause in self.when)
 
 

@@ -7,9 +7,10 @@ inside the folder: the outputs are copied in (built first, as ``cardgen build``
 builds them, so only what changed is rebuilt), the card pictures are drawn as
 the preview draws them (again only when what the card sheets are made from
 changed: PICTURES keeps, beside the build's manifest, the hash of those inputs
-and the pictures' sizes and times for each game and language), and the text is set in the bundled fonts through
-@font-face, so that Chinese and Vietnamese read the same on every device. It
-can be opened from disk or published as it is (GitHub Pages, a shared folder).
+and the pictures' sizes and times for each game and language), and the text
+is set in the bundled fonts through @font-face, so that Chinese and Vietnamese
+read the same on every device. It can be opened from disk or published as it
+is (GitHub Pages, a shared folder).
 The pages come from templates/site/.
 """
 

@@ -308,12 +308,8 @@ def _layout(pieces, style, size: float, leading: float, box_width: float, cjk: b
     if cjk:
         lines, too_wide = _break_cjk(pieces, size, box_width)
         # Its lines may be _FUZZ wider than the box, where ReportLab would break one at a space.
-        width = box_width + 2 * _FUZZ
-        paragraph = _in_one_font(lines, style)
-        if paragraph is None:
-            paragraph = _wrapped(lines, style, width)
-        else:
-            paragraph.wrap(width, 1e9)
+        paragraph = _in_one_font(lines, style) or _unparsed(lines, style, None)
+        paragraph.wrap(box_width + 2 * _FUZZ, 1e9)
     else:
         paragraph = _wrapped(_split_newlines(pieces), style, box_width)
         too_wide = max((-_extra_space(line) for line in paragraph.blPara.lines), default=0.0)
@@ -391,17 +387,6 @@ def _ruby_layout(pieces, readings: tuple[str, ...], book: FontBook, size: float,
     return _Layout(paragraph, paragraph.height, _excess(too_wide, 0.0))
 
 
-def _in_one_font(lines: list[list[tuple[str, str]]], style: ParagraphStyle, bullet: str | None = None,
-                 made: type[_BrokenLines] | None = None) -> Paragraph | None:
-    """Lines cardgen broke, when all are in one font (most Chinese texts: the CJK font has the Latin
-    letters too), as a paragraph of one font (`made`, by default _BrokenLines) in a style without
-    wordWrap="CJK"; else None."""
-    fonts = {font for line in lines for font, _ in line}
-    if len(fonts) != 1 or ICON in fonts:
-        return None
-    return (made or _BrokenLines)(lines, style, [_font_frag(fonts.pop(), style, "")], bullet)
-
-
 class _Made(Paragraph):
     """A paragraph of fragments cardgen made itself. Its text, the markup ReportLab would parse into
     the same fragments, is written only when asked for (a test, a debugger): nothing draws from it,
@@ -461,6 +446,17 @@ class _DocumentLines(_BrokenLines):
     which breaks them again to the same lines, drew a space that starts a line."""
 
     leading_space = True
+
+
+def _in_one_font(lines: list[list[tuple[str, str]]], style: ParagraphStyle, bullet: str | None = None,
+                 made: type[_BrokenLines] = _BrokenLines) -> Paragraph | None:
+    """Lines cardgen broke, when all are in one font (most Chinese texts: the CJK font has the Latin
+    letters too), as a paragraph of one font (`made`); else None. Its style must not have
+    wordWrap="CJK", with which ReportLab would break the lines again."""
+    fonts = {font for line in lines for font, _ in line}
+    if len(fonts) != 1 or ICON in fonts:
+        return None
+    return made(lines, style, [_font_frag(fonts.pop(), style, "")], bullet)
 
 
 @lru_cache(maxsize=None)

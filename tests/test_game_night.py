@@ -55,8 +55,7 @@ def evening(pipeline, game: str, lang: str):
     ((kind, pdf, _),) = pipe.documents(prepared, files, frozenset({"script"}))
     lines = [line.strip() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages
              for line in page.extract_text().splitlines() if line.strip()]
-    phrases_all = project.template_data("documents/text.yaml")
-    phrases = {**phrases_all["en"], **phrases_all.get(lang, {})}
+    phrases = phrases_of(project, lang)
     table = tonight(prepared.deck, files.game.where(), phrases, players, None, extra)
     return prepared.deck, table, phrases, lines
 
