@@ -230,8 +230,10 @@ def test_a_step_for_tables_only_is_left_out_of_the_whole_box_and_the_rulebook(tm
     assert step not in pdf_lines(out / "werewolf" / "werewolf-rulebook-en.pdf")
 
 
-@pytest.mark.parametrize("game, players", [("werewolf", 8), ("mafia-vendetta", 8), ("werewords", 5)])
-def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_path, game, players):
+@pytest.mark.parametrize("game, players, setup", [("werewolf", 8, None), ("mafia-vendetta", 8, None),
+                                                  ("mafia-vendetta", 12, "yakuza"), ("mafia-vendetta", 10, "loner"),
+                                                  ("werewords", 5, None)])
+def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_path, game, players, setup):
     import re
 
     from conftest import run
@@ -241,14 +243,21 @@ def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_pat
     (files,), _ = check(project, [game], strict=False)
     prepared, _ = Pipeline(project, BuildOptions()).prepare(files, "en")
     deck = prepared.deck
-    table = tonight(deck, files.game.where(), phrases_of(project, "en"), players, None, ())
+    table = tonight(deck, files.game.where(), phrases_of(project, "en"), players, setup, ())
     seats = seat_groups(deck)
     absent = {name for card in deck.cards if card.group.id in seats and card.id not in table.in_play
               for name in (card.name.value, card.call_name)}
     assert absent, "the table leaves roles out"
-    result = run("build", game, "--lang", "en", "--players", str(players), "--out", str(tmp_path))
+    # A side none of whose roles is dealt is not named either, in the plural ("the Loners") as well.
+    dealt_teams = {card.team.id for card in deck.cards if card.id in table.in_play and card.team}
+    sides = {card.team.name.value for card in deck.cards
+             if card.group.id in seats and card.team and card.team.id not in dealt_teams}
+    result = run("build", game, "--lang", "en", "--players", str(players), *(["--setup", setup] if setup else []),
+                 "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     script = " ".join(" ".join(page.extract_text().split()) for page in
                       pypdf.PdfReader(next((tmp_path / game).glob(f"{game}-script-en-*p.pdf"))).pages)
     named = sorted(name for name in absent if re.search(rf"\b{re.escape(name)}\b", script))
     assert not named, f"the script for {players} players names roles it does not deal: {named}"
+    named = sorted(name for name in sides if re.search(rf"\b{re.escape(name)}", script))
+    assert not named, f"the script for {players} players names sides it does not deal: {named}"
