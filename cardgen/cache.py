@@ -5,8 +5,8 @@ from the last run that asked it while every file it reads was the same, or worke
 half a second, and a project's files rarely change between two listings. An entry is one JSON
 file in the user's cache folder ($XDG_CACHE_HOME/cardgen, else ~/.cache/cardgen;
 ~/Library/Caches/cardgen on macOS, %LOCALAPPDATA%/cardgen/cache on Windows), per project and
-question, keyed by manifest.state(): cardgen's version, the question, and the name, size and
-modification time of every file in the folders named. A cache that cannot be read or written is
+question, keyed by manifest.state(): cardgen's code (manifest.code()), the question, and the name,
+size and modification time of every file in the folders named. A cache that cannot be read or written is
 no cache: the answer is worked out, and nothing fails for it.
 """
 

@@ -4,7 +4,7 @@ The manifest (``<out>/cardgen-manifest.json``) maps every output file to a
 hash of all the inputs that shape it: the game's files (cards, symbols, art,
 word lists, rulebook and script texts, and any included cards), the templates
 that output uses, the fonts, the options that change it, the language and
-cardgen's version, plus a hash of the output's own bytes. An output whose
+the code that draws it (`code()`), plus a hash of the output's own bytes. An output whose
 inputs hash the same and whose file is still the one written is up to date.
 An output made for one table (``-<N>p``) also hashes the table's options; the
 whole box's outputs never do, so a tailored build leaves them up to date.
@@ -16,7 +16,9 @@ manifest is written atomically, like every output.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -55,6 +57,24 @@ def _files(folder: Path, skip: tuple[str, ...] = ()) -> list[Path]:
                   and p.resolve().is_relative_to(real))
 
 
+@functools.cache
+def code() -> str:
+    """What drew the outputs, as a rebuild must tell it apart: cardgen's version, a hash of its own
+    modules, and the name, size and modification time of ReportLab's and svglib's package files.
+    A clone installed in place (the README's way) changes its modules on `git pull` without a new
+    version, and an upgraded ReportLab draws other bytes: either way every output is made again."""
+    h = hashlib.sha256(__version__.encode())
+    for module in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(f"\0{module.name}\0".encode() + module.read_bytes())
+    for package in ("reportlab", "svglib"):
+        # Found, not imported: a build with nothing to do loads neither.
+        spec = importlib.util.find_spec(package)
+        origin = spec.origin if spec and spec.origin else ""
+        stat = os.stat(origin) if origin else None
+        h.update(f"\0{package}\0{origin}\0{stat and (stat.st_size, stat.st_mtime_ns)}".encode())
+    return h.hexdigest()
+
+
 def request(asked: object, folders: Iterable[Path]) -> str:
     """A hash of what a build is asked (`asked`, its repr) and of the name, size and modification
     time of every file in `folders`: equal hashes, equal inputs (as far as the digests above trust
@@ -64,7 +84,7 @@ def request(asked: object, folders: Iterable[Path]) -> str:
 
 def state(asked: object, folders: Iterable[Path]) -> tuple[str, int]:
     """request()'s hash, and the newest modification time (ns) of those files."""
-    h = hashlib.sha256(f"{__version__}\0{asked!r}\n".encode())
+    h = hashlib.sha256(f"{code()}\0{asked!r}\n".encode())
     newest = 0
     for folder in folders:
         for top, dirs, names in os.walk(folder):
@@ -109,7 +129,7 @@ class Manifest:
         """The hash of everything an output of `kind` in `lang` is made from (`tailored`: for one table)."""
         names = OPTIONS[kind] + (TABLE if tailored else ())
         h = hashlib.sha256()
-        h.update(json.dumps([__version__, kind, lang, [repr(getattr(options, name)) for name in names]]).encode())
+        h.update(json.dumps([code(), kind, lang, [repr(getattr(options, name)) for name in names]]).encode())
         for role, folders, skip in (("game", game_folders, ()), ("templates", templates, UNUSED_TEMPLATES[kind]),
                                     ("fonts", fonts, ())):
             for folder in folders:

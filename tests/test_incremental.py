@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from cardgen import __version__
 from conftest import FIXTURES, ROOT, run
 
 
@@ -62,6 +64,38 @@ def test_force_rebuilds_everything_byte_for_byte(tmp_path):
     assert result.stdout.splitlines()[-1].startswith("4 files, ")
     assert all(mtimes(out)[name] != before[name] for name in before)
     assert {name: (out / name).read_bytes() for name in first} == first
+
+
+def test_a_change_to_cardgens_own_code_rebuilds_everything(tmp_path):
+    # A clone installed in place (the README's way) changes its modules on `git pull`; its version stays.
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT / "cardgen", clone / "cardgen", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("templates", "fonts"):
+        shutil.copytree(ROOT / name, clone / name)
+    root, out = project_with_two_games(tmp_path), tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": str(clone)}
+
+    def cardgen(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "cardgen", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def build_with_the_clone() -> str:
+        return cardgen("build", "--decks", str(root / "decks"), "--out", str(out), "--jobs", "1").splitlines()[-1]
+
+    assert cardgen("--version") == f"cardgen, version {__version__}\n"
+    done = subprocess.run([sys.executable, "-c", "import cardgen; print(cardgen.__file__)"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert Path(done.stdout.strip()) == clone / "cardgen" / "__init__.py"
+    build_with_the_clone()
+    before = mtimes(out)
+    assert build_with_the_clone().startswith("up to date (4 files) in ")
+    module = clone / "cardgen" / "render.py"
+    module.write_text(module.read_text(encoding="utf-8") + "\n# a commit pulled into the clone\n", encoding="utf-8")
+    assert build_with_the_clone().startswith("4 files, ")
+    assert all(mtimes(out)[name] != before[name] for name in before)
+    assert build_with_the_clone().startswith("up to date (4 files) in ")
 
 
 def test_a_deleted_or_tampered_output_is_rebuilt(tmp_path):
