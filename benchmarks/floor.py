@@ -12,7 +12,7 @@ invariant mode with compressed pages.
 It is strict: it does once what needs doing once. Each font file and each SVG
 is parsed once per process (an SVG is recoloured in place before each of its
 forms is made); each (symbol, colouring) is one form per PDF; each back's
-pattern is one form per PDF (per pattern, colour and card area), placed on
+pattern is one form per PDF (per pattern, colour and card size), placed on
 every back that shows it; each text is split into font runs once per process
 and wrapped once per PDF, at the size cardgen chose.
 
@@ -182,7 +182,7 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols) -> bytes:
     c.setCreator("floor")
     symbols.body_font = body
     forms: dict = {}
-    patterns: dict = {}     # each (pattern, colour, area) one form per PDF, placed on every back that shows it
+    patterns: dict = {}     # each (pattern, colour, card area) one form per PDF, placed on every back that shows it
     texts: dict[int, Paragraph] = {}   # each text wrapped once per PDF, drawn for every copy
 
     def text(t: dict) -> None:
@@ -207,7 +207,7 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols) -> bytes:
         rect(f["frame"], f["frame_radius"], f["color"])
         rect(f["panel"], f["panel_radius"], f["panel_color"])
 
-    def face(f: dict, paint) -> None:
+    def face(f: dict, paint, area) -> None:
         kind = f["kind"]
         if kind == "role":
             framed(f, paint)
@@ -244,22 +244,22 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols) -> bytes:
             (circle if f["round"] else rect)(paint, fill=f["color"])
             pattern = f["pattern"]
             if pattern:
-                key = (pattern["path"], tuple(pattern["color"]), tuple(paint))
+                key = (pattern["path"], tuple(pattern["color"]), tuple(area))
                 name = patterns.get(key)
                 if name is None:
                     size, step = pattern["size"], pattern["step"]
                     tiles = []
-                    row, y = 0, paint[1]
-                    while y < paint[1] + paint[3]:
-                        x = paint[0] + (step / 2 if row % 2 else 0)
-                        while x < paint[0] + paint[2]:
+                    row, y = 0, area[1]
+                    while y < area[1] + area[3]:
+                        x = area[0] + (step / 2 if row % 2 else 0)
+                        while x < area[0] + area[2]:
                             tiles.append((x, y, size, size))
                             x += step
                         y += step * 0.8
                         row += 1
                     symbols.form(c, forms, pattern)
                     name = patterns[key] = f"P{len(patterns)}"
-                    c.beginForm(name, paint[0] * MM, paint[1] * MM, max(t[0] + size for t in tiles) * MM,
+                    c.beginForm(name, area[0] * MM, area[1] * MM, max(t[0] + size for t in tiles) * MM,
                                 max(t[1] + size for t in tiles) * MM)
                     for tile in tiles:
                         symbols.draw(c, forms, pattern, tile)
@@ -290,7 +290,7 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols) -> bytes:
             if slot["rotation"] == 180:
                 c.translate(trim[2] * MM, trim[3] * MM)
                 c.rotate(180)
-            face(faces[slot["face"]], slot["paint"])
+            face(faces[slot["face"]], slot["paint"], slot["area"])
             c.restoreState()
             if slot["round"]:
                 c.setStrokeColorRGB(0, 0, 0)

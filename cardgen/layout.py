@@ -150,6 +150,13 @@ class Slot:
     paint: Rect                     # trim plus bleed, stopping short of any neighbour's trim
     rotation: int                   # 0 or 180, about the trim centre
 
+    @property
+    def reach(self) -> float:
+        """How far the paint reaches beyond the trim on its widest side: the full bleed, unless a
+        neighbour stops it on every side."""
+        t, p = self.trim, self.paint
+        return max(t.x - p.x, t.y - p.y, p.right - t.right, p.top - t.top)
+
 
 @dataclass(frozen=True)
 class Page:

@@ -72,8 +72,9 @@ def shade(color: str, amount: float) -> Color:
 
 class _Painter:
     def __init__(self, canvas: Canvas, deck: Deck, faces: Faces, book: FontBook, options: RenderOptions,
-                 body_font: str):
+                 body_font: str, reach: float):
         self.c = canvas
+        self.reach = reach          # mm: the furthest any card's paint reaches beyond its trim
         self.deck = deck
         self.faces = faces
         self.book = book
@@ -208,7 +209,9 @@ class _Painter:
             left = not left
             y -= step / 2
 
-    def back(self, back: BackFace, group: Group, paint: Rect) -> None:
+    def back(self, back: BackFace, group: Group, paint: Rect, area: Rect) -> None:
+        """A group's back over `paint`; its pattern laid over `area` (the card and the furthest bleed of
+        the sheets, in card coordinates) and clipped to `paint`."""
         spec, design = self.layout["back"], group.back
         ink = self.options.ink_saver
         fill = self.circle if group.shape == "round" else self.rect
@@ -217,7 +220,7 @@ class _Painter:
             pattern = spec["pattern"]
             # On the dark back the pattern is the back colour a little lighter; ink-saver keeps it faint on white.
             color = tint(design.color, self.layout["ink-saver"]["tint"] if ink else 1 - pattern["tint"])
-            self.pattern(design.pattern, color, pattern["size"], pattern["step"], paint)
+            self.pattern(design.pattern, color, pattern["size"], pattern["step"], area)
         if design.symbol:
             light = _hex_color(back.light)
             if ink:
@@ -233,17 +236,22 @@ class _Painter:
         if back.title:
             textfit.draw(back.title, self.c, back.title_box.x, back.title_box.top, valign_height=back.title_box.h)
 
-    def pattern(self, path: Path, color: Color, size: float, step: float, paint: Rect) -> None:
-        """The symbol in rows across the paint area, every other row shifted by half a step: one form
-        per pattern, colour and area, made the first time and placed on every back that shows it."""
-        key = (path, color.hexval(), paint)
+    def pattern(self, path: Path, color: Color, size: float, step: float, area: Rect) -> None:
+        """The symbol in rows across the area, every other row shifted by half a step: one form per
+        pattern, colour and area, made the first time and placed on every back that shows it.
+
+        The area is the same for every card of a size, wherever it sits: a back whose bleed a neighbour
+        cuts short still shows the pattern where the others do. Rows started from each back's own
+        paint edge would set the paws 3 mm apart on cards from the edge and the middle of a sheet,
+        and a card told apart by its back is a marked card."""
+        key = (path, color.hexval(), area)
         name = self.patterns.get(key)
         if name is None:
             tiles = []
-            row, y = 0, paint.y
-            while y < paint.top:
-                x = paint.x + (step / 2 if row % 2 else 0)
-                while x < paint.right:
+            row, y = 0, area.y
+            while y < area.top:
+                x = area.x + (step / 2 if row % 2 else 0)
+                while x < area.right:
                     tiles.append(Rect(x, y, size, size))
                     x += step
                 y += step * 0.8
@@ -251,7 +259,7 @@ class _Painter:
             # The symbol's own form first, so that forms are numbered as when each tile drew its own.
             self.icons.form(icon_bytes(path), color)
             self.patterns[key] = name = f"Pattern{len(self.patterns)}"
-            self.c.beginForm(name, pt(paint.x), pt(paint.y), pt(max(tile.right for tile in tiles)),
+            self.c.beginForm(name, pt(area.x), pt(area.y), pt(max(tile.right for tile in tiles)),
                              pt(max(tile.top for tile in tiles)))
             for tile in tiles:
                 self.symbol(path, color, tile)
@@ -283,7 +291,8 @@ class _Painter:
         elif card.id in self.faces.card_backs:
             self.face(self.faces.card_backs[card.id], paint)
         else:
-            self.back(self.faces.backs[card.group.id], card.group, paint)
+            self.back(self.faces.backs[card.group.id], card.group, paint,
+                      Rect(0, 0, slot.trim.w, slot.trim.h).outset(self.reach))
         c.restoreState()
         if round_ and self.options.cutting_aids:
             # The cut guide: a thin dark circle on the trim line.
@@ -386,7 +395,8 @@ def render_pdf(deck: Deck, pages: list[Page], faces: Faces, book: FontBook, opti
     body_font = book.face(book.order(deck.lang)[0], False, False)
     canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=body_font, lang=deck.lang)
     pdfinfo.of(deck, f"{deck.name.value} ({deck.key})", "print-and-cut card sheets").apply(canvas)
-    painter = _Painter(canvas, deck, faces, book, options, body_font)
+    painter = _Painter(canvas, deck, faces, book, options, body_font,
+                       max((slot.reach for page in pages for slot in page.slots), default=0.0))
     for number, page in enumerate(pages, start=1):
         painter.page(page, number, len(pages))
     canvas.save()

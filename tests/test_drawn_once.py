@@ -8,6 +8,7 @@ compared with the drawing they replace, rendered at 150 dpi.
 from __future__ import annotations
 
 import ctypes
+import io
 import shutil
 
 import pypdfium2.raw as pdfium_c
@@ -193,6 +194,40 @@ def test_a_back_pattern_drawn_as_one_form_looks_as_drawn_symbol_by_symbol(cards,
         difference = ImageChops.difference(image(new[number], DPI), image(old[number], DPI))
         # Equal but for rounding: the form's matrix is composed with the page's before the symbol's.
         assert max(high for _, high in difference.getextrema()) <= 1, number + 1
+
+
+@pytest.mark.parametrize("game,options", [("werewolf", {}), ("werewords", {}), ("salem-1692", {"backs": "fold"}),
+                                          ("mafia-vendetta", {"paper": "letter", "backs": "short"})])
+def test_every_back_of_a_design_has_its_pattern_at_the_same_place_on_the_card(cards, game, options):
+    # A back whose bleed a neighbour cuts short used to start its rows at its own paint edge, 3 mm
+    # further in: cut out, cards from the edge and from the middle of a sheet were told apart by their backs.
+    from pypdf import PdfReader
+
+    from cardgen.units import mm
+
+    prepared, pdf = cards(game, "en", **options)
+    found: dict[tuple, list] = {}
+    designs = set()
+    for page, drawn in zip(prepared.pages, pages(pdf)):
+        forms = [o.get_bounds() for o in drawn.get_objects(max_depth=1) if o.type == pdfium_c.FPDF_PAGEOBJ_FORM]
+        for slot in page.slots:
+            card = prepared.deck.copies[slot.item]
+            if slot.side != "back" or card.id in prepared.faces.card_backs or not card.group.back.pattern:
+                continue
+            t = slot.trim
+            # The pattern is the largest form over the card's middle; the emblem sits inside it.
+            over = [b for b in forms if mm(b[0]) < t.cx < mm(b[2]) and mm(b[1]) < t.cy < mm(b[3])]
+            left, bottom, right, top = max(over, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+            found.setdefault((card.group.id, slot.rotation), []).append(
+                (mm(left) - t.x, mm(bottom) - t.y, mm(right) - t.right, mm(top) - t.top))
+            designs.add((card.group.back.pattern, card.group.back.color, card.group.size_name))
+    assert found, "the game has patterned backs"
+    spread = {key: max(max(side) - min(side) for side in zip(*places)) for key, places in found.items()}
+    assert all(mm_apart < 0.01 for mm_apart in spread.values()), spread
+    # Drawn once a PDF, whatever the slot: one pattern form for each design and card size.
+    names = {name for page in PdfReader(io.BytesIO(pdf)).pages
+             for name in page["/Resources"].get("/XObject", {}) if "Pattern" in name}
+    assert len(names) == len(designs), names
 
 
 def test_default_workers_are_the_cores_nobody_else_keeps_busy(monkeypatch):
