@@ -151,8 +151,8 @@ class Slot:
     rotation: int                   # 0 or 180, about the trim centre
 
     @property
-    def reach(self) -> float:
-        """How far the paint reaches beyond the trim on its widest side: the full bleed, unless a
+    def bleed(self) -> float:
+        """The widest of the paint's bleeds beyond the trim: the full bleed, unless a
         neighbour stops it on every side."""
         t, p = self.trim, self.paint
         return max(t.x - p.x, t.y - p.y, p.right - t.right, p.top - t.top)

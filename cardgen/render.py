@@ -72,9 +72,9 @@ def shade(color: str, amount: float) -> Color:
 
 class _Painter:
     def __init__(self, canvas: Canvas, deck: Deck, faces: Faces, book: FontBook, options: RenderOptions,
-                 body_font: str, reach: float):
+                 body_font: str, bleed: float):
         self.c = canvas
-        self.reach = reach          # mm: the furthest any card's paint reaches beyond its trim
+        self.bleed = bleed          # mm: the widest bleed of any card in the PDF
         self.deck = deck
         self.faces = faces
         self.book = book
@@ -292,7 +292,7 @@ class _Painter:
             self.face(self.faces.card_backs[card.id], paint)
         else:
             self.back(self.faces.backs[card.group.id], card.group, paint,
-                      Rect(0, 0, slot.trim.w, slot.trim.h).outset(self.reach))
+                      Rect(0, 0, slot.trim.w, slot.trim.h).outset(self.bleed))
         c.restoreState()
         if round_ and self.options.cutting_aids:
             # The cut guide: a thin dark circle on the trim line.
@@ -396,7 +396,7 @@ def render_pdf(deck: Deck, pages: list[Page], faces: Faces, book: FontBook, opti
     canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=body_font, lang=deck.lang)
     pdfinfo.of(deck, f"{deck.name.value} ({deck.key})", "print-and-cut card sheets").apply(canvas)
     painter = _Painter(canvas, deck, faces, book, options, body_font,
-                       max((slot.reach for page in pages for slot in page.slots), default=0.0))
+                       max((slot.bleed for page in pages for slot in page.slots), default=0.0))
     for number, page in enumerate(pages, start=1):
         painter.page(page, number, len(pages))
     canvas.save()
