@@ -3,9 +3,10 @@
 The manifest (``<out>/cardgen-manifest.json``) maps every output file to a
 hash of all the inputs that shape it: the game's files (cards, symbols, art,
 word lists, rulebook and script texts, and any included cards), the templates
-that output uses, the fonts, the options that change it, the language and
-the code that draws it (`code()`), plus a hash of the output's own bytes. An output whose
-inputs hash the same and whose file is still the one written is up to date.
+that output uses, the fonts, the options that change it, the language and the
+code that draws it (``code()``), plus a hash of the output's own bytes. An
+output whose inputs hash the same and whose file is still the one written is
+up to date.
 An output made for one table (``-<N>p``) also hashes the table's options; the
 whole box's outputs never do, so a tailored build leaves them up to date.
 
