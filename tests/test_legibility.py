@@ -159,8 +159,10 @@ def test_back_emblems_stand_out_3_to_1_from_their_backs(cards, game, ink_saver):
         # The emblem's middle, where it is drawn (its square's corners show the back).
         inner = type(emblem)(emblem.x + emblem.w * 0.15, emblem.y + emblem.h * 0.15, emblem.w * 0.7, emblem.h * 0.7)
         pixels = [tuple(v / 255 for v in p) for p in rgb_pixels(crop(document[index], _on_page(slot, inner), 100))]
+        # The back's own colour: the commonest in a corner, clear of the emblem and the title, wide enough
+        # that the pattern's symbols on it stay fewer than the ground between them.
         margin = [tuple(v / 255 for v in p) for p in rgb_pixels(crop(document[index], (
-            slot.paint.x, slot.paint.y, slot.paint.x + 1.5, slot.paint.y + 1.5), 100))]
+            slot.paint.x, slot.paint.y, slot.paint.x + 12, slot.paint.y + 12), 100))]
         back = Counter(margin).most_common(1)[0][0]
         # The emblem's ink: its commonest colour that is not the back nor the pattern on it.
         drawn = Counter(p for p in pixels if contrast(p, back) > 1.5)
