@@ -65,7 +65,7 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
     games, _ = check(project, names, options.strict)
     root = site_folder(options.out)
     # The build has just hashed every input of the card sheets: the pictures are drawn from the same ones.
-    manifest, drawn_before, drawn = Manifest(options.out), _read_json(options.out / PICTURES), {}
+    manifest, pictures_before, pictures = Manifest(options.out), _read_json(options.out / PICTURES), {}
     pipeline = Pipeline(project, options)
     text_all = project.template_data("site/text.yaml")
     strings = project.template_data("strings.yaml")
@@ -78,14 +78,14 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
         written.add(path)
 
     entries, pages, problems = [], [], []
-    report_drawn = 0
+    drawn = 0
     for files in games:
         langs = languages(files, options.langs)
         game_entry = {"id": files.id, "names": {}, "langs": langs}
         for lang in langs:
             inputs = manifest.inputs("cards", lang, [files.folder, *files.included], project.templates,
                                      project.fonts, options) + f" {DPI} dpi"
-            kept = _kept(drawn_before.get(f"{files.id}/{lang}"), inputs, root)
+            kept = _kept(pictures_before.get(f"{files.id}/{lang}"), inputs, root)
             prepared, found = pipeline.prepare(files, lang, cards=kept is None, sheets=False)
             if prepared is None:
                 problems += found
@@ -100,19 +100,19 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
                 put(folder / source.name, source.read_bytes())
                 downloads.append({"kind": target.kind, "href": source.name, "bytes": source.stat().st_size})
             if kept is None:
-                cards, pictures = [], []
+                cards, pngs = [], []
                 for card, front, back in card_pictures(prepared, sheet, DPI):
                     for side, png in (("front", front), ("back", back)):
-                        put(folder / lang / f"{card.id}-{side}.png", png)
-                        pictures.append(folder / lang / f"{card.id}-{side}.png")
+                        pngs.append(folder / lang / f"{card.id}-{side}.png")
+                        put(pngs[-1], png)
                     cards.append({"name": card.name.value, "count": card.count,
                                   "front": f"{lang}/{card.id}-front.png", "back": f"{lang}/{card.id}-back.png"})
                 kept = {"inputs": inputs, "cards": cards, "files": {
-                    path.relative_to(root).as_posix(): _stat(path) for path in pictures}}
-                report_drawn += 1
+                    path.relative_to(root).as_posix(): _stat(path) for path in pngs}}
+                drawn += 1
             else:
                 written.update(root / name for name in kept["files"])
-            drawn[f"{files.id}/{lang}"] = kept
+            pictures[f"{files.id}/{lang}"] = kept
             cards = kept["cards"]
             families = prepared.book.order(lang)
             for family in families:
@@ -131,9 +131,9 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
     faces = [{"family": family, "face": face, "file": name} for name, (family, face, _) in fonts.items()]
     put(root / "site.css", _render(project, "site.css.j2", {"faces": faces}).encode("utf-8"))
     languages_shown = {lang: _language(strings, lang) for entry in entries for lang in entry["langs"]}
-    write_atomic(options.out / PICTURES, json.dumps(drawn, indent=1, sort_keys=True).encode("utf-8"))
+    write_atomic(options.out / PICTURES, json.dumps(pictures, indent=1, sort_keys=True).encode("utf-8"))
     report = SiteReport(index=root / "index.html", built=len(built.files), warnings=built.warnings,
-                        drawn=report_drawn)
+                        drawn=drawn)
     for path, context in pages:
         others = next(e for e in entries if e["id"] == context["game"])["langs"]
         context["others"] = [{"lang": other, "language": languages_shown[other], "href": page_name(other)}
