@@ -75,6 +75,10 @@ class Session:
             page.clock.install()
         page.goto(path.as_uri())
         page.wait_for_selector("html[data-ready]")
+        if clock:
+            # Stopped where it is: only run_for moves the page's time, so the time a slow machine
+            # takes to reload or click never shows on a timer.
+            page.clock.pause_at(page.evaluate("Date.now()"))
         return page
 
 
