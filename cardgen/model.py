@@ -105,9 +105,11 @@ class Step:
     when: tuple[str, ...] = ()     # card ids, any of which must be in play; empty: always
     marks: Marks = Marks()
     version: str | None = None     # setup steps of one script version only
+    unless: tuple[str, ...] = ()   # card ids, none of which may be in play
 
     def applies(self, in_play: frozenset[str]) -> bool:
-        return not self.when or any(card in in_play for card in self.when)
+        return (not self.when or any(card in in_play for card in self.when)) and \
+            not any(card in in_play for card in self.unless)
 
 
 @dataclass(frozen=True)

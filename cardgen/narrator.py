@@ -46,13 +46,13 @@ def _line(line: script.Line) -> dict:
 
 
 def _cards(deck: Deck, versions: tuple[script.VersionLines, ...]) -> list[dict]:
-    """The cards a table chooses from: those that a line needs, and every card of the groups that the
+    """The cards a table chooses from: those that a line needs (or needs left out), and every card of the groups that the
     setups deal from or that wake at night (a designer's new role among them)."""
     dealt = {card_id for setup in deck.setups for deal in setup.deals for card_id in deal}
     groups = {card.group.id for card in deck.cards if card.id in dealt or card.night_order is not None}
     wanted = {card.id for card in deck.cards if card.group.id in groups}
-    wanted |= {card_id for version in versions for phase in version.phases for line in phase.lines
-               for clause in line.when for card_id in clause}
+    wanted |= {card_id.removeprefix(script.NOT) for version in versions for phase in version.phases
+               for line in phase.lines for clause in line.when for card_id in clause}
     return [{"id": card.id, "name": card.name.value, "team": card.team.id if card.team else None,
              "group": card.group.id, "count": card.count, "wakes": card.night_order is not None,
              **({"extra": card.extra_cards} if card.extra_cards else {})}

@@ -178,9 +178,9 @@ def _marks(spec: dict) -> Marks:
 
 def _step(r: _Resolver, doc: Doc, path: KeyPath) -> Step:
     spec = doc.get(path)
-    when = spec.get("if", ())
-    when = (when,) if isinstance(when, str) else tuple(when)
-    common = {"when": when, "marks": _marks(spec), "version": spec.get("version")}
+    when, unless = ((value,) if isinstance(value, str) else tuple(value)
+                    for value in (spec.get("if", ()), spec.get("unless", ())))
+    common = {"when": when, "unless": unless, "marks": _marks(spec), "version": spec.get("version")}
     for kind in ("say", "do"):
         if kind in spec:
             return Step(kind, r.text(doc, path + (kind,)), None, **common)

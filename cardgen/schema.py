@@ -120,7 +120,7 @@ DEFS: dict = {
         "type": "object",
         "description": "One step of the script: a line to read aloud (say), a silent instruction (do), "
                        "where the role wake-ups go (roles), or, in the setup, where the cards are dealt (deal); "
-                       "`if` limits it to games with those cards.",
+                       "`if` limits it to games with those cards, `unless` to games without them.",
         "additionalProperties": False,
         "properties": {
             "say": {"$ref": "#/$defs/text"},
@@ -130,6 +130,9 @@ DEFS: dict = {
                      "description": "Setup only: here the setup's cards are dealt (the exact cards for "
                                     "--players N; otherwise the rulebook's setup table)."},
             "if": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}},
+            "unless": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"},
+                       "description": "Leaves the step out of games with any of these cards (with `if`: "
+                                      "both must hold)."},
             "version": {"$ref": "#/$defs/id",
                         "description": "Setup only: the step belongs to this version of the script alone."},
             "if-tailored": {"type": "boolean",

@@ -12,7 +12,8 @@ cards), the call of every role that may be in the middle says to wait as if
 someone acted, so that nobody learns a role is missing.
 
 Each line carries the condition under which it is read: clauses of card ids,
-each clause met when any of its cards is in play. The PDF script is those
+each clause met when any of its cards is in play (or, for a step's ``unless``,
+when its card is not). The PDF script is those
 lines filtered for one Tonight (``context``); the narrator page filters the
 same lines for the cards ticked on its setup screen, so the two cannot differ.
 Two lines are made per Tonight: the deal (the exact cards for a player count,
@@ -30,7 +31,15 @@ from .model import Card, Deck, Marks, Step
 from .phrases import fill
 from .tonight import Tonight
 
+# Clauses of card ids, every clause met: at least one of its cards in play. An id after NOT is met
+# when that card is not in play (a step's `unless`); ids never start with it (schema.ID_PATTERN).
 Condition = tuple[tuple[str, ...], ...]
+NOT = "!"
+
+
+def met(when: Condition, in_play: frozenset[str]) -> bool:
+    return all(any((card[1:] not in in_play) if card[0] == NOT else (card in in_play) for card in clause)
+               for clause in when)
 
 
 def timer_text(seconds: int, text: Mapping) -> str:
@@ -110,8 +119,7 @@ class Line:
 
     def applies(self, in_play: frozenset[str], tailored: bool) -> bool:
         """Whether the line is read with these cards in play, in a script for one table (tailored) or not."""
-        return self.marks.read_in(tailored) and \
-            all(any(card in in_play for card in clause) for clause in self.when)
+        return self.marks.read_in(tailored) and met(self.when, in_play)
 
 
 @dataclass(frozen=True)
@@ -186,7 +194,7 @@ class _Writer:
         for step in steps:
             if step.version not in (None, self.version):
                 continue
-            step_when = when + ((step.when,) if step.when else ())
+            step_when = when + ((step.when,) if step.when else ()) + tuple((NOT + card,) for card in step.unless)
             if step.kind == "roles":
                 first = step.roles == "first-night"
                 lines += self.dead_roles(step_when)

@@ -230,10 +230,10 @@ def test_a_step_for_tables_only_is_left_out_of_the_whole_box_and_the_rulebook(tm
     assert step not in pdf_lines(out / "werewolf" / "werewolf-rulebook-en.pdf")
 
 
-@pytest.mark.parametrize("game, players, setup", [("werewolf", 8, None), ("mafia-vendetta", 8, None),
-                                                  ("mafia-vendetta", 12, "yakuza"), ("mafia-vendetta", 10, "loner"),
-                                                  ("werewords", 5, None)])
-def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_path, game, players, setup):
+@pytest.mark.parametrize("game, players, setup, extra", [
+    ("werewolf", 8, None, ()), ("mafia-vendetta", 8, None, ()), ("mafia-vendetta", 12, "yakuza", ()),
+    ("mafia-vendetta", 10, "loner", ()), ("werewords", 5, None, ()), ("werewords", 6, None, ("apprentice",))])
+def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_path, game, players, setup, extra):
     import re
 
     from conftest import run
@@ -243,7 +243,7 @@ def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_pat
     (files,), _ = check(project, [game], strict=False)
     prepared, _ = Pipeline(project, BuildOptions()).prepare(files, "en")
     deck = prepared.deck
-    table = tonight(deck, files.game.where(), phrases_of(project, "en"), players, setup, ())
+    table = tonight(deck, files.game.where(), phrases_of(project, "en"), players, setup, extra)
     seats = seat_groups(deck)
     absent = {name for card in deck.cards if card.group.id in seats and card.id not in table.in_play
               for name in (card.name.value, card.call_name)}
@@ -253,7 +253,7 @@ def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_pat
     sides = {card.team.name.value for card in deck.cards
              if card.group.id in seats and card.team and card.team.id not in dealt_teams}
     result = run("build", game, "--lang", "en", "--players", str(players), *(["--setup", setup] if setup else []),
-                 "--out", str(tmp_path))
+                 *(option for card in extra for option in ("--with", card)), "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     script = " ".join(" ".join(page.extract_text().split()) for page in
                       pypdf.PdfReader(next((tmp_path / game).glob(f"{game}-script-en-*p.pdf"))).pages)

@@ -42,7 +42,9 @@ TABLES = {
     "mafia-vendetta": [((), {}), (("--players", "12", "--with", "psycho"), {"players": 12, "extra": ("psycho",)})],
     "salem-1692": [((), {}), (("--players", "6", "--setup", "advanced"), {"players": 6, "setup": 1})],
     "werewords": [((), {}), (("--players", "5", "--with", "minion", "--with", "fortune-teller"),
-                             {"players": 5, "extra": ("minion", "fortune-teller")})],
+                             {"players": 5, "extra": ("minion", "fortune-teller")}),
+                  # The Apprentice's line for a table without the Fortune Teller is an `unless` step.
+                  (("--players", "6", "--with", "apprentice"), {"players": 6, "extra": ("apprentice",)})],
 }
 TEXT = yaml.safe_load((ROOT / "templates" / "documents" / "text.yaml").read_text(encoding="utf-8"))
 

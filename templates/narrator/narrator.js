@@ -109,7 +109,9 @@
   }
   const beside = () => new Map(S.roles ? S.roles.beside : []);
   const inPlay = () => (dealt() ? new Set([...dealt().row.keys(), ...S.with, ...beside().keys()]) : new Set(D.all));
-  const applies = (line, play) => (line.when || []).every((clause) => clause.some((id) => play.has(id)));
+  // As script.met: "!id" (a step's unless) is met when that card is not in play.
+  const applies = (line, play) => (line.when || []).every((clause) => clause.some((id) =>
+    (id[0] === "!" ? !play.has(id.slice(1)) : play.has(id))));
   // As script.deal_line for a player count.
   function dealLine() {
     if (!setupOf()) return D.dealTable;
