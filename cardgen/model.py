@@ -105,11 +105,17 @@ class Step:
     when: tuple[str, ...] = ()     # card ids, any of which must be in play; empty: always
     marks: Marks = Marks()
     version: str | None = None     # setup steps of one script version only
+    when_all: tuple[str, ...] = ()  # card ids, all of which must be in play
     unless: tuple[str, ...] = ()   # card ids, none of which may be in play
 
     def applies(self, in_play: frozenset[str]) -> bool:
         return (not self.when or any(card in in_play for card in self.when)) and \
-            not any(card in in_play for card in self.unless)
+            all(card in in_play for card in self.when_all) and not any(card in in_play for card in self.unless)
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        """Every card the step's conditions name."""
+        return (*self.when, *self.when_all, *self.unless)
 
 
 @dataclass(frozen=True)
@@ -119,6 +125,7 @@ class NightScript:
     do: Text | None
     after: tuple[Step, ...] = ()     # after the go-to-sleep line
     before: tuple[Step, ...] = ()    # between the wake-up line and say
+    then: tuple[Step, ...] = ()      # after say and do, before the go-to-sleep line
     group: bool = False      # several players answer the call
     marks: Marks = Marks()
 

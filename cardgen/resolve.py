@@ -178,9 +178,10 @@ def _marks(spec: dict) -> Marks:
 
 def _step(r: _Resolver, doc: Doc, path: KeyPath) -> Step:
     spec = doc.get(path)
-    when, unless = ((value,) if isinstance(value, str) else tuple(value)
-                    for value in (spec.get("if", ()), spec.get("unless", ())))
-    common = {"when": when, "unless": unless, "marks": _marks(spec), "version": spec.get("version")}
+    when, when_all, unless = ((value,) if isinstance(value, str) else tuple(value)
+                              for value in (spec.get(key, ()) for key in ("if", "if-all", "unless")))
+    common = {"when": when, "when_all": when_all, "unless": unless, "marks": _marks(spec),
+              "version": spec.get("version")}
     for kind in ("say", "do"):
         if kind in spec:
             return Step(kind, r.text(doc, path + (kind,)), None, **common)
@@ -202,8 +203,9 @@ def _night_script(r: _Resolver, doc: Doc) -> NightScript | None:
         call=r.text(doc, path + ("call",)) if "call" in spec else None,
         say=r.text(doc, path + ("say",)) if "say" in spec else None,
         do=r.text(doc, path + ("do",)) if "do" in spec else None,
-        after=_steps(r, doc, path + ("after",)) if "after" in spec else (),
         before=_steps(r, doc, path + ("before",)) if "before" in spec else (),
+        then=_steps(r, doc, path + ("then",)) if "then" in spec else (),
+        after=_steps(r, doc, path + ("after",)) if "after" in spec else (),
         group=spec.get("group", False),
         marks=_marks(spec),
     )

@@ -120,7 +120,8 @@ DEFS: dict = {
         "type": "object",
         "description": "One step of the script: a line to read aloud (say), a silent instruction (do), "
                        "where the role wake-ups go (roles), or, in the setup, where the cards are dealt (deal); "
-                       "`if` limits it to games with those cards, `unless` to games without them.",
+                       "`if` limits it to games with one of those cards, `if-all` to games with all of them, "
+                       "`unless` to games with none of them; all that are given must hold.",
         "additionalProperties": False,
         "properties": {
             "say": {"$ref": "#/$defs/text"},
@@ -130,9 +131,10 @@ DEFS: dict = {
                      "description": "Setup only: here the setup's cards are dealt (the exact cards for "
                                     "--players N; otherwise the rulebook's setup table)."},
             "if": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}},
+            "if-all": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"},
+                       "description": "Keeps the step only in games with every one of these cards."},
             "unless": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"},
-                       "description": "Leaves the step out of games with any of these cards (with `if`: "
-                                      "both must hold)."},
+                       "description": "Leaves the step out of games with any of these cards."},
             "version": {"$ref": "#/$defs/id",
                         "description": "Setup only: the step belongs to this version of the script alone."},
             "if-tailored": {"type": "boolean",
@@ -323,6 +325,8 @@ CARD: dict = {
                         **STEP_MARKS,
                         "before": {"type": "array", "items": {"$ref": "#/$defs/step"},
                                    "description": "Steps between the wake-up line and `say`."},
+                        "then": {"type": "array", "items": {"$ref": "#/$defs/step"},
+                                 "description": "Steps after `say` and `do`, before the go-to-sleep line."},
                         "after": {"type": "array", "items": {"$ref": "#/$defs/step"},
                                   "description": "Steps after the go-to-sleep line."},
                     },

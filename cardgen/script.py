@@ -175,6 +175,7 @@ class _Writer:
                 if own:
                     lines += self.line(kind, own.value, Marks(house=night.marks.house, **action), when, card.id, part)
                     action, part = {"secret_word": night.marks.secret_word}, "own"
+            lines += self.steps(night.then, when, card.id)
             if night.marks.deadly:
                 lines.append(self.check(when, card.id))
         lines += self.line("say", fill(self.text["sleep_group" if group else "sleep"], name=name), Marks(), when,
@@ -194,7 +195,8 @@ class _Writer:
         for step in steps:
             if step.version not in (None, self.version):
                 continue
-            step_when = when + ((step.when,) if step.when else ()) + tuple((NOT + card,) for card in step.unless)
+            step_when = when + ((step.when,) if step.when else ()) + tuple((card,) for card in step.when_all) + \
+                tuple((NOT + card,) for card in step.unless)
             if step.kind == "roles":
                 first = step.roles == "first-night"
                 lines += self.dead_roles(step_when)

@@ -188,16 +188,15 @@ def _chosen(deck: Deck, where: Where, text: Mapping, setup: Setup, players: int 
 
 
 def _named_by_script(deck: Deck) -> frozenset[str]:
-    """Cards the script can leave out: named in a step's `if` or `unless`, or among the cards that hide roles."""
+    """Cards the script can leave out: named in a step's conditions, or among the cards that hide roles."""
     script = deck.script
     if script is None:
         return frozenset()
     steps = [*script.setup, *(step for version in script.versions for phase in version.phases
                               for step in phase.steps),
              *(step for card in deck.cards if card.night_script
-               for step in (*card.night_script.before, *card.night_script.after))]
-    return frozenset(card_id for step in steps for card_id in (*step.when, *step.unless)) | \
-        frozenset(script.unheld_if)
+               for step in (*card.night_script.before, *card.night_script.then, *card.night_script.after))]
+    return frozenset(card_id for step in steps for card_id in step.named) | frozenset(script.unheld_if)
 
 
 def printed(deck: Deck, table: Tonight) -> Deck:

@@ -380,7 +380,7 @@ TEXT_FILES = {"rulebook.yaml": schema.RULEBOOK, "script.yaml": schema.SCRIPT}
 
 
 def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[str]) -> list[Problem]:
-    """The rulebook and script files, and the cards their steps' `if` and `unless` name."""
+    """The rulebook and script files, and the cards their steps' `if`, `if-all` and `unless` name."""
     problems = []
     for name, rule in TEXT_FILES.items():
         doc = files.extra.get(name)
@@ -394,7 +394,7 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
     for doc in filter(None, docs):
         for path in _refs(doc, schema.SCRIPT if doc.file.endswith("script.yaml") else schema.CARD,
                           "#/$defs/step"):
-            for key in ("if", "unless"):
+            for key in ("if", "if-all", "unless"):
                 condition = doc.get(path).get(key) if isinstance(doc.get(path), dict) else None
                 names = [condition] if isinstance(condition, str) else condition or []
                 for index, card_id in enumerate(names):

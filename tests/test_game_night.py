@@ -230,34 +230,79 @@ def test_a_step_for_tables_only_is_left_out_of_the_whole_box_and_the_rulebook(tm
     assert step not in pdf_lines(out / "werewolf" / "werewolf-rulebook-en.pdf")
 
 
-@pytest.mark.parametrize("game, players, setup, extra", [
-    ("werewolf", 8, None, ()), ("mafia-vendetta", 8, None, ()), ("mafia-vendetta", 12, "yakuza", ()),
-    ("mafia-vendetta", 10, "loner", ()), ("werewords", 5, None, ()), ("werewords", 6, None, ("apprentice",))])
-def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_path, game, players, setup, extra):
+def not_dealt_named(deck, table, text: str, lang: str) -> list[str]:
+    """The roles, and the sides, that `text` names although none of their cards is dealt: a side in
+    the plural too ("the Loners"). The names of cards in play are blanked first, so that a dealt
+    role's name that holds another's is not taken for it."""
     import re
 
-    from conftest import run
     from cardgen.tonight import seat_groups
+
+    seats = seat_groups(deck)
+    for name in sorted((name for card in deck.cards if card.id in table.in_play
+                        for name in (card.name.value, card.call_name)), key=len, reverse=True):
+        text = text.replace(name, "#" * len(name))
+    dealt_teams = {card.team.id for card in deck.cards if card.id in table.in_play and card.team}
+    roles = {name for card in deck.cards if card.group.id in seats and card.id not in table.in_play
+             for name in (card.name.value, card.call_name)}
+    sides = {card.team.name.value for card in deck.cards
+             if card.group.id in seats and card.team and card.team.id not in dealt_teams}
+    # Chinese has no spaces to find a word's start by.
+    edge = "" if lang == "zh" else r"\b"
+    return sorted({name for name in roles if re.search(rf"{edge}{re.escape(name)}{edge}", text)} |
+                  {name for name in sides if re.search(rf"{edge}{re.escape(name)}", text)})
+
+
+@pytest.mark.parametrize("game, players, setup, extra", [
+    ("werewolf", 8, None, ()), ("werewolf", 8, None, ("elder",)), ("werewolf", 8, None, ("guard",)),
+    ("mafia-vendetta", 8, None, ()), ("mafia-vendetta", 7, None, ("journalist",)),
+    ("mafia-vendetta", 12, "yakuza", ()), ("mafia-vendetta", 10, "loner", ()), ("werewords", 5, None, ()),
+    ("werewords", 6, None, ("apprentice",))])
+def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_path, game, players, setup, extra):
+    from conftest import run
 
     project, _ = pipeline
     (files,), _ = check(project, [game], strict=False)
     prepared, _ = Pipeline(project, BuildOptions()).prepare(files, "en")
-    deck = prepared.deck
-    table = tonight(deck, files.game.where(), phrases_of(project, "en"), players, setup, extra)
-    seats = seat_groups(deck)
-    absent = {name for card in deck.cards if card.group.id in seats and card.id not in table.in_play
-              for name in (card.name.value, card.call_name)}
-    assert absent, "the table leaves roles out"
-    # A side none of whose roles is dealt is not named either, in the plural ("the Loners") as well.
-    dealt_teams = {card.team.id for card in deck.cards if card.id in table.in_play and card.team}
-    sides = {card.team.name.value for card in deck.cards
-             if card.group.id in seats and card.team and card.team.id not in dealt_teams}
+    table = tonight(prepared.deck, files.game.where(), phrases_of(project, "en"), players, setup, extra)
+    assert len(table.in_play) < len(prepared.deck.cards), "the table leaves roles out"
     result = run("build", game, "--lang", "en", "--players", str(players), *(["--setup", setup] if setup else []),
                  *(option for card in extra for option in ("--with", card)), "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     script = " ".join(" ".join(page.extract_text().split()) for page in
                       pypdf.PdfReader(next((tmp_path / game).glob(f"{game}-script-en-*p.pdf"))).pages)
-    named = sorted(name for name in absent if re.search(rf"\b{re.escape(name)}\b", script))
-    assert not named, f"the script for {players} players names roles it does not deal: {named}"
-    named = sorted(name for name in sides if re.search(rf"\b{re.escape(name)}", script))
-    assert not named, f"the script for {players} players names sides it does not deal: {named}"
+    named = not_dealt_named(prepared.deck, table, script, "en")
+    assert not named, f"the script for {players} players names roles or sides it does not deal: {named}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", ["werewolf", "salem-1692", "mafia-vendetta", "werewords"])
+def test_no_tables_script_names_a_role_or_side_it_does_not_deal(pipeline, game, lang):
+    """Every row of every setup, as dealt and with each role of the box added (--with), in every
+    language: each line the script prints for that table, as the PDF template gets it."""
+    from cardgen import script as script_writer
+    from cardgen.problems import DeckError
+    from cardgen.tonight import seat_groups
+
+    project, pipe = pipeline
+    (files,), _ = check(project, [game], strict=False)
+    deck = pipe.prepare(files, lang)[0].deck
+    phrases = phrases_of(project, lang)
+    roles = [card.id for card in deck.cards if card.group.id in seat_groups(deck)]
+    found, tables = {}, 0
+    for setup in deck.setups:
+        for players in setup.players:
+            for extra in [(), *((card,) for card in roles)]:
+                try:
+                    table = tonight(deck, files.game.where(), phrases, players, setup.id, extra)
+                except DeckError:       # a role that this setup cannot seat
+                    continue
+                tables += 1
+                values = script_writer.context(deck, phrases, table)
+                for step in (step for version in values["versions"] for phase in version["phases"]
+                             for step in phase["steps"]):
+                    named = not_dealt_named(deck, table, step["text"], lang)
+                    if named:
+                        found.setdefault(step["text"], (setup.id, players, extra, named))
+    assert tables > 10
+    assert not found, "\n".join(f"{text!r} at {where}" for text, where in found.items())
