@@ -232,17 +232,20 @@ def test_a_step_for_tables_only_is_left_out_of_the_whole_box_and_the_rulebook(tm
 
 def not_dealt_named(deck, table, text: str, lang: str) -> list[str]:
     """The roles, and the sides, that `text` names although none of their cards is dealt: a side in
-    the plural too ("the Loners"). The names of cards in play are blanked first, so that a dealt
-    role's name that holds another's is not taken for it."""
+    the plural too ("the Loners"). The names of cards and sides in play are blanked first, so that
+    a dealt name that holds another (村民阵营, the village's side, holds 村民, the Villager) is not
+    taken for it."""
     import re
 
     from cardgen.tonight import seat_groups
 
     seats = seat_groups(deck)
-    for name in sorted((name for card in deck.cards if card.id in table.in_play
-                        for name in (card.name.value, card.call_name)), key=len, reverse=True):
+    dealt = [card for card in deck.cards if card.id in table.in_play]
+    dealt_teams = {card.team.id for card in dealt if card.team}
+    for name in sorted({name for card in dealt for name in (card.name.value, card.call_name,
+                                                            *([card.team.name.value] if card.team else []))},
+                       key=len, reverse=True):
         text = text.replace(name, "#" * len(name))
-    dealt_teams = {card.team.id for card in deck.cards if card.id in table.in_play and card.team}
     roles = {name for card in deck.cards if card.group.id in seats and card.id not in table.in_play
              for name in (card.name.value, card.call_name)}
     sides = {card.team.name.value for card in deck.cards
