@@ -44,9 +44,11 @@ def _setup_steps(deck: Deck, text: Mapping) -> list[str]:
     if script is None:
         return []
     versions = {version.id: version.name.value for version in script.versions}
+    box = frozenset(card.id for card in deck.cards)
     steps = []
     for step in script.setup:
-        if not step.marks.read_in(tailored=False):
+        # As in the script for the whole box: a step for tables without some card (unless) is left out.
+        if not step.marks.read_in(tailored=False) or not step.applies(box):
             continue
         line = deal_line(deck, Tonight(frozenset(), ""), text) if step.kind == "deal" else step.text.value
         line = marked(line, step.marks, text)

@@ -230,6 +230,28 @@ def test_a_step_for_tables_only_is_left_out_of_the_whole_box_and_the_rulebook(tm
     assert step not in pdf_lines(out / "werewolf" / "werewolf-rulebook-en.pdf")
 
 
+def test_a_setup_step_for_tables_without_a_card_is_in_their_script_only(tmp_path):
+    import shutil
+
+    from conftest import run
+
+    decks = tmp_path / "decks"
+    shutil.copytree(ROOT / "decks" / "werewolf", decks / "werewolf")
+    script = decks / "werewolf" / "script.yaml"
+    step = "Without the Thief, every card is dealt."
+    script.write_text(script.read_text(encoding="utf-8").replace(
+        "setup:\n", f'setup:\n  - do: {{en: "{step}", vi: "x", zh: "x", es: "x"}}\n    unless: thief\n', 1),
+        encoding="utf-8")
+    out = tmp_path / "out"
+    for args in ([], ["--players", "8"], ["--players", "8", "--with", "thief"]):
+        result = run("build", "werewolf", "--lang", "en", "--decks", str(decks), "--out", str(out), *args)
+        assert result.exit_code == 0, result.output
+        if args:
+            assert (squeeze(step) in pdf_lines(out / "werewolf" / "werewolf-script-en-8p.pdf")) == (len(args) == 2)
+    assert squeeze(step) not in pdf_lines(out / "werewolf" / "werewolf-script-en.pdf")
+    assert squeeze(step) not in pdf_lines(out / "werewolf" / "werewolf-rulebook-en.pdf")
+
+
 def not_dealt_named(deck, table, text: str, lang: str) -> list[str]:
     """The roles, and the sides, that `text` names although none of their cards is dealt: a side in
     the plural too ("the Loners"). The names of cards and sides in play are blanked first, so that
