@@ -46,8 +46,8 @@ def _line(line: script.Line) -> dict:
 
 
 def _cards(deck: Deck, versions: tuple[script.VersionLines, ...]) -> list[dict]:
-    """The cards a table chooses from: those that a line needs (or needs left out), and every card of the groups that the
-    setups deal from or that wake at night (a designer's new role among them)."""
+    """The cards a table chooses from: those that a line needs (or needs left out), and every card
+    of the groups that the setups deal from or that wake at night (a designer's new role among them)."""
     dealt = {card_id for setup in deck.setups for deal in setup.deals for card_id in deal}
     groups = {card.group.id for card in deck.cards if card.id in dealt or card.night_order is not None}
     wanted = {card.id for card in deck.cards if card.group.id in groups}

@@ -13,9 +13,9 @@ someone acted, so that nobody learns a role is missing.
 
 Each line carries the condition under which it is read: clauses of card ids,
 each clause met when any of its cards is in play (or, for a step's ``unless``,
-when its card is not). The PDF script is those
-lines filtered for one Tonight (``context``); the narrator page filters the
-same lines for the cards ticked on its setup screen, so the two cannot differ.
+when its card is not). The PDF script is those lines filtered for one Tonight
+(``context``); the narrator page filters the same lines for the cards ticked
+on its setup screen, so the two cannot differ.
 Two lines are made per Tonight: the deal (the exact cards for a player count,
 or a pointer to the rulebook's setup table for the whole box) and the win check
 (its parts for the cards in play). On a bilingual deck the deal and each role's

@@ -443,10 +443,9 @@ def _check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
                                         f"{_dotted(path + ('deal',))}: cards are dealt only in the setup"))
             elif kinds[0] == "roles" and (in_setup or not is_script):
                 # Inside a card's own call, the calls would go on calling themselves.
-                problems.append(Problem(doc.where(path + ("roles",)), f"{_dotted(path + ('roles',))}: roles are "
-                                        "called in the phases, not in the setup" if is_script else
-                                        f"{_dotted(path + ('roles',))}: roles are called in the script's phases, "
-                                        "not in a card's night call"))
+                where = "the phases, not in the setup" if is_script else "the script's phases, not in a card's night call"
+                problems.append(Problem(doc.where(path + ("roles",)),
+                                        f"{_dotted(path + ('roles',))}: roles are called in {where}"))
             if "version" in step:
                 if not in_setup:
                     problems.append(Problem(doc.where(path + ("version",)), f"{_dotted(path + ('version',))}: "
