@@ -52,6 +52,7 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
     from cardgen.build import BuildOptions, Pipeline, check, jobs
     from cardgen.face import RASTER, ListFace, RoleFace, TokenFace, WordsFace
     from cardgen.icons import has_holes
+    from cardgen.layout import widest_bleed
     from cardgen.model import team_color
     from cardgen.project import Project
     from cardgen.render import shade, tint
@@ -191,7 +192,7 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
         ruler = sheet["ruler"]
         copies = deck.copies
         out_pages = []
-        bleed = max((slot.bleed for page in pages for slot in page.slots), default=0.0)   # as render_pdf
+        bleed = widest_bleed(pages)
         for number, page in enumerate(pages, start=1):
             slots = []
             for slot in page.slots:
@@ -207,7 +208,7 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
                     key = f"b:{card.group.id}"
                 slots.append({"face": key, "round": card.group.shape == "round", "clip": _rect(slot.paint),
                               "trim": _rect(slot.trim), "rotation": slot.rotation, "paint": _rect(paint),
-                              "area": _rect(Rect(0, 0, slot.trim.w, slot.trim.h).outset(bleed))})
+                              "area": _rect(slot.around(bleed))})
             # The page-info block: positions as render.py computes them (text widths from cardgen's font book).
             side = strings["fronts" if page.side == "front" else "backs" if page.side == "back" else "fold"]
             label = " · ".join([deck.name.value, strings["language"], side,

@@ -157,6 +157,10 @@ class Slot:
         t, p = self.trim, self.paint
         return max(t.x - p.x, t.y - p.y, p.right - t.right, p.top - t.top)
 
+    def around(self, bleed: float) -> Rect:
+        """The card in its own coordinates, `bleed` wider on every side."""
+        return Rect(0, 0, self.trim.w, self.trim.h).outset(bleed)
+
 
 @dataclass(frozen=True)
 class Page:
@@ -178,6 +182,12 @@ class Page:
         if self.size.w > self.size.h:
             return dy, -dx
         return dx, dy
+
+
+def widest_bleed(pages: Iterable[Page]) -> float:
+    """The widest bleed of any card on these pages: a back's pattern is laid over each card's
+    `around` it, so that every back of a PDF shows the pattern at the same place on the card."""
+    return max((slot.bleed for page in pages for slot in page.slots), default=0.0)
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,18 @@ class Marks:
         return self.if_tailored in (None, tailored)
 
 
+# When a line is read: clauses of card ids, every clause met when at least one of its ids is. An id is
+# met when its card is in play, or, after NOT (a step's `unless`), when it is not; ids never start
+# with NOT (schema.ID_PATTERN).
+Condition = tuple[tuple[str, ...], ...]
+NOT = "!"
+
+
+def met(condition: Condition, in_play: frozenset[str]) -> bool:
+    return all(any((card[1:] not in in_play) if card[0] == NOT else (card in in_play) for card in clause)
+               for clause in condition)
+
+
 @dataclass(frozen=True)
 class Step:
     """A script step: a line read aloud (say), a silent instruction (do), the role wake-ups (roles),
@@ -108,9 +120,14 @@ class Step:
     when_all: tuple[str, ...] = ()  # card ids, all of which must be in play
     unless: tuple[str, ...] = ()   # card ids, none of which may be in play
 
+    @property
+    def condition(self) -> Condition:
+        """`if` (any of), `if-all` (each) and `unless` (none of) as one condition."""
+        return ((self.when,) if self.when else ()) + tuple((card,) for card in self.when_all) + \
+            tuple((NOT + card,) for card in self.unless)
+
     def applies(self, in_play: frozenset[str]) -> bool:
-        return (not self.when or any(card in in_play for card in self.when)) and \
-            all(card in in_play for card in self.when_all) and not any(card in in_play for card in self.unless)
+        return met(self.condition, in_play)
 
     @property
     def named(self) -> tuple[str, ...]:

@@ -18,7 +18,7 @@ import json
 from typing import Callable, Mapping
 
 from . import script, templating
-from .model import Deck
+from .model import NOT, Deck
 from .tonight import Tonight
 
 # Marks the page reads, by the key it reads them under; a default value is left out of the page.
@@ -51,7 +51,7 @@ def _cards(deck: Deck, versions: tuple[script.VersionLines, ...]) -> list[dict]:
     dealt = {card_id for setup in deck.setups for deal in setup.deals for card_id in deal}
     groups = {card.group.id for card in deck.cards if card.id in dealt or card.night_order is not None}
     wanted = {card.id for card in deck.cards if card.group.id in groups}
-    wanted |= {card_id.removeprefix(script.NOT) for version in versions for phase in version.phases
+    wanted |= {card_id.removeprefix(NOT) for version in versions for phase in version.phases
                for line in phase.lines for clause in line.when for card_id in clause}
     return [{"id": card.id, "name": card.name.value, "team": card.team.id if card.team else None,
              "group": card.group.id, "count": card.count, "wakes": card.night_order is not None,

@@ -24,7 +24,7 @@ from . import art, pdfinfo, textfit
 from .face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from .fonts import FontBook
 from .icons import IconPainter, has_holes, icon_bytes
-from .layout import Page, Slot
+from .layout import Page, Slot, widest_bleed
 from .markup import Span
 from .model import Deck, Group, team_color
 from .units import Rect, mm, pt
@@ -291,8 +291,7 @@ class _Painter:
         elif card.id in self.faces.card_backs:
             self.face(self.faces.card_backs[card.id], paint)
         else:
-            self.back(self.faces.backs[card.group.id], card.group, paint,
-                      Rect(0, 0, slot.trim.w, slot.trim.h).outset(self.bleed))
+            self.back(self.faces.backs[card.group.id], card.group, paint, slot.around(self.bleed))
         c.restoreState()
         if round_ and self.options.cutting_aids:
             # The cut guide: a thin dark circle on the trim line.
@@ -395,8 +394,7 @@ def render_pdf(deck: Deck, pages: list[Page], faces: Faces, book: FontBook, opti
     body_font = book.face(book.order(deck.lang)[0], False, False)
     canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=body_font, lang=deck.lang)
     pdfinfo.of(deck, f"{deck.name.value} ({deck.key})", "print-and-cut card sheets").apply(canvas)
-    painter = _Painter(canvas, deck, faces, book, options, body_font,
-                       max((slot.bleed for page in pages for slot in page.slots), default=0.0))
+    painter = _Painter(canvas, deck, faces, book, options, body_font, widest_bleed(pages))
     for number, page in enumerate(pages, start=1):
         painter.page(page, number, len(pages))
     canvas.save()

@@ -27,20 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .model import Card, Deck, Marks, Step
+from .model import NOT, Card, Condition, Deck, Marks, Step, met
 from .phrases import fill
 from .tonight import Tonight
-
-# Clauses of card ids, every clause met: at least one of its cards in play. An id after NOT is met
-# when that card is not in play (a step's `unless`); ids never start with it (schema.ID_PATTERN).
-Condition = tuple[tuple[str, ...], ...]
-NOT = "!"
-
-
-def met(when: Condition, in_play: frozenset[str]) -> bool:
-    return all(any((card[1:] not in in_play) if card[0] == NOT else (card in in_play) for card in clause)
-               for clause in when)
-
 
 def timer_text(seconds: int, text: Mapping) -> str:
     minutes, rest = divmod(seconds, 60)
@@ -195,8 +184,7 @@ class _Writer:
         for step in steps:
             if step.version not in (None, self.version):
                 continue
-            step_when = when + ((step.when,) if step.when else ()) + tuple((card,) for card in step.when_all) + \
-                tuple((NOT + card,) for card in step.unless)
+            step_when = when + step.condition
             if step.kind == "roles":
                 first = step.roles == "first-night"
                 lines += self.dead_roles(step_when)

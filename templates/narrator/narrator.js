@@ -109,7 +109,7 @@
   }
   const beside = () => new Map(S.roles ? S.roles.beside : []);
   const inPlay = () => (dealt() ? new Set([...dealt().row.keys(), ...S.with, ...beside().keys()]) : new Set(D.all));
-  // As script.met: "!id" (a step's unless) is met when that card is not in play.
+  // As model.met: "!id" (a step's unless) is met when that card is not in play.
   const applies = (line, play) => (line.when || []).every((clause) => clause.some((id) =>
     (id[0] === "!" ? !play.has(id.slice(1)) : play.has(id))));
   // As script.deal_line for a player count.
