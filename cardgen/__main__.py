@@ -1,5 +1,5 @@
 """`python -m cardgen`: the same as the cardgen command."""
 
-from .cli import main
+from cardgen.cli import main
 
 main()

@@ -68,7 +68,7 @@ from pathlib import Path
 
 from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
 
-from . import contained, units
+from cardgen import contained, units
 
 FITS = ("contain", "cover")
 # Decoded pixels: far more than a card needs (a poker card's art box takes about 600 x 310 at

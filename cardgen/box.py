@@ -28,16 +28,16 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import pdfinfo, units
-from .build import Prepared
-from .export import ExportReport, GameLanguages, print_pages, print_pdf
-from .layout import named_size
-from .markup import Span
-from .model import Card, Group
-from .problems import DeckError, Problem
-from .project import Project
-from .units import Rect, Size, pt
-from .write import write_atomic
+from cardgen import pdfinfo, units
+from cardgen.build import Prepared
+from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf
+from cardgen.layout import named_size
+from cardgen.markup import Span
+from cardgen.model import Card, Group
+from cardgen.problems import DeckError, Problem
+from cardgen.project import Project
+from cardgen.units import Rect, Size, pt
+from cardgen.write import write_atomic
 
 EPS = 1e-6
 Segment = tuple[float, float, float, float]

@@ -18,20 +18,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Mapping
 
-from . import contained
-from .problems import DeckError, Problem, Where, count, did_you_mean
-from .project import BUILTIN, Project
+from cardgen import contained
+from cardgen.problems import DeckError, Problem, Where, count, did_you_mean
+from cardgen.project import BUILTIN, Project
 
 # The stages come in when a build needs them: a build with nothing to do, `list` and --help load none.
 if TYPE_CHECKING:
     import concurrent.futures
 
-    from .face import Faces
-    from .fonts import FontBook
-    from .icons import Undrawable
-    from .load import GameFiles
-    from .model import Card, Deck
-    from .tonight import Tonight
+    from cardgen.face import Faces
+    from cardgen.fonts import FontBook
+    from cardgen.icons import Undrawable
+    from cardgen.load import GameFiles
+    from cardgen.model import Card, Deck
+    from cardgen.tonight import Tonight
 
 
 @dataclass(frozen=True)
@@ -128,9 +128,9 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
 
     A game folder in decks/ that is a symbolic link leading out of it is refused, like any file that
     leaves its folder."""
-    from .load import include_strays, load_game
-    from .schema import ID_PATTERN
-    from .validate import validate_game
+    from cardgen.load import include_strays, load_game
+    from cardgen.schema import ID_PATTERN
+    from cardgen.validate import validate_game
 
     names = list(names)
     # Files of a few folders, read one after another: each folder's real path is found once.
@@ -173,7 +173,7 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
 def languages(files: GameFiles, wanted: tuple[str, ...]) -> list[str]:
     """The languages a build of the game makes (`wanted`, else all of the game's): each a language
     code, or two joined by + for bilingual cards (vi+en)."""
-    from .resolve import language_pair
+    from cardgen.resolve import language_pair
 
     have = list(files.game.data["languages"])
     for choice in wanted:
@@ -191,8 +191,8 @@ def languages(files: GameFiles, wanted: tuple[str, ...]) -> list[str]:
 def check_pinyin(games: list[GameFiles], options: BuildOptions) -> list[Problem]:
     """--pinyin puts pinyin over Chinese names: a build with no Chinese is an error (nothing would carry
     it); a game's languages without Chinese in a build that has some, a warning each."""
-    from .pinyin import CHINESE, has_chinese
-    from .resolve import language_pair
+    from cardgen.pinyin import CHINESE, has_chinese
+    from cardgen.resolve import language_pair
 
     if not options.pinyin:
         return []
@@ -231,7 +231,7 @@ def sheet_runs(deck: Deck, backs: str) -> dict[tuple[str, Hashable], tuple[Hasha
 def back_ink(deck: Deck) -> float:
     """The mean ink coverage of the backs' colours over the cards that share a back design
     (their background covers most of each back; cards with backs of their own are faces)."""
-    from .ink import hex_coverage
+    from cardgen.ink import hex_coverage
 
     backs = [card.group.back.color for card in deck.copies if not card.back_face]
     return sum(map(hex_coverage, backs)) / len(backs) if backs else 0.0
@@ -253,7 +253,7 @@ class Pipeline:
     def __init__(self, project: Project, options: BuildOptions, sizes: dict[str, dict] | None = None):
         """`sizes` replaces card-sizes.yaml's entries of the same names: a print service's own trims."""
         # ReportLab comes in here, not at import time, so that list and --help stay quick.
-        from . import face, fonts
+        from cardgen import face, fonts
 
         self.project = project
         self.options = options
@@ -275,9 +275,9 @@ class Pipeline:
         `sheets` the cards are not imposed on paper (exports place them themselves); without `drawn` its
         SVGs are not drawn once first to find those that cannot be: the caller draws them, and says
         undrawable()'s problems for the icons.Undrawable that drawing raises (as run_job does)."""
-        from . import face, resolve
+        from cardgen import face, resolve
 
-        from .fonts import FontError
+        from cardgen.fonts import FontError
 
         options = self.options
         try:
@@ -303,10 +303,10 @@ class Pipeline:
 
     def warm(self, langs: Iterable[str]) -> None:
         """Loads now what every job needs: the drawing modules and every face of the languages' fonts."""
-        from . import document, render  # noqa: F401 - imported for the workers to inherit
-        from .fonts import FontError
+        from cardgen import document, render  # noqa: F401 - imported for the workers to inherit
+        from cardgen.fonts import FontError
 
-        from .resolve import language_pair
+        from cardgen.resolve import language_pair
 
         for lang in (one for choice in langs for one in language_pair(choice)):
             for family in self.book.order(lang):
@@ -320,7 +320,7 @@ class Pipeline:
     def impose(self, deck: Deck) -> list:
         """The sheets of a deck's cards: a run of sheets per card size and back design; a ValueError if a
         size does not fit the paper."""
-        from . import layout
+        from cardgen import layout
 
         options = self.options
         specs = {size: layout.SheetSpec.from_templates(self.read, options.paper, size, options.bleed,
@@ -341,7 +341,7 @@ class Pipeline:
     def words(self, lang: str) -> dict:
         """cardgen's own words on the sheets (templates/strings.yaml) in a language, English where it has
         none; for a pair (vi+en), the first language's, naming both languages."""
-        from .resolve import language_pair
+        from cardgen.resolve import language_pair
 
         strings = self.read("strings.yaml")
         first = language_pair(lang)[0]
@@ -350,15 +350,15 @@ class Pipeline:
 
     def language_name(self, lang: str) -> str:
         """A language's name in itself (strings.yaml's `language`); a pair's two names joined by +."""
-        from .resolve import language_pair
+        from cardgen.resolve import language_pair
 
         strings = self.read("strings.yaml")
         return " + ".join(_in_language(strings, one).get("language", one) for one in language_pair(lang))
 
     def drawing_problems(self, files: GameFiles) -> list[Problem]:
         """Every SVG of the game drawn once, as the build draws it: what svglib or ReportLab stumble on."""
-        from . import svgcheck
-        from .validate import svg_refs
+        from cardgen import svgcheck
+        from cardgen.validate import svg_refs
 
         if files.id not in self.drawn:
             self.drawn[files.id] = [Problem(where, f"{written} is {reason}")
@@ -368,8 +368,8 @@ class Pipeline:
 
     def undrawable(self, files: GameFiles, exc: Undrawable) -> list[Problem]:
         """Where the SVG that could not be drawn is named, as drawing_problems() says it."""
-        from . import icons, svgcheck
-        from .validate import svg_refs
+        from cardgen import icons, svgcheck
+        from cardgen.validate import svg_refs
 
         reason = svgcheck.undrawable(str(exc))
         return [Problem(where, f"{written} is {reason}") for where, written, path, _ in svg_refs(files)
@@ -386,7 +386,7 @@ class Pipeline:
 
     def book_for(self, files: GameFiles):
         """The font book of a game: the built-in one, or with the game's own fonts added."""
-        from . import fonts
+        from cardgen import fonts
 
         extra = files.game.data.get("fonts")
         if not extra:
@@ -404,10 +404,10 @@ class Pipeline:
                   once: bool = False) -> list[tuple[str, bytes, int]]:
         """The rulebook, the moderator script and the narrator page of a deck that has their texts (of
         `kinds`, when given): (kind, file, pages); `once`: each laid out a single time, to check it (validate)."""
-        from . import booklet, document, pdfinfo, render, rulebook, script, templating
-        from .layout import named_size
-        from .phrases import fill
-        from .units import Size, pt
+        from cardgen import booklet, document, pdfinfo, render, rulebook, script, templating
+        from cardgen.layout import named_size
+        from cardgen.phrases import fill
+        from cardgen.units import Size, pt
 
         project, options = self.project, self.options
         deck, book = prepared.deck, prepared.book
@@ -458,8 +458,8 @@ class Pipeline:
 
     def narrator(self, prepared: Prepared, files: GameFiles) -> bytes:
         """The narrator page of a deck with a script, starting from the build's table."""
-        from . import narrator
-        from .templating import TemplateError
+        from cardgen import narrator
+        from cardgen.templating import TemplateError
 
         project, deck = self.project, prepared.deck
         text = self.text(deck.lang)
@@ -478,9 +478,9 @@ class Pipeline:
     def document_outputs(self, prepared: Prepared, files: GameFiles, kinds: frozenset[str] | None = None,
                          once: bool = False) -> tuple[list[tuple[str, bytes, int]], list[Problem]]:
         """documents(), with what stops them as problems: a template, a font, a --setup."""
-        from .fonts import FontError
-        from .icons import Undrawable
-        from .templating import TemplateError
+        from cardgen.fonts import FontError
+        from cardgen.icons import Undrawable
+        from cardgen.templating import TemplateError
 
         try:
             return self.documents(prepared, files, kinds, once), []
@@ -502,7 +502,7 @@ def document_text(read: Callable[[str], dict], lang: str) -> dict:
 
 def table_of(deck: Deck, files: GameFiles, options: BuildOptions, text: Mapping) -> Tonight:
     """Who plays: the table the options name, or the whole box."""
-    from .tonight import tonight
+    from cardgen.tonight import tonight
 
     return tonight(deck, files.game.where(), text, options.players, options.setup, options.extra_cards,
                    options.roles)
@@ -519,9 +519,9 @@ def _document(render_document, what: str, template: str, xml: str, *args):
 
     from reportlab.platypus.doctemplate import LayoutError
 
-    from .document import MAX_PAGES, TooManyPages
-    from .fonts import FontError
-    from .templating import TemplateError
+    from cardgen.document import MAX_PAGES, TooManyPages
+    from cardgen.fonts import FontError
+    from cardgen.templating import TemplateError
 
     try:
         return render_document(xml, *args)
@@ -618,7 +618,7 @@ def plan(project: Project, games: list[GameFiles], options: BuildOptions
     build the table is settled here, once per game and before anything is drawn: a mistake in the
     options stops the build at once, and the number of players (counted from --roles, or a one-row
     setup's) names the files."""
-    from .resolve import AnyGlyph, resolve_deck
+    from cardgen.resolve import AnyGlyph, resolve_deck
 
     if not options.tailored:
         return [(files, options) for files in games], []
@@ -649,11 +649,11 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
             todo: tuple[Target, ...], pipeline: Pipeline | None = None) -> JobResult:
     """Stages 3-6 for one game in one language: the files of `todo` written (the game's others are up
     to date), or its problems."""
-    from . import render
-    from .fonts import FontError
-    from .icons import Undrawable
-    from .tonight import printed
-    from .write import write_atomic
+    from cardgen import render
+    from cardgen.fonts import FontError
+    from cardgen.icons import Undrawable
+    from cardgen.tonight import printed
+    from cardgen.write import write_atomic
 
     # A worker started without the build's makes its own: templates are read for every build, never kept stale.
     pipeline = pipeline or Pipeline(project, options)
@@ -839,7 +839,7 @@ def check_options(project: Project, options: BuildOptions) -> None:
 def _asked(project: Project, names: list[str], options: BuildOptions) -> str | None:
     """What a build of bundled or project games is asked, with the state of every file it may read
     (see manifest.request); None for a game named by its path, which may lie anywhere."""
-    from .manifest import request
+    from cardgen.manifest import request
 
     if not project.by_id(names):
         return None
@@ -851,8 +851,8 @@ def _asked(project: Project, names: list[str], options: BuildOptions) -> str | N
 
 def build(project: Project, names: Iterable[str], options: BuildOptions,
           progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> Report:
-    from .manifest import Manifest
-    from .write import remove_abandoned
+    from cardgen.manifest import Manifest
+    from cardgen.write import remove_abandoned
 
     start = time.perf_counter()
     names = list(names)

@@ -14,9 +14,9 @@ import io
 
 from reportlab.pdfgen.canvas import Canvas
 
-from .fonts import FontBook
-from .markup import Span
-from .units import Size, pt
+from cardgen.fonts import FontBook
+from cardgen.markup import Span
+from cardgen.units import Size, pt
 
 REACH = 8.0      # mm either side of the middle
 STEP = 0.5       # mm between ticks

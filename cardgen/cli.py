@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import __version__
-from .problems import DeckError, Problem, count, did_you_mean, tally
-from .project import Project
+from cardgen import __version__
+from cardgen.problems import DeckError, Problem, count, did_you_mean, tally
+from cardgen.project import Project
 
 if TYPE_CHECKING:
-    from .build import BuildOptions
+    from cardgen.build import BuildOptions
 
 BACKS = ["long", "short", "fold", "none"]
 
@@ -119,7 +119,7 @@ class _Roles(click.ParamType):
     name = "SPEC"
 
     def convert(self, value, param, ctx):
-        from .tonight import parse_roles
+        from cardgen.tonight import parse_roles
 
         if isinstance(value, tuple):
             return value
@@ -149,7 +149,7 @@ def table_options(command):
 
 def _back_offset(project: Project, offset: tuple[float, float] | None, printer: str | None) -> tuple[float, float]:
     """--back-offset wins over a remembered printer; with neither, backs stay where they are."""
-    from .config import printer_offset
+    from cardgen.config import printer_offset
 
     if offset is not None:
         return offset
@@ -211,7 +211,7 @@ def _waited(seconds: float) -> float:
 @click.version_option(__version__, prog_name="cardgen")
 def main() -> None:
     """Print-and-cut card sheets for social-deduction party games, from YAML decks."""
-    from .build import end_on_signals
+    from cardgen.build import end_on_signals
 
     end_on_signals()
 
@@ -256,7 +256,7 @@ def build_command(games, langs, paper, card_size, bleed, backs, margin, ink_save
     <game>-script-<lang>-<N>p.pdf, and with --only-needed so are the card sheets, beside the whole box's files.
     --lang vi+en prints every card in both languages (<game>-cards-vi+en.pdf), and the rulebook and script in
     the first with each role's second name in brackets (<game>-rulebook-vi+en.pdf)."""
-    from .build import BuildOptions, build
+    from cardgen.build import BuildOptions, build
 
     level = _verbosity(quiet, verbose)
     if extra_cards and players is None and setup_id is None and not roles:
@@ -316,7 +316,7 @@ def _progress(verb: str, level: int):
 def narrator_command(game, lang, players, setup_id, extra_cards, roles, out, no_open, decks, includes) -> None:
     """Build GAME's narrator page if it changed, and open it: one HTML file that runs the night aloud,
     its setup screen starting from the table named (for a table of N: <game>-narrator-<lang>-<N>p.html)."""
-    from .build import BuildOptions, build, check, output_kinds
+    from cardgen.build import BuildOptions, build, check, output_kinds
 
     if lang and "+" in lang:
         raise click.BadParameter(f"the narrator page reads aloud in one language: give one, like "
@@ -355,10 +355,10 @@ def narrator_command(game, lang, players, setup_id, extra_cards, roles, out, no_
 @decks_option
 def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) -> None:
     """A two-sided test sheet that measures how far your printer misplaces the backs."""
-    from .calibrate import render_calibration
-    from .fonts import FontBook
-    from .layout import named_size
-    from .write import write_atomic
+    from cardgen.calibrate import render_calibration
+    from cardgen.fonts import FontBook
+    from cardgen.layout import named_size
+    from cardgen.write import write_atomic
 
     project = _project(decks, includes)
     offset = _back_offset(project, back_offset, printer)
@@ -382,7 +382,7 @@ def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) 
 
 def _list_targets(project: Project, games, options: BuildOptions, as_json: bool) -> None:
     """What a build would make: one target per game, so CI can spread games over machines."""
-    from .build import check, languages, plan, targets as build_targets
+    from cardgen.build import check, languages, plan, targets as build_targets
 
     try:
         checked, _ = check(project, games, options.strict)
@@ -407,7 +407,7 @@ def _list_targets(project: Project, games, options: BuildOptions, as_json: bool)
 @decks_option
 def validate_command(games, strict, decks, includes, quiet, verbose) -> None:
     """Check GAMES (ids or paths; default: every game) as a build would, and list every problem."""
-    from .build import BuildOptions, validate
+    from cardgen.build import BuildOptions, validate
 
     level = _verbosity(quiet, verbose)
     project = _project(decks, includes)
@@ -428,7 +428,7 @@ def validate_command(games, strict, decks, includes, quiet, verbose) -> None:
 @decks_option
 def list_command(game, as_json, decks, includes) -> None:
     """The games, their languages and their components with counts."""
-    from .cache import remembered
+    from cardgen.cache import remembered
 
     project = _project(decks, includes)
     try:
@@ -453,7 +453,7 @@ def list_command(game, as_json, decks, includes) -> None:
 
 def _listing(project: Project, game: str | None) -> dict:
     """`cardgen list`'s answer: each game's entry (_describe), and its name in its first language."""
-    from .build import check
+    from cardgen.build import check
 
     games, _ = check(project, [game] if game else [], strict=False)
     entries = [_describe(project, files) for files in games]
@@ -470,9 +470,9 @@ def _listing(project: Project, game: str | None) -> dict:
 @decks_option
 def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as_json, decks, includes) -> None:
     """The cards to deal to a table: a setup's row for a number of players, or the roles you name."""
-    from .build import card_sizes, check, document_text, languages
-    from .resolve import AnyGlyph, resolve_deck
-    from .tonight import tonight
+    from cardgen.build import card_sizes, check, document_text, languages
+    from cardgen.resolve import AnyGlyph, resolve_deck
+    from cardgen.tonight import tonight
 
     project = _project(decks, includes)
     try:
@@ -504,7 +504,7 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
 
 
 def _list_setups(deck, as_json: bool) -> None:
-    from .setups import counts
+    from cardgen.setups import counts
 
     setups = [{"id": setup.id, "name": setup.name.value if setup.name else setup.id,
                "players": list(setup.players), "origin": setup.origin} for setup in deck.setups]
@@ -528,7 +528,7 @@ def _list_setups(deck, as_json: bool) -> None:
 @decks_option
 def watch_command(game, langs, out, interval, decks, includes) -> None:
     """Rebuild GAME whenever one of its files, or a template, changes; Ctrl-C stops."""
-    from .build import BuildOptions, build, game_folder
+    from cardgen.build import BuildOptions, build, game_folder
 
     project = _project(decks, includes)
     options = BuildOptions(tuple(langs), out=out or project.output)
@@ -569,7 +569,7 @@ def watch_command(game, langs, out, interval, decks, includes) -> None:
 @decks_option
 def preview_command(games, langs, out, dpi, decks, includes) -> None:
     """A contact sheet per deck and language, and an HTML gallery of every card (output/preview/index.html)."""
-    from .preview import preview
+    from cardgen.preview import preview
 
     try:
         project = _project(decks, includes)
@@ -595,8 +595,8 @@ def site_command(games, langs, paper, strict, jobs, out, decks, includes, quiet,
     narrator page to download, and the printing guide; open index.html, or publish the folder as it is.
     Builds what changed first, as cardgen build does, and draws the card pictures again only where
     their cards changed."""
-    from .build import BuildOptions
-    from .site import make_site
+    from cardgen.build import BuildOptions
+    from cardgen.site import make_site
 
     level = _verbosity(quiet, verbose)
     project = _project(decks, includes)
@@ -616,7 +616,7 @@ def site_command(games, langs, paper, strict, jobs, out, decks, includes, quiet,
 @click.argument("kind", type=click.Choice(["card", "game", "rulebook", "script"]), default="card")
 def schema_command(kind) -> None:
     """The JSON Schema of a deck file, for editors (default: a card file)."""
-    from . import schema
+    from cardgen import schema
 
     click.echo(json.dumps(schema.document(kind), ensure_ascii=False, indent=2))
 
@@ -644,9 +644,9 @@ def new_role_command(game, card_id, into, decks, includes) -> None:
     """A new card file ID for GAME that validates and builds as it is."""
     import re
 
-    from . import newfiles, templating
-    from .build import check
-    from .schema import ID_PATTERN
+    from cardgen import newfiles, templating
+    from cardgen.build import check
+    from cardgen.schema import ID_PATTERN
 
     if not re.match(ID_PATTERN, card_id):
         raise click.ClickException(f"'{card_id}' is not a valid id: kebab-case English, like little-girl")
@@ -679,8 +679,8 @@ def new_game_command(game_id, langs, decks, includes) -> None:
 
     import yaml
 
-    from . import newfiles, templating
-    from .schema import ID_PATTERN
+    from cardgen import newfiles, templating
+    from cardgen.schema import ID_PATTERN
 
     if not re.match(ID_PATTERN, game_id):
         raise click.ClickException(f"'{game_id}' is not a valid id: kebab-case English, like my-game")
@@ -700,7 +700,7 @@ def new_game_command(game_id, langs, decks, includes) -> None:
 def _check_languages(langs) -> None:
     import re
 
-    from .schema import LANG_PATTERN
+    from cardgen.schema import LANG_PATTERN
 
     for lang in langs:
         if not re.match(LANG_PATTERN, lang):
@@ -724,9 +724,9 @@ def init_command(directory, from_game, game_id, langs) -> None:
 
     import yaml
 
-    from . import newfiles, templating
-    from .bundled import folder as bundled_folder
-    from .schema import ID_PATTERN
+    from cardgen import newfiles, templating
+    from cardgen.bundled import folder as bundled_folder
+    from cardgen.schema import ID_PATTERN
 
     if from_game is not None:
         given = [name for name, value in (("--game", game_id != "my-game"), ("--lang", langs)) if value]
@@ -768,8 +768,8 @@ def init_command(directory, from_game, game_id, langs) -> None:
 
 def _describe(project: Project, files) -> dict:
     """A game's entry in `cardgen list`: its cards as the build makes them, derived and word cards included."""
-    from .build import card_sizes
-    from .resolve import AnyGlyph, resolve_deck
+    from cardgen.build import card_sizes
+    from cardgen.resolve import AnyGlyph, resolve_deck
 
     languages = list(files.game.data["languages"])
     deck, _ = resolve_deck(files, languages[0], None, card_sizes(project), AnyGlyph())
@@ -801,7 +801,7 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, dec
     """Export GAME for a print shop: a one-card-per-page PDF and numbered PNGs with bleed
     (neither --png nor --pdf: both); or, with --for, the files a print service or
     Tabletop Simulator takes."""
-    from .export import DEFAULT_BLEED, ExportOptions, export
+    from cardgen.export import DEFAULT_BLEED, ExportOptions, export
 
     project = _project(decks, includes)
     out = out or project.output
@@ -819,10 +819,10 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, dec
             bleed = DEFAULT_BLEED if bleed is None else bleed
             report = export(project, game, ExportOptions(tuple(langs), out, bleed, dpi, png or both, pdf or both))
         elif target == "tts":
-            from .tts import export_tts
+            from cardgen.tts import export_tts
             report = export_tts(project, game, tuple(langs), out, url or "")
         else:
-            from .services import export_for
+            from cardgen.services import export_for
             report = export_for(project, game, target, tuple(langs), out)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
@@ -850,7 +850,7 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, dec
 @decks_option
 def box_command(game, langs, paper, stock, clearance, margin, out, decks, includes) -> None:
     """A tuck box for GAME's cards, sized from their size, count and the stock, to print, cut, fold and glue."""
-    from .box import make_boxes
+    from cardgen.box import make_boxes
 
     for value, name in ((stock, "stock"), (clearance, "clearance"), (margin, "margin")):
         if value != value:

@@ -13,8 +13,8 @@ import os
 import tomllib
 from pathlib import Path
 
-from .problems import DeckError, Problem, Where
-from .project import read_text
+from cardgen.problems import DeckError, Problem, Where
+from cardgen.project import read_text
 
 
 def _settings(root: Path) -> tuple[dict, str]:

@@ -32,12 +32,12 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, PageBreak,
                                 PageTemplate, Spacer, Table, TableStyle)
 
-from . import markup
-from .fonts import FontBook
-from .pdfinfo import Info
-from .icons import IconPainter
-from .textfit import document_paragraph
-from .units import Size, pt
+from cardgen import markup
+from cardgen.fonts import FontBook
+from cardgen.pdfinfo import Info
+from cardgen.icons import IconPainter
+from cardgen.textfit import document_paragraph
+from cardgen.units import Size, pt
 
 
 @dataclass(frozen=True)

@@ -35,13 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import units
-from .build import BuildOptions, Pipeline, Prepared, card_sizes, check, languages
-from .layout import Page, Slot
-from .problems import DeckError, Problem
-from .project import Project
-from .units import Rect, Size
-from .write import remove_abandoned, write_atomic
+from cardgen import units
+from cardgen.build import BuildOptions, Pipeline, Prepared, card_sizes, check, languages
+from cardgen.layout import Page, Slot
+from cardgen.problems import DeckError, Problem
+from cardgen.project import Project
+from cardgen.units import Rect, Size
+from cardgen.write import remove_abandoned, write_atomic
 
 # The print-on-demand bleed: 1/8 in on every side.
 DEFAULT_BLEED = units.inches(0.125)
@@ -84,7 +84,7 @@ def print_pages(prepared: Prepared, bleed: float) -> list[Page]:
 def print_pdf(prepared: Prepared, pages: list[Page], sheet: dict) -> bytes:
     """The pages drawn as card sheets are, without the aids for cutting by hand."""
     # ReportLab comes in here, not at import time: cli imports this module for every command.
-    from . import render
+    from cardgen import render
 
     # Strings only label the page-info strip, which these pages do not have.
     options = render.RenderOptions(False, sheet, {}, cutting_aids=False)

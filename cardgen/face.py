@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Union
 
-from . import art, markup, textfit
-from .fonts import FontBook
-from .ink import contrast
-from .model import Card, Deck, Group, Text, team_color
-from .pinyin import has_chinese, readings
-from .problems import Problem
-from .units import Rect, Size
+from cardgen import art, markup, textfit
+from cardgen.fonts import FontBook
+from cardgen.ink import contrast
+from cardgen.model import Card, Deck, Group, Text, team_color
+from cardgen.pinyin import has_chinese, readings
+from cardgen.problems import Problem
+from cardgen.units import Rect, Size
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ import yaml
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from . import contained, fontcheck, yaml12
-from .markup import Span
+from cardgen import contained, fontcheck, yaml12
+from cardgen.markup import Span
 
 FACES = ("regular", "bold", "italic", "bold-italic")
 _FACE_OF_STYLE = {

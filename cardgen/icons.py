@@ -19,7 +19,7 @@ from reportlab.graphics import renderPDF, shapes
 from reportlab.lib.colors import Color, white
 from svglib.svglib import svg2rlg
 
-from . import contained
+from cardgen import contained
 
 # The name of the inline-icon callback ReportLab paragraphs call (<onDraw name=...>).
 INLINE_CALLBACK = "cardgenIcon"

@@ -74,7 +74,7 @@ from functools import lru_cache
 from typing import Callable, Hashable, Iterable, Literal, Sequence, get_args
 
 
-from .units import Rect, Size
+from cardgen.units import Rect, Size
 
 Backs = Literal["long", "short", "fold", "none"]
 Segment = tuple[float, float, float, float]

@@ -17,9 +17,9 @@ from typing import Any, Iterable, Sequence
 
 import yaml
 
-from . import contained
-from .problems import Problem, Where, did_you_mean, relative
-from .yaml12 import Loader
+from cardgen import contained
+from cardgen.problems import Problem, Where, did_you_mean, relative
+from cardgen.yaml12 import Loader
 
 KeyPath = tuple[Any, ...]
 TEXT_FILES = ("rulebook.yaml", "script.yaml")   # optional files beside game.yaml

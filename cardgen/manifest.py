@@ -25,8 +25,8 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from . import __version__
-from .write import write_atomic
+from cardgen import __version__
+from cardgen.write import write_atomic
 
 NAME = "cardgen-manifest.json"
 # Option names (BuildOptions fields) that change each kind of output, and those that change an output

@@ -13,8 +13,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from .problems import Where
-from .units import Size
+from cardgen.problems import Where
+from cardgen.units import Size
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ import hashlib
 import json
 from typing import Callable, Mapping
 
-from . import script, templating
-from .model import NOT, Deck
-from .tonight import Tonight
+from cardgen import script, templating
+from cardgen.model import NOT, Deck
+from cardgen.tonight import Tonight
 
 # Marks the page reads, by the key it reads them under; a default value is left out of the page.
 _MARKS = {"deadly": "deadly", "house": "house", "timer": "timer", "pause": "pause", "secret_word": "word",

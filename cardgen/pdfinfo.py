@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import __version__
-from .model import Deck
+from cardgen import __version__
+from cardgen.model import Deck
 
 CREATOR = f"cardgen {__version__}"
 

@@ -13,11 +13,11 @@ from typing import Iterable
 
 from PIL import Image
 
-from .build import BuildOptions, Pipeline, Prepared, check, languages
-from .model import Card
-from .problems import DeckError, Problem, Where
-from .project import Project
-from .write import write_atomic
+from cardgen.build import BuildOptions, Pipeline, Prepared, check, languages
+from cardgen.model import Card
+from cardgen.problems import DeckError, Problem, Where
+from cardgen.project import Project
+from cardgen.write import write_atomic
 
 COLUMNS = 8
 GAP = 12        # px between cards on a contact sheet
@@ -48,7 +48,7 @@ def _contact_sheet(pictures: list[bytes]) -> bytes:
 
 def card_pictures(prepared: Prepared, sheet: dict, dpi: int) -> list[tuple[Card, bytes, bytes]]:
     """Each card of a deck prepared with its faces, front and back, as PNGs at `dpi`, without bleed."""
-    from .export import first_copies, print_pages, print_pdf, rasterise
+    from cardgen.export import first_copies, print_pages, print_pdf, rasterise
 
     pages = print_pages(prepared, 0.0)
     first = first_copies(prepared)
@@ -58,7 +58,7 @@ def card_pictures(prepared: Prepared, sheet: dict, dpi: int) -> list[tuple[Card,
 
 
 def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out: Path, dpi: int) -> PreviewReport:
-    from . import templating
+    from cardgen import templating
 
     games, _ = check(project, names, strict=False)
     pipeline = Pipeline(project, BuildOptions(langs=langs, out=out))

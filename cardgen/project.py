@@ -15,8 +15,8 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import bundled, contained
-from .problems import DeckError, Problem, Where, relative
+from cardgen import bundled, contained
+from cardgen.problems import DeckError, Problem, Where, relative
 
 BUILTIN = bundled.ROOT
 
@@ -108,7 +108,7 @@ class Project:
         """A template data file, parsed; a copy, so that no caller changes what the next one reads."""
         import yaml     # here: finding a project and a build with nothing to do read no YAML
 
-        from . import yaml12
+        from cardgen import yaml12
 
         path, folder = self._template(name)
         stat = path.stat()

@@ -20,14 +20,14 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from . import art, pdfinfo, textfit
-from .face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
-from .fonts import FontBook
-from .icons import IconPainter, has_holes, icon_bytes
-from .layout import Page, Slot, widest_bleed
-from .markup import Span
-from .model import Deck, Group, team_color
-from .units import Rect, mm, pt
+from cardgen import art, pdfinfo, textfit
+from cardgen.face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
+from cardgen.fonts import FontBook
+from cardgen.icons import IconPainter, has_holes, icon_bytes
+from cardgen.layout import Page, Slot, widest_bleed
+from cardgen.markup import Span
+from cardgen.model import Deck, Group, team_color
+from cardgen.units import Rect, mm, pt
 
 
 @dataclass(frozen=True)

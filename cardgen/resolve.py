@@ -16,13 +16,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from .load import Doc, GameFiles, KeyPath
-from .model import (Art, Back, BackFace, Card, Deck, Group, Marks, NightRules, NightScript, Part, Phase, Rulebook,
+from cardgen.load import Doc, GameFiles, KeyPath
+from cardgen.model import (Art, Back, BackFace, Card, Deck, Group, Marks, NightRules, NightScript, Part, Phase, Rulebook,
                     Script, ScriptVersion, Section, Setup, Step, Team, Text)
-from .problems import Problem, Where
-from .setups import setup_cards
-from .validate import fallback_language
-from .units import Size
+from cardgen.problems import Problem, Where
+from cardgen.setups import setup_cards
+from cardgen.validate import fallback_language
+from cardgen.units import Size
 
 
 # A back a deck gives no colour: light, so that it costs little ink (about 30 % coverage).

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Mapping
 
-from .model import Deck, Marks, Part, Setup, team_color
-from .phrases import fill
-from .script import deal_line, marked
-from .tonight import Tonight
+from cardgen.model import Deck, Marks, Part, Setup, team_color
+from cardgen.phrases import fill
+from cardgen.script import deal_line, marked
+from cardgen.tonight import Tonight
 
 
 def _house(text: str, mark: str) -> str:

@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .model import NOT, Card, Condition, Deck, Marks, Step, met
-from .phrases import fill
-from .tonight import Tonight
+from cardgen.model import NOT, Card, Condition, Deck, Marks, Step, met
+from cardgen.phrases import fill
+from cardgen.tonight import Tonight
 
 def timer_text(seconds: int, text: Mapping) -> str:
     minutes, rest = divmod(seconds, 60)

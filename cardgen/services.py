@@ -31,15 +31,15 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import units
-from .build import Prepared
-from .export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
-from .layout import Page
-from .load import Doc, load_file
-from .model import Card, Group
-from .problems import DeckError, Problem, Where
-from .project import BUILTIN, Project
-from .write import write_atomic
+from cardgen import units
+from cardgen.build import Prepared
+from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
+from cardgen.layout import Page
+from cardgen.load import Doc, load_file
+from cardgen.model import Card, Group
+from cardgen.problems import DeckError, Problem, Where
+from cardgen.project import BUILTIN, Project
+from cardgen.write import write_atomic
 
 FORMATS = ("pdf-x1a", "png")
 SIDES = ("front", "back")
@@ -307,7 +307,7 @@ def _name(pattern: str, **fields) -> str:
 
 def _deck_files(prepared: Prepared, sheet: dict, group: Group, service: Service) -> tuple[dict[str, bytes], list[Problem]]:
     """One deck's files (name relative to the language folder -> bytes), or its problems."""
-    from . import pdfx
+    from cardgen import pdfx
 
     sides = _sides(prepared, group, service)
     pages = _pages(prepared, sides, service.bleed)

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .build import BuildOptions, Pipeline, build, check, languages, targets
-from .problems import DeckError, Problem, Where
-from .project import Project
-from .write import remove_abandoned, write_atomic
+from cardgen.build import BuildOptions, Pipeline, build, check, languages, targets
+from cardgen.problems import DeckError, Problem, Where
+from cardgen.project import Project
+from cardgen.write import remove_abandoned, write_atomic
 
 DPI = 96
 SITE = "site"
@@ -56,8 +56,8 @@ def page_name(lang: str) -> str:
 
 def make_site(project: Project, names: Iterable[str], options: BuildOptions,
               progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> SiteReport:
-    from .manifest import Manifest
-    from .preview import card_pictures
+    from cardgen.manifest import Manifest
+    from cardgen.preview import card_pictures
 
     start = time.perf_counter()
     names = list(names)
@@ -201,7 +201,7 @@ def _language(strings: dict, lang: str) -> str:
 
 
 def _render(project: Project, name: str, context: dict) -> str:
-    from . import templating
+    from cardgen import templating
 
     try:
         return templating.render([folder / SITE for folder in project.templates], name, context)

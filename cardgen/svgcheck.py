@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 from pathlib import Path
 
-from . import contained
+from cardgen import contained
 
 MAX_SVG_BYTES = 2 * 1024 * 1024
 SVG = "{http://www.w3.org/2000/svg}"
@@ -120,7 +120,7 @@ def _drawing(text: bytes) -> str | None:
     from reportlab.lib.colors import black
     from reportlab.pdfgen.canvas import Canvas
 
-    from .icons import IconPainter, said
+    from cardgen.icons import IconPainter, said
 
     canvas = Canvas(io.BytesIO())
     painter = IconPainter(canvas, "Helvetica")

@@ -24,7 +24,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import bundled, contained
+from cardgen import bundled, contained
 
 BUILTIN = bundled.folder("templates")
 SECONDS = 10.0

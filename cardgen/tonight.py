@@ -25,11 +25,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from .model import Deck, Setup
-from .phrases import fill
-from .problems import DeckError, Problem, Where
-from .setups import counts
-from .validate import did_you_mean
+from cardgen.model import Deck, Setup
+from cardgen.phrases import fill
+from cardgen.problems import DeckError, Problem, Where
+from cardgen.setups import counts
+from cardgen.validate import did_you_mean
 
 Roles = tuple[tuple[str, int], ...]
 _ROLE = re.compile(r"([^:,\s]+)(?::(\d+))?")

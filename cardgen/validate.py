@@ -15,10 +15,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import contained, schema, svgcheck
-from .load import Doc, GameFiles, KeyPath
-from .problems import Problem, Where, did_you_mean
-from .setups import setup_cards
+from cardgen import contained, schema, svgcheck
+from cardgen.load import Doc, GameFiles, KeyPath
+from cardgen.problems import Problem, Where, did_you_mean
+from cardgen.setups import setup_cards
 
 _TYPES = {
     "object": (dict, "a mapping"),
@@ -240,7 +240,7 @@ def check_text(doc: Doc, path: KeyPath, icons: frozenset[str] = frozenset(), mar
         -> list[Problem]:
     """What a text holds that would not print as written: a script cardgen cannot shape (an error),
     a `:word:` that is no card's icon and a `**` or `*` never closed (warnings), each at its line."""
-    from . import markup, scripts
+    from cardgen import markup, scripts
 
     value = doc.get(path)
     problems = []
