@@ -108,7 +108,7 @@ def cards_worker(decks: Path, only: str | None, out: Path | None, warm: str | No
     # and checker a build loads on first use (what a process takes to start is timed on its own).
     from cardgen import face, fonts, layout, load, render, resolve, textfit, validate  # noqa: F401
     from cardgen.build import BuildOptions, Pipeline, check, jobs
-    from cardgen.project import Project
+    from cardgen.core.project import Project
     from pypdf import PdfReader
 
     project = Project.at(decks)

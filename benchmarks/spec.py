@@ -54,9 +54,9 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
     from cardgen.icons import has_holes
     from cardgen.layout import widest_bleed
     from cardgen.model import team_color
-    from cardgen.project import Project
+    from cardgen.core.project import Project
     from cardgen.render import shade, tint
-    from cardgen.units import Rect, mm
+    from cardgen.core.units import Rect, mm
 
     project = Project.at(decks)
     options = BuildOptions(langs=langs)

@@ -17,7 +17,7 @@ unreadable file, a truncated one, or one whose header claims more than
 and converting a picture takes a few bytes per pixel several times over) or
 more than Pillow's decompression-bomb limit (``Image.MAX_IMAGE_PIXELS``, left
 untouched) raises :class:`ArtError` with a one-line message that names the
-file and its size. The file is read by the rule of :mod:`cardgen.contained`.
+file and its size. The file is read by the rule of :mod:`cardgen.core.contained`.
 
 Conversions: CMYK, greyscale and RGB with an embedded ICC profile are converted
 to sRGB through that profile (plain conversion when there is none or it is
@@ -68,7 +68,7 @@ from pathlib import Path
 
 from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
 
-from cardgen import contained, units
+from cardgen.core import contained, units
 
 FITS = ("contain", "cover")
 # Decoded pixels: far more than a card needs (a poker card's art box takes about 600 x 310 at

@@ -28,16 +28,16 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen import pdfinfo, units
+from cardgen.core import pdfinfo, units
 from cardgen.build import Prepared
 from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf
 from cardgen.layout import named_size
 from cardgen.markup import Span
 from cardgen.model import Card, Group
-from cardgen.problems import DeckError, Problem
-from cardgen.project import Project
-from cardgen.units import Rect, Size, pt
-from cardgen.write import write_atomic
+from cardgen.core.problems import DeckError, Problem
+from cardgen.core.project import Project
+from cardgen.core.units import Rect, Size, pt
+from cardgen.core.write import write_atomic
 
 EPS = 1e-6
 Segment = tuple[float, float, float, float]

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Mapping
 
-from cardgen import contained
-from cardgen.problems import DeckError, Problem, Where, count, did_you_mean
-from cardgen.project import BUILTIN, Project
+from cardgen.core import contained
+from cardgen.core.problems import DeckError, Problem, Where, count, did_you_mean
+from cardgen.core.project import BUILTIN, Project
 
 # The stages come in when a build needs them: a build with nothing to do, `list` and --help load none.
 if TYPE_CHECKING:
@@ -404,10 +404,11 @@ class Pipeline:
                   once: bool = False) -> list[tuple[str, bytes, int]]:
         """The rulebook, the moderator script and the narrator page of a deck that has their texts (of
         `kinds`, when given): (kind, file, pages); `once`: each laid out a single time, to check it (validate)."""
-        from cardgen import booklet, document, pdfinfo, render, rulebook, script, templating
+        from cardgen import booklet, document, render, rulebook, script, templating
+        from cardgen.core import pdfinfo
         from cardgen.layout import named_size
-        from cardgen.phrases import fill
-        from cardgen.units import Size, pt
+        from cardgen.core.phrases import fill
+        from cardgen.core.units import Size, pt
 
         project, options = self.project, self.options
         deck, book = prepared.deck, prepared.book
@@ -653,7 +654,7 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     from cardgen.fonts import FontError
     from cardgen.icons import Undrawable
     from cardgen.tonight import printed
-    from cardgen.write import write_atomic
+    from cardgen.core.write import write_atomic
 
     # A worker started without the build's makes its own: templates are read for every build, never kept stale.
     pipeline = pipeline or Pipeline(project, options)
@@ -852,7 +853,7 @@ def _asked(project: Project, names: list[str], options: BuildOptions) -> str | N
 def build(project: Project, names: Iterable[str], options: BuildOptions,
           progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> Report:
     from cardgen.manifest import Manifest
-    from cardgen.write import remove_abandoned
+    from cardgen.core.write import remove_abandoned
 
     start = time.perf_counter()
     names = list(names)

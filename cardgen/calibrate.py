@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.fonts import FontBook
 from cardgen.markup import Span
-from cardgen.units import Size, pt
+from cardgen.core.units import Size, pt
 
 REACH = 8.0      # mm either side of the middle
 STEP = 0.5       # mm between ticks

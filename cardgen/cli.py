@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 import click
 
 from cardgen import __version__
-from cardgen.problems import DeckError, Problem, count, did_you_mean, tally
-from cardgen.project import Project
+from cardgen.core.problems import DeckError, Problem, count, did_you_mean, tally
+from cardgen.core.project import Project
 
 if TYPE_CHECKING:
     from cardgen.build import BuildOptions
@@ -149,7 +149,7 @@ def table_options(command):
 
 def _back_offset(project: Project, offset: tuple[float, float] | None, printer: str | None) -> tuple[float, float]:
     """--back-offset wins over a remembered printer; with neither, backs stay where they are."""
-    from cardgen.config import printer_offset
+    from cardgen.core.config import printer_offset
 
     if offset is not None:
         return offset
@@ -358,7 +358,7 @@ def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) 
     from cardgen.calibrate import render_calibration
     from cardgen.fonts import FontBook
     from cardgen.layout import named_size
-    from cardgen.write import write_atomic
+    from cardgen.core.write import write_atomic
 
     project = _project(decks, includes)
     offset = _back_offset(project, back_offset, printer)
@@ -428,7 +428,7 @@ def validate_command(games, strict, decks, includes, quiet, verbose) -> None:
 @decks_option
 def list_command(game, as_json, decks, includes) -> None:
     """The games, their languages and their components with counts."""
-    from cardgen.cache import remembered
+    from cardgen.core.cache import remembered
 
     project = _project(decks, includes)
     try:
@@ -725,7 +725,7 @@ def init_command(directory, from_game, game_id, langs) -> None:
     import yaml
 
     from cardgen import newfiles, templating
-    from cardgen.bundled import folder as bundled_folder
+    from cardgen.core.bundled import folder as bundled_folder
     from cardgen.schema import ID_PATTERN
 
     if from_game is not None:

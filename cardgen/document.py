@@ -34,10 +34,10 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame,
 
 from cardgen import markup
 from cardgen.fonts import FontBook
-from cardgen.pdfinfo import Info
+from cardgen.core.pdfinfo import Info
 from cardgen.icons import IconPainter
 from cardgen.textfit import document_paragraph
-from cardgen.units import Size, pt
+from cardgen.core.units import Size, pt
 
 
 @dataclass(frozen=True)

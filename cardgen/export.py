@@ -35,13 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from cardgen import units
+from cardgen.core import units
 from cardgen.build import BuildOptions, Pipeline, Prepared, card_sizes, check, languages
 from cardgen.layout import Page, Slot
-from cardgen.problems import DeckError, Problem
-from cardgen.project import Project
-from cardgen.units import Rect, Size
-from cardgen.write import remove_abandoned, write_atomic
+from cardgen.core.problems import DeckError, Problem
+from cardgen.core.project import Project
+from cardgen.core.units import Rect, Size
+from cardgen.core.write import remove_abandoned, write_atomic
 
 # The print-on-demand bleed: 1/8 in on every side.
 DEFAULT_BLEED = units.inches(0.125)

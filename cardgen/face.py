@@ -28,8 +28,8 @@ from cardgen.fonts import FontBook
 from cardgen.ink import contrast
 from cardgen.model import Card, Deck, Group, Text, team_color
 from cardgen.pinyin import has_chinese, readings
-from cardgen.problems import Problem
-from cardgen.units import Rect, Size
+from cardgen.core.problems import Problem
+from cardgen.core.units import Rect, Size
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ import yaml
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from cardgen import contained, fontcheck, yaml12
+from cardgen.core import contained, yaml12
+from cardgen import fontcheck
 from cardgen.markup import Span
 
 FACES = ("regular", "bold", "italic", "bold-italic")

@@ -19,7 +19,7 @@ from reportlab.graphics import renderPDF, shapes
 from reportlab.lib.colors import Color, white
 from svglib.svglib import svg2rlg
 
-from cardgen import contained
+from cardgen.core import contained
 
 # The name of the inline-icon callback ReportLab paragraphs call (<onDraw name=...>).
 INLINE_CALLBACK = "cardgenIcon"

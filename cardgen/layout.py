@@ -11,7 +11,7 @@ print order. A :class:`Page` has its size, its slots (which card, front or back,
 its trim and paint rectangles and rotation), crop-mark segments, the fold line,
 the TrimBox and BleedBox, and the rectangle for the page-info strip. All lengths
 are millimetres with the PDF's origin (bottom-left, y up; see
-:mod:`cardgen.units`). Nothing here draws.
+:mod:`cardgen.core.units`). Nothing here draws.
 
 One back design a sheet
 -----------------------
@@ -74,7 +74,7 @@ from functools import lru_cache
 from typing import Callable, Hashable, Iterable, Literal, Sequence, get_args
 
 
-from cardgen.units import Rect, Size
+from cardgen.core.units import Rect, Size
 
 Backs = Literal["long", "short", "fold", "none"]
 Segment = tuple[float, float, float, float]

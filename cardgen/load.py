@@ -17,9 +17,9 @@ from typing import Any, Iterable, Sequence
 
 import yaml
 
-from cardgen import contained
-from cardgen.problems import Problem, Where, did_you_mean, relative
-from cardgen.yaml12 import Loader
+from cardgen.core import contained
+from cardgen.core.problems import Problem, Where, did_you_mean, relative
+from cardgen.core.yaml12 import Loader
 
 KeyPath = tuple[Any, ...]
 TEXT_FILES = ("rulebook.yaml", "script.yaml")   # optional files beside game.yaml
@@ -350,7 +350,7 @@ def load_game(folder: Path, root: Path, includes: Sequence[Path] = (),
     replaces a bundled card of the same id, and a note says so. When the command `named` this one
     game, an include folder without a ``<game>/`` may hold the game's card files straight in it.
 
-    Every file is read by the rule of :mod:`cardgen.contained`: a file that leads out of its folder,
+    Every file is read by the rule of :mod:`cardgen.core.contained`: a file that leads out of its folder,
     loops, or is not a regular file is a problem naming it, never read. File names in problems are
     relative to `root`, the project folder, or else to the working directory.
     """

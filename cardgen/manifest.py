@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Iterable
 
 from cardgen import __version__
-from cardgen.write import write_atomic
+from cardgen.core.write import write_atomic
 
 NAME = "cardgen-manifest.json"
 # Option names (BuildOptions fields) that change each kind of output, and those that change an output

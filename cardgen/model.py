@@ -13,8 +13,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen.problems import Where
-from cardgen.units import Size
+from cardgen.core.problems import Where
+from cardgen.core.units import Size
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from cardgen import __version__, schema, templating, yaml12
-from cardgen.bundled import folder as bundled_folder
+from cardgen import __version__, schema, templating
+from cardgen.core import yaml12
+from cardgen.core.bundled import folder as bundled_folder
 from cardgen.validate import fallback_language
 
 SCHEMAS = "schemas"
@@ -91,7 +92,7 @@ def project_files(game_id: str, game: dict[str, bytes], copied_from: str | None)
 
 def write_all(root: Path, files: dict[str, bytes]) -> list[Path]:
     """Writes every file under root, or none: a file that is there already stops them all."""
-    from cardgen.write import write_atomic
+    from cardgen.core.write import write_atomic
 
     there = [name for name in files if os.path.lexists(root / name)]
     if there:

@@ -15,9 +15,9 @@ from PIL import Image
 
 from cardgen.build import BuildOptions, Pipeline, Prepared, check, languages
 from cardgen.model import Card
-from cardgen.problems import DeckError, Problem, Where
-from cardgen.project import Project
-from cardgen.write import write_atomic
+from cardgen.core.problems import DeckError, Problem, Where
+from cardgen.core.project import Project
+from cardgen.core.write import write_atomic
 
 COLUMNS = 8
 GAP = 12        # px between cards on a contact sheet

@@ -20,14 +20,15 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen import art, pdfinfo, textfit
+from cardgen import art, textfit
+from cardgen.core import pdfinfo
 from cardgen.face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from cardgen.fonts import FontBook
 from cardgen.icons import IconPainter, has_holes, icon_bytes
 from cardgen.layout import Page, Slot, widest_bleed
 from cardgen.markup import Span
 from cardgen.model import Deck, Group, team_color
-from cardgen.units import Rect, mm, pt
+from cardgen.core.units import Rect, mm, pt
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,10 @@ from typing import Any, Protocol
 from cardgen.load import Doc, GameFiles, KeyPath
 from cardgen.model import (Art, Back, BackFace, Card, Deck, Group, Marks, NightRules, NightScript, Part, Phase, Rulebook,
                     Script, ScriptVersion, Section, Setup, Step, Team, Text)
-from cardgen.problems import Problem, Where
+from cardgen.core.problems import Problem, Where
 from cardgen.setups import setup_cards
 from cardgen.validate import fallback_language
-from cardgen.units import Size
+from cardgen.core.units import Size
 
 
 # A back a deck gives no colour: light, so that it costs little ink (about 30 % coverage).

@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Mapping
 
 from cardgen.model import Deck, Marks, Part, Setup, team_color
-from cardgen.phrases import fill
+from cardgen.core.phrases import fill
 from cardgen.script import deal_line, marked
 from cardgen.tonight import Tonight
 

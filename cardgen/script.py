@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from cardgen.model import NOT, Card, Condition, Deck, Marks, Step, met
-from cardgen.phrases import fill
+from cardgen.core.phrases import fill
 from cardgen.tonight import Tonight
 
 def timer_text(seconds: int, text: Mapping) -> str:

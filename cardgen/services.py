@@ -31,15 +31,15 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen import units
+from cardgen.core import units
 from cardgen.build import Prepared
 from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
 from cardgen.layout import Page
 from cardgen.load import Doc, load_file
 from cardgen.model import Card, Group
-from cardgen.problems import DeckError, Problem, Where
-from cardgen.project import BUILTIN, Project
-from cardgen.write import write_atomic
+from cardgen.core.problems import DeckError, Problem, Where
+from cardgen.core.project import BUILTIN, Project
+from cardgen.core.write import write_atomic
 
 FORMATS = ("pdf-x1a", "png")
 SIDES = ("front", "back")

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from cardgen.build import BuildOptions, Pipeline, build, check, languages, targets
-from cardgen.problems import DeckError, Problem, Where
-from cardgen.project import Project
-from cardgen.write import remove_abandoned, write_atomic
+from cardgen.core.problems import DeckError, Problem, Where
+from cardgen.core.project import Project
+from cardgen.core.write import remove_abandoned, write_atomic
 
 DPI = 96
 SITE = "site"

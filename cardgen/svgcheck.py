@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 from pathlib import Path
 
-from cardgen import contained
+from cardgen.core import contained
 
 MAX_SVG_BYTES = 2 * 1024 * 1024
 SVG = "{http://www.w3.org/2000/svg}"

@@ -24,7 +24,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Sequence
 
-from cardgen import bundled, contained
+from cardgen.core import bundled, contained
 
 BUILTIN = bundled.folder("templates")
 SECONDS = 10.0
@@ -110,7 +110,7 @@ def _environment(template_dirs: tuple[str, ...], autoescape: bool):
     from jinja2.sandbox import SandboxedEnvironment
 
     class _ContainedLoader(jinja2.BaseLoader):
-        """Templates read by the rule of cardgen.contained: never a link out of their folders, never a pipe."""
+        """Templates read by the rule of cardgen.core.contained: never a link out of their folders, never a pipe."""
 
         def __init__(self, searchpath: Sequence[str]):
             self.searchpath = list(searchpath)

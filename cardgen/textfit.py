@@ -51,7 +51,7 @@ from reportlab.platypus import Flowable, Paragraph
 from reportlab.platypus import paragraph as rl_paragraph
 from reportlab.rl_config import _FUZZ
 
-from cardgen import units
+from cardgen.core import units
 from cardgen.fonts import ICON, FontBook
 from cardgen.icons import INLINE_CALLBACK
 from cardgen.markup import Span

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from cardgen.model import Deck, Setup
-from cardgen.phrases import fill
-from cardgen.problems import DeckError, Problem, Where
+from cardgen.core.phrases import fill
+from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.setups import counts
 from cardgen.validate import did_you_mean
 

@@ -36,12 +36,13 @@ from pathlib import Path
 
 from PIL import Image
 
-from cardgen import markup, units
+from cardgen import markup
+from cardgen.core import units
 from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
 from cardgen.build import Prepared
 from cardgen.model import Card, Group
-from cardgen.project import Project
-from cardgen.write import write_atomic
+from cardgen.core.project import Project
+from cardgen.core.write import write_atomic
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_CARDS = MAX_COLS * MAX_ROWS - 1          # the last cell is the hidden card's image

@@ -15,9 +15,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from cardgen import contained, schema, svgcheck
+from cardgen.core import contained
+from cardgen import schema, svgcheck
 from cardgen.load import Doc, GameFiles, KeyPath
-from cardgen.problems import Problem, Where, did_you_mean
+from cardgen.core.problems import Problem, Where, did_you_mean
 from cardgen.setups import setup_cards
 
 _TYPES = {

@@ -103,7 +103,7 @@ def cards():
     option set (its options are swapped), so the fonts and the fitted texts are shared."""
     from cardgen import render
     from cardgen.build import BuildOptions, Pipeline, check
-    from cardgen.project import Project
+    from cardgen.core.project import Project
 
     project = Project.at(ROOT / "decks")
     games = {files.id: files for files in check(project, [], strict=False)[0]}

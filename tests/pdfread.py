@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from cardgen.units import PT_PER_INCH, mm
+from cardgen.core.units import PT_PER_INCH, mm
 
 TOL = 0.02                 # mm, for positions the PDF stores to 1e-4 pt
 

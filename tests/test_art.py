@@ -17,7 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardgen import art
 from cardgen.art import ArtError, Placed, place, resolution_warning, too_small
-from cardgen.units import pt
+from cardgen.core.units import pt
 
 RED, BLUE = (255, 0, 0), (0, 0, 255)
 

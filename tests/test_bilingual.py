@@ -15,7 +15,7 @@ from pypinyin import Style, pinyin
 
 from cardgen import markup
 from cardgen.textfit import CANNOT_START
-from cardgen.units import Rect
+from cardgen.core.units import Rect
 from conftest import ROOT, run, write
 from pdfread import Box, Char, chars, pages
 

@@ -27,9 +27,9 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from cardgen import write
-from cardgen.units import mm
-from cardgen.write import write_atomic
+from cardgen.core import write
+from cardgen.core.units import mm
+from cardgen.core.write import write_atomic
 from conftest import ROOT, copy_werewolf_box, run
 
 SUMMARY = re.compile(r"^(\d+) files?, (\d+) pages?, (\d+) cards? on (\d+) sheets? in \d+\.\d s$")

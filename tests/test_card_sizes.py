@@ -33,7 +33,7 @@ def test_the_readme_advertises_the_sizes_card_sizes_yaml_has():
 @pytest.fixture(scope="module")
 def pipeline():
     from cardgen.build import BuildOptions, Pipeline, check
-    from cardgen.project import Project
+    from cardgen.core.project import Project
 
     project = Project.at(ROOT / "decks")
     return Pipeline(project, BuildOptions()), {files.id: files for files in check(project, [], False)[0]}

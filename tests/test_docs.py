@@ -28,7 +28,8 @@ import time
 
 import pytest
 
-from cardgen import schema, yaml12
+from cardgen import schema
+from cardgen.core import yaml12
 from cardgen.validate import _SchemaCheck
 from conftest import ROOT, copy_werewolf_box
 

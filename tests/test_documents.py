@@ -8,7 +8,7 @@ import pypdf
 import pytest
 
 from cardgen.booklet import saddle_order
-from cardgen.units import mm
+from cardgen.core.units import mm
 from conftest import ROOT, run
 
 WEREWOLF_FIRST_NIGHT = ["Thief", "Cupid", "Guard", "Seer", "Werewolves", "Witch", "Pied Piper"]

@@ -22,7 +22,7 @@ from cardgen import build as build_module
 from cardgen import document, render
 from cardgen import load as load_module
 from cardgen.build import BuildOptions
-from cardgen.units import Rect
+from cardgen.core.units import Rect
 from conftest import ROOT, run
 from pdfread import image, pages
 
@@ -70,9 +70,9 @@ def test_a_last_page_of_a_line_or_two_is_laid_out_a_second_time_and_numbered_rig
     """A document a line or two longer than its pages: the page before the last is shortened so that
     three lines go over, in a second layout, the last."""
     from cardgen.build import Pipeline
-    from cardgen.pdfinfo import Info
-    from cardgen.project import Project
-    from cardgen.units import Size
+    from cardgen.core.pdfinfo import Info
+    from cardgen.core.project import Project
+    from cardgen.core.units import Size
 
     pipeline = Pipeline(Project.at(ROOT / "decks"), BuildOptions())
     style = pipeline.read("documents/styles.yaml")
@@ -123,7 +123,7 @@ def _documents(project, lang):
 
 @pytest.mark.parametrize("lang", ["en", "vi", "es", "zh"])
 def test_documents_laid_out_once_look_as_those_laid_out_twice(lang, monkeypatch):
-    from cardgen.project import Project
+    from cardgen.core.project import Project
 
     project = Project.at(ROOT / "decks")
     once = _documents(project, lang)
@@ -177,7 +177,7 @@ def _tile_by_tile(self, path, color, size, step, paint):
                                                ("mafia-vendetta", "es", {"backs": "fold"})])
 def test_a_back_pattern_drawn_as_one_form_looks_as_drawn_symbol_by_symbol(cards, game, lang, options,
                                                                          monkeypatch):
-    from cardgen.project import Project
+    from cardgen.core.project import Project
 
     prepared, pdf = cards(game, lang, **options)
     project = Project.at(ROOT / "decks")
@@ -203,7 +203,7 @@ def test_every_back_of_a_design_has_its_pattern_at_the_same_place_on_the_card(ca
     # further in: cut out, cards from the edge and from the middle of a sheet were told apart by their backs.
     from pypdf import PdfReader
 
-    from cardgen.units import mm
+    from cardgen.core.units import mm
 
     prepared, pdf = cards(game, "en", **options)
     found: dict[tuple, list] = {}
@@ -328,7 +328,7 @@ def test_a_changed_file_is_rebuilt_after_a_rebuild_that_had_nothing_to_do(projec
 
 def test_a_build_after_one_that_failed_makes_what_failed(project, monkeypatch):
     """The failed build wrote the English outputs from the same inputs: the next must not take its word."""
-    from cardgen.problems import Problem
+    from cardgen.core.problems import Problem
 
     real = build_module.run_job
 

@@ -6,7 +6,7 @@ that a back can be told from a front by its pixels; other card sizes are the sam
 game with its size changed. The default export is made once for the module.
 
 Expected pixel sizes are worked out by hand in mm (1 in = 25.4 mm) rather than
-with cardgen.units, so a mistake there shows up here.
+with cardgen.core.units, so a mistake there shows up here.
 """
 
 from __future__ import annotations

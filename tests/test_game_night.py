@@ -18,7 +18,7 @@ import pypdfium2
 import pytest
 
 from cardgen.build import BuildOptions, Pipeline, check
-from cardgen.project import Project
+from cardgen.core.project import Project
 from cardgen.script import deal_line
 from cardgen.tonight import tonight
 from conftest import ROOT
@@ -309,7 +309,7 @@ def test_no_tables_script_names_a_role_or_side_it_does_not_deal(pipeline, game, 
     """Every row of every setup, as dealt and with each role of the box added (--with), in every
     language: each line the script prints for that table, as the PDF template gets it."""
     from cardgen import script as script_writer
-    from cardgen.problems import DeckError
+    from cardgen.core.problems import DeckError
     from cardgen.tonight import seat_groups
 
     project, pipe = pipeline

@@ -695,7 +695,7 @@ def test_path_through_a_symbolic_link_out_of_the_game_folder(project, tmp_path):
 def test_a_folder_swapped_between_two_readings_is_seen(tmp_path):
     """Checking a deck finds each folder's real path once (contained.reading), never for longer: the
     next check in the same process (as `cardgen watch` makes them) sees where the folder leads now."""
-    from cardgen import contained
+    from cardgen.core import contained
 
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir()

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from cardgen import __version__, schema
-from cardgen.yaml12 import safe_load
+from cardgen.core.yaml12 import safe_load
 from conftest import ROOT, run
 
 FILES = [".github/workflows/cards.yml", ".gitignore", "README.md", "cardgen.toml", "decks/my-game/game.yaml",

@@ -97,7 +97,7 @@ def text(pdf: Path) -> str:
 
 def test_the_installed_cardgen_is_the_wheels(installed, tmp_path):
     python = installed.parent / "python"
-    where = subprocess.run([str(python), "-c", "import cardgen, cardgen.bundled as b; print(cardgen.__file__); "
+    where = subprocess.run([str(python), "-c", "import cardgen, cardgen.core.bundled as b; print(cardgen.__file__); "
                                                "print(b.ROOT)"], cwd=tmp_path, capture_output=True, text=True,
                            check=True).stdout.split()
     venv = installed.parent.parent

@@ -10,7 +10,8 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from cardgen import __version__, bundled
+from cardgen import __version__
+from cardgen.core import bundled
 from conftest import FIXTURES, ROOT, run
 
 BUNDLED = ["mafia-vendetta", "salem-1692", "werewolf", "werewords"]

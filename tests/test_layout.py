@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from cardgen.layout import Page, Run, SheetSpec, capacity, impose, impose_runs
-from cardgen.units import Rect, Size
+from cardgen.core.units import Rect, Size
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 

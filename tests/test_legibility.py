@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 import yaml
 
-from cardgen.units import mm
+from cardgen.core.units import mm
 from conftest import ROOT, run
 from pdfread import chars, image, pages, rgb_pixels
 
@@ -284,7 +284,7 @@ def test_no_document_ends_on_a_page_of_one_or_two_lines(bundled, kind):
 @pytest.mark.parametrize("game", ["werewords", "salem-1692", "werewolf", "mafia-vendetta"])
 def test_the_vietnamese_setup_table_keeps_each_label_on_one_line(bundled, cards, game):
     from cardgen import rulebook
-    from cardgen.project import Project
+    from cardgen.core.project import Project
 
     prepared, _ = cards(game, "vi")
     text = yaml.safe_load((ROOT / "templates" / "documents" / "text.yaml").read_text(encoding="utf-8"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen import yaml12
+from cardgen.core import yaml12
 from cardgen.load import load_file
 
 ROLE = """\

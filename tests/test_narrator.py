@@ -23,7 +23,7 @@ import yaml
 from cardgen import script as script_writer
 from cardgen.build import check, card_sizes
 from cardgen.model import Marks
-from cardgen.project import Project
+from cardgen.core.project import Project
 from cardgen.resolve import AnyGlyph, resolve_deck
 from cardgen.tonight import parse_roles, tonight
 from conftest import ROOT, run

@@ -18,7 +18,7 @@ import pypdf
 import pytest
 import yaml
 
-from cardgen import write as writer
+from cardgen.core import write as writer
 from cardgen.load import load_file
 from conftest import FIXTURES, ROOT, game, run, write
 

@@ -8,7 +8,7 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from pypdf import PdfReader
 
-from cardgen.units import mm
+from cardgen.core.units import mm
 from conftest import run
 
 

@@ -10,7 +10,7 @@ import pytest
 from cardgen.build import card_sizes
 from cardgen.fonts import FontBook
 from cardgen.load import load_game
-from cardgen.project import Project
+from cardgen.core.project import Project
 from cardgen.validate import validate_game
 
 

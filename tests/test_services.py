@@ -3,7 +3,7 @@
 The mini test game (seer x1, wolf x2, poker, a blue back) is exported for the bundled
 services and for services a project describes itself in templates/exports/ (a new service
 is a data change). Lengths are worked out by hand in mm (1 in = 25.4 mm), not with
-cardgen.units.
+cardgen.core.units.
 """
 
 from __future__ import annotations

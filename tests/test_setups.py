@@ -14,7 +14,7 @@ import pytest
 
 from cardgen.build import card_sizes
 from cardgen.load import load_game
-from cardgen.project import Project
+from cardgen.core.project import Project
 from cardgen.resolve import AnyGlyph, resolve_deck
 from cardgen.tonight import printed, tonight
 from conftest import ROOT, run

@@ -13,7 +13,7 @@ default 5 mm, where they go 4 x 2 on the turned page. Readers:
 * pdfplumber once, on a front page, as an independent second reading of the
   crop marks and the ruler.
 
-Lengths are millimetres (``cardgen.units.mm``), PDF origin bottom-left.
+Lengths are millimetres (``cardgen.core.units.mm``), PDF origin bottom-left.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from cardgen.units import mm
+from cardgen.core.units import mm
 from conftest import ROOT, run
 from pdfread import Box, Fill, fills as page_fills
 

@@ -11,7 +11,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 from reportlab.platypus import paragraph as rl_paragraph
 
-from cardgen import textfit, units
+from cardgen import textfit
+from cardgen.core import units
 from cardgen.fonts import FontBook
 from cardgen.markup import Span, parse
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
-from cardgen.units import mm
+from cardgen.core.units import mm
 from conftest import run
 from pdfread import chars, pages
 

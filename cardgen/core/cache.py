@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from cardgen.manifest import state
-from cardgen.write import write_atomic
+from cardgen.core.write import write_atomic
 
 # A file changed this recently may change again within the same tick of its clock, keeping its size and
 # modification time (git calls this "racily clean"): an answer that read it is not kept.

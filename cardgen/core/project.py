@@ -15,8 +15,8 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from cardgen import bundled, contained
-from cardgen.problems import DeckError, Problem, Where, relative
+from cardgen.core import bundled, contained
+from cardgen.core.problems import DeckError, Problem, Where, relative
 
 BUILTIN = bundled.ROOT
 
@@ -83,7 +83,7 @@ class Project:
 
     def template(self, name: str) -> Path:
         """The first templates folder's file of that name; one that breaks the rule of
-        :mod:`cardgen.contained` (a link out, a pipe) is an error, not a reason to look further."""
+        :mod:`cardgen.core.contained` (a link out, a pipe) is an error, not a reason to look further."""
         return self._template(name)[0]
 
     def _template(self, name: str) -> tuple[Path, Path]:
@@ -108,7 +108,7 @@ class Project:
         """A template data file, parsed; a copy, so that no caller changes what the next one reads."""
         import yaml     # here: finding a project and a build with nothing to do read no YAML
 
-        from cardgen import yaml12
+        from cardgen.core import yaml12
 
         path, folder = self._template(name)
         stat = path.stat()
@@ -155,7 +155,7 @@ MAX_TEMPLATE_BYTES = 1024 * 1024
 
 
 def read_text(path: Path, folder: Path, display: str) -> str:
-    """A template or settings file of `folder` as text, by the rule of :mod:`cardgen.contained`."""
+    """A template or settings file of `folder` as text, by the rule of :mod:`cardgen.core.contained`."""
     try:
         return contained.read(path, folder, MAX_TEMPLATE_BYTES).decode("utf-8")
     except contained.Refused as exc:

@@ -13,8 +13,8 @@ import os
 import tomllib
 from pathlib import Path
 
-from cardgen.problems import DeckError, Problem, Where
-from cardgen.project import read_text
+from cardgen.core.problems import DeckError, Problem, Where
+from cardgen.core.project import read_text
 
 
 def _settings(root: Path) -> tuple[dict, str]:
@@ -27,7 +27,7 @@ def _settings(root: Path) -> tuple[dict, str]:
 
 
 def _read(path: Path, root: Path) -> dict:
-    """A settings file of the project folder, read by the rule of cardgen.contained."""
+    """A settings file of the project folder, read by the rule of cardgen.core.contained."""
     try:
         return tomllib.loads(read_text(path, root, path.name))
     except tomllib.TOMLDecodeError as exc:

@@ -18,10 +18,11 @@ FOLDERS = ("decks", "templates", "fonts")
 def _root() -> Path:
     # A real folder that ReportLab, Jinja2 and the manifest can open by path; importlib.resources would
     # say the same of an unpacked package and costs a tenth of `cardgen --help` to import.
-    packaged = Path(__file__).resolve().parent / "_data"
+    package = Path(__file__).resolve().parents[1]
+    packaged = package / "_data"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parent.parent
+    return package.parent
 
 
 ROOT = _root()     # the folder holding decks/, templates/ and fonts/
