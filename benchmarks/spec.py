@@ -53,7 +53,7 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
     from cardgen.face import RASTER, ListFace, RoleFace, TokenFace, WordsFace
     from cardgen.icons import has_holes
     from cardgen.layout import widest_bleed
-    from cardgen.model import team_color
+    from cardgen.deck.model import team_color
     from cardgen.core.project import Project
     from cardgen.render import shade, tint
     from cardgen.core.units import Rect, mm

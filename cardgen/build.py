@@ -29,9 +29,9 @@ if TYPE_CHECKING:
     from cardgen.face import Faces
     from cardgen.fonts import FontBook
     from cardgen.icons import Undrawable
-    from cardgen.load import GameFiles
-    from cardgen.model import Card, Deck
-    from cardgen.tonight import Tonight
+    from cardgen.deck.load import GameFiles
+    from cardgen.deck.model import Card, Deck
+    from cardgen.deck.tonight import Tonight
 
 
 @dataclass(frozen=True)
@@ -128,9 +128,9 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
 
     A game folder in decks/ that is a symbolic link leading out of it is refused, like any file that
     leaves its folder."""
-    from cardgen.load import include_strays, load_game
-    from cardgen.schema import ID_PATTERN
-    from cardgen.validate import validate_game
+    from cardgen.deck.load import include_strays, load_game
+    from cardgen.deck.schema import ID_PATTERN
+    from cardgen.deck.validate import validate_game
 
     names = list(names)
     # Files of a few folders, read one after another: each folder's real path is found once.
@@ -173,7 +173,7 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
 def languages(files: GameFiles, wanted: tuple[str, ...]) -> list[str]:
     """The languages a build of the game makes (`wanted`, else all of the game's): each a language
     code, or two joined by + for bilingual cards (vi+en)."""
-    from cardgen.resolve import language_pair
+    from cardgen.deck.resolve import language_pair
 
     have = list(files.game.data["languages"])
     for choice in wanted:
@@ -192,7 +192,7 @@ def check_pinyin(games: list[GameFiles], options: BuildOptions) -> list[Problem]
     """--pinyin puts pinyin over Chinese names: a build with no Chinese is an error (nothing would carry
     it); a game's languages without Chinese in a build that has some, a warning each."""
     from cardgen.pinyin import CHINESE, has_chinese
-    from cardgen.resolve import language_pair
+    from cardgen.deck.resolve import language_pair
 
     if not options.pinyin:
         return []
@@ -275,7 +275,8 @@ class Pipeline:
         `sheets` the cards are not imposed on paper (exports place them themselves); without `drawn` its
         SVGs are not drawn once first to find those that cannot be: the caller draws them, and says
         undrawable()'s problems for the icons.Undrawable that drawing raises (as run_job does)."""
-        from cardgen import face, resolve
+        from cardgen import face
+        from cardgen.deck import resolve
 
         from cardgen.fonts import FontError
 
@@ -306,7 +307,7 @@ class Pipeline:
         from cardgen import document, render  # noqa: F401 - imported for the workers to inherit
         from cardgen.fonts import FontError
 
-        from cardgen.resolve import language_pair
+        from cardgen.deck.resolve import language_pair
 
         for lang in (one for choice in langs for one in language_pair(choice)):
             for family in self.book.order(lang):
@@ -341,7 +342,7 @@ class Pipeline:
     def words(self, lang: str) -> dict:
         """cardgen's own words on the sheets (templates/strings.yaml) in a language, English where it has
         none; for a pair (vi+en), the first language's, naming both languages."""
-        from cardgen.resolve import language_pair
+        from cardgen.deck.resolve import language_pair
 
         strings = self.read("strings.yaml")
         first = language_pair(lang)[0]
@@ -350,7 +351,7 @@ class Pipeline:
 
     def language_name(self, lang: str) -> str:
         """A language's name in itself (strings.yaml's `language`); a pair's two names joined by +."""
-        from cardgen.resolve import language_pair
+        from cardgen.deck.resolve import language_pair
 
         strings = self.read("strings.yaml")
         return " + ".join(_in_language(strings, one).get("language", one) for one in language_pair(lang))
@@ -358,7 +359,7 @@ class Pipeline:
     def drawing_problems(self, files: GameFiles) -> list[Problem]:
         """Every SVG of the game drawn once, as the build draws it: what svglib or ReportLab stumble on."""
         from cardgen import svgcheck
-        from cardgen.validate import svg_refs
+        from cardgen.deck.validate import svg_refs
 
         if files.id not in self.drawn:
             self.drawn[files.id] = [Problem(where, f"{written} is {reason}")
@@ -369,7 +370,7 @@ class Pipeline:
     def undrawable(self, files: GameFiles, exc: Undrawable) -> list[Problem]:
         """Where the SVG that could not be drawn is named, as drawing_problems() says it."""
         from cardgen import icons, svgcheck
-        from cardgen.validate import svg_refs
+        from cardgen.deck.validate import svg_refs
 
         reason = svgcheck.undrawable(str(exc))
         return [Problem(where, f"{written} is {reason}") for where, written, path, _ in svg_refs(files)
@@ -503,7 +504,7 @@ def document_text(read: Callable[[str], dict], lang: str) -> dict:
 
 def table_of(deck: Deck, files: GameFiles, options: BuildOptions, text: Mapping) -> Tonight:
     """Who plays: the table the options name, or the whole box."""
-    from cardgen.tonight import tonight
+    from cardgen.deck.tonight import tonight
 
     return tonight(deck, files.game.where(), text, options.players, options.setup, options.extra_cards,
                    options.roles)
@@ -619,7 +620,7 @@ def plan(project: Project, games: list[GameFiles], options: BuildOptions
     build the table is settled here, once per game and before anything is drawn: a mistake in the
     options stops the build at once, and the number of players (counted from --roles, or a one-row
     setup's) names the files."""
-    from cardgen.resolve import AnyGlyph, resolve_deck
+    from cardgen.deck.resolve import AnyGlyph, resolve_deck
 
     if not options.tailored:
         return [(files, options) for files in games], []
@@ -653,7 +654,7 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     from cardgen import render
     from cardgen.fonts import FontError
     from cardgen.icons import Undrawable
-    from cardgen.tonight import printed
+    from cardgen.deck.tonight import printed
     from cardgen.core.write import write_atomic
 
     # A worker started without the build's makes its own: templates are read for every build, never kept stale.

@@ -119,7 +119,7 @@ class _Roles(click.ParamType):
     name = "SPEC"
 
     def convert(self, value, param, ctx):
-        from cardgen.tonight import parse_roles
+        from cardgen.deck.tonight import parse_roles
 
         if isinstance(value, tuple):
             return value
@@ -471,8 +471,8 @@ def _listing(project: Project, game: str | None) -> dict:
 def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as_json, decks, includes) -> None:
     """The cards to deal to a table: a setup's row for a number of players, or the roles you name."""
     from cardgen.build import card_sizes, check, document_text, languages
-    from cardgen.resolve import AnyGlyph, resolve_deck
-    from cardgen.tonight import tonight
+    from cardgen.deck.resolve import AnyGlyph, resolve_deck
+    from cardgen.deck.tonight import tonight
 
     project = _project(decks, includes)
     try:
@@ -504,7 +504,7 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
 
 
 def _list_setups(deck, as_json: bool) -> None:
-    from cardgen.setups import counts
+    from cardgen.deck.setups import counts
 
     setups = [{"id": setup.id, "name": setup.name.value if setup.name else setup.id,
                "players": list(setup.players), "origin": setup.origin} for setup in deck.setups]
@@ -616,7 +616,7 @@ def site_command(games, langs, paper, strict, jobs, out, decks, includes, quiet,
 @click.argument("kind", type=click.Choice(["card", "game", "rulebook", "script"]), default="card")
 def schema_command(kind) -> None:
     """The JSON Schema of a deck file, for editors (default: a card file)."""
-    from cardgen import schema
+    from cardgen.deck import schema
 
     click.echo(json.dumps(schema.document(kind), ensure_ascii=False, indent=2))
 
@@ -644,9 +644,10 @@ def new_role_command(game, card_id, into, decks, includes) -> None:
     """A new card file ID for GAME that validates and builds as it is."""
     import re
 
-    from cardgen import newfiles, templating
+    from cardgen.deck import newfiles
+    from cardgen import templating
     from cardgen.build import check
-    from cardgen.schema import ID_PATTERN
+    from cardgen.deck.schema import ID_PATTERN
 
     if not re.match(ID_PATTERN, card_id):
         raise click.ClickException(f"'{card_id}' is not a valid id: kebab-case English, like little-girl")
@@ -679,8 +680,9 @@ def new_game_command(game_id, langs, decks, includes) -> None:
 
     import yaml
 
-    from cardgen import newfiles, templating
-    from cardgen.schema import ID_PATTERN
+    from cardgen.deck import newfiles
+    from cardgen import templating
+    from cardgen.deck.schema import ID_PATTERN
 
     if not re.match(ID_PATTERN, game_id):
         raise click.ClickException(f"'{game_id}' is not a valid id: kebab-case English, like my-game")
@@ -700,7 +702,7 @@ def new_game_command(game_id, langs, decks, includes) -> None:
 def _check_languages(langs) -> None:
     import re
 
-    from cardgen.schema import LANG_PATTERN
+    from cardgen.deck.schema import LANG_PATTERN
 
     for lang in langs:
         if not re.match(LANG_PATTERN, lang):
@@ -724,9 +726,10 @@ def init_command(directory, from_game, game_id, langs) -> None:
 
     import yaml
 
-    from cardgen import newfiles, templating
+    from cardgen.deck import newfiles
+    from cardgen import templating
     from cardgen.core.bundled import folder as bundled_folder
-    from cardgen.schema import ID_PATTERN
+    from cardgen.deck.schema import ID_PATTERN
 
     if from_game is not None:
         given = [name for name, value in (("--game", game_id != "my-game"), ("--lang", langs)) if value]
@@ -769,7 +772,7 @@ def init_command(directory, from_game, game_id, langs) -> None:
 def _describe(project: Project, files) -> dict:
     """A game's entry in `cardgen list`: its cards as the build makes them, derived and word cards included."""
     from cardgen.build import card_sizes
-    from cardgen.resolve import AnyGlyph, resolve_deck
+    from cardgen.deck.resolve import AnyGlyph, resolve_deck
 
     languages = list(files.game.data["languages"])
     deck, _ = resolve_deck(files, languages[0], None, card_sizes(project), AnyGlyph())

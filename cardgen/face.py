@@ -26,7 +26,7 @@ from typing import Mapping, Union
 from cardgen import art, markup, textfit
 from cardgen.fonts import FontBook
 from cardgen.ink import contrast
-from cardgen.model import Card, Deck, Group, Text, team_color
+from cardgen.deck.model import Card, Deck, Group, Text, team_color
 from cardgen.pinyin import has_chinese, readings
 from cardgen.core.problems import Problem
 from cardgen.core.units import Rect, Size

@@ -18,8 +18,8 @@ import json
 from typing import Callable, Mapping
 
 from cardgen import script, templating
-from cardgen.model import NOT, Deck
-from cardgen.tonight import Tonight
+from cardgen.deck.model import NOT, Deck
+from cardgen.deck.tonight import Tonight
 
 # Marks the page reads, by the key it reads them under; a default value is left out of the page.
 _MARKS = {"deadly": "deadly", "house": "house", "timer": "timer", "pause": "pause", "secret_word": "word",

@@ -14,7 +14,7 @@ from typing import Iterable
 from PIL import Image
 
 from cardgen.build import BuildOptions, Pipeline, Prepared, check, languages
-from cardgen.model import Card
+from cardgen.deck.model import Card
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import Project
 from cardgen.core.write import write_atomic

@@ -27,7 +27,7 @@ from cardgen.fonts import FontBook
 from cardgen.icons import IconPainter, has_holes, icon_bytes
 from cardgen.layout import Page, Slot, widest_bleed
 from cardgen.markup import Span
-from cardgen.model import Deck, Group, team_color
+from cardgen.deck.model import Deck, Group, team_color
 from cardgen.core.units import Rect, mm, pt
 
 

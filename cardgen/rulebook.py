@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Mapping
 
-from cardgen.model import Deck, Marks, Part, Setup, team_color
+from cardgen.deck.model import Deck, Marks, Part, Setup, team_color
 from cardgen.core.phrases import fill
 from cardgen.script import deal_line, marked
-from cardgen.tonight import Tonight
+from cardgen.deck.tonight import Tonight
 
 
 def _house(text: str, mark: str) -> str:

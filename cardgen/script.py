@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from cardgen.model import NOT, Card, Condition, Deck, Marks, Step, met
+from cardgen.deck.model import NOT, Card, Condition, Deck, Marks, Step, met
 from cardgen.core.phrases import fill
-from cardgen.tonight import Tonight
+from cardgen.deck.tonight import Tonight
 
 def timer_text(seconds: int, text: Mapping) -> str:
     minutes, rest = divmod(seconds, 60)

@@ -35,8 +35,8 @@ from cardgen.core import units
 from cardgen.build import Prepared
 from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
 from cardgen.layout import Page
-from cardgen.load import Doc, load_file
-from cardgen.model import Card, Group
+from cardgen.deck.load import Doc, load_file
+from cardgen.deck.model import Card, Group
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import BUILTIN, Project
 from cardgen.core.write import write_atomic

@@ -40,7 +40,7 @@ from cardgen import markup
 from cardgen.core import units
 from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
 from cardgen.build import Prepared
-from cardgen.model import Card, Group
+from cardgen.deck.model import Card, Group
 from cardgen.core.project import Project
 from cardgen.core.write import write_atomic
 

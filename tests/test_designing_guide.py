@@ -41,7 +41,7 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from cardgen import schema
+from cardgen.deck import schema
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "designing.md"
@@ -513,4 +513,4 @@ def test_reference_names_every_schema_key():
         keys |= _schema_keys(rule)
     assert {"night", "per-card", "bold-italic", "unheld-roles-if", "focus"} <= keys   # the walk finds nested keys
     missing = sorted(keys - named)
-    assert not missing, f"keys of cardgen.schema the reference does not name: {missing}"
+    assert not missing, f"keys of cardgen.deck.schema the reference does not name: {missing}"

@@ -28,9 +28,9 @@ import time
 
 import pytest
 
-from cardgen import schema
+from cardgen.deck import schema
 from cardgen.core import yaml12
-from cardgen.validate import _SchemaCheck
+from cardgen.deck.validate import _SchemaCheck
 from conftest import ROOT, copy_werewolf_box
 
 FORMAT = ROOT / "docs" / "deck-format.md"

@@ -20,7 +20,7 @@ from reportlab.platypus import BaseDocTemplate
 
 from cardgen import build as build_module
 from cardgen import document, render
-from cardgen import load as load_module
+from cardgen.deck import load as load_module
 from cardgen.build import BuildOptions
 from cardgen.core.units import Rect
 from conftest import ROOT, run

@@ -20,7 +20,7 @@ import pytest
 from cardgen.build import BuildOptions, Pipeline, check
 from cardgen.core.project import Project
 from cardgen.script import deal_line
-from cardgen.tonight import tonight
+from cardgen.deck.tonight import tonight
 from conftest import ROOT
 
 LANGS = ("en", "vi", "zh", "es")
@@ -259,7 +259,7 @@ def not_dealt_named(deck, table, text: str, lang: str) -> list[str]:
     taken for it."""
     import re
 
-    from cardgen.tonight import seat_groups
+    from cardgen.deck.tonight import seat_groups
 
     seats = seat_groups(deck)
     dealt = [card for card in deck.cards if card.id in table.in_play]
@@ -284,7 +284,7 @@ def not_dealt_named(deck, table, text: str, lang: str) -> list[str]:
     ("mafia-vendetta", 12, "yakuza", ()), ("mafia-vendetta", 10, "loner", ()), ("werewords", 5, None, ()),
     ("werewords", 6, None, ("apprentice",))])
 def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_path, game, players, setup, extra):
-    from cardgen.tonight import seat_groups
+    from cardgen.deck.tonight import seat_groups
     from conftest import run
 
     project, _ = pipeline
@@ -310,7 +310,7 @@ def test_no_tables_script_names_a_role_or_side_it_does_not_deal(pipeline, game, 
     language: each line the script prints for that table, as the PDF template gets it."""
     from cardgen import script as script_writer
     from cardgen.core.problems import DeckError
-    from cardgen.tonight import seat_groups
+    from cardgen.deck.tonight import seat_groups
 
     project, pipe = pipeline
     (files,), _ = check(project, [game], strict=False)

@@ -12,7 +12,7 @@ import shutil
 import pypdf
 import pytest
 
-from cardgen.load import load_file
+from cardgen.deck.load import load_file
 from conftest import FIXTURES, ROOT, run
 
 

@@ -11,7 +11,8 @@ import pypdf
 import pytest
 import yaml
 
-from cardgen import __version__, schema
+from cardgen import __version__
+from cardgen.deck import schema
 from cardgen.core.yaml12 import safe_load
 from conftest import ROOT, run
 

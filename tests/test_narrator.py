@@ -22,10 +22,10 @@ import yaml
 
 from cardgen import script as script_writer
 from cardgen.build import check, card_sizes
-from cardgen.model import Marks
+from cardgen.deck.model import Marks
 from cardgen.core.project import Project
-from cardgen.resolve import AnyGlyph, resolve_deck
-from cardgen.tonight import parse_roles, tonight
+from cardgen.deck.resolve import AnyGlyph, resolve_deck
+from cardgen.deck.tonight import parse_roles, tonight
 from conftest import ROOT, run
 from narrator_browser import as_built, browser, choose_table, needs_browser, script_view
 

@@ -9,9 +9,9 @@ import pytest
 
 from cardgen.build import card_sizes
 from cardgen.fonts import FontBook
-from cardgen.load import load_game
+from cardgen.deck.load import load_game
 from cardgen.core.project import Project
-from cardgen.validate import validate_game
+from cardgen.deck.validate import validate_game
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +21,7 @@ def book():
 
 
 def resolve(root, lang, book, card_size=None):
-    from cardgen.resolve import resolve_deck
+    from cardgen.deck.resolve import resolve_deck
 
     project = Project.at(root / "decks")
     files, problems = load_game(root / "decks" / "mini", root)

@@ -8,8 +8,8 @@ import jsonschema
 import pytest
 import yaml
 
-from cardgen.load import load_file
-from cardgen.validate import check_schema
+from cardgen.deck.load import load_file
+from cardgen.deck.validate import check_schema
 from conftest import ROOT, run
 
 KINDS = {"card": "*/roles/*.yaml", "game": "*/game.yaml", "rulebook": "*/rulebook.yaml", "script": "*/script.yaml"}
@@ -49,7 +49,7 @@ def test_a_mistake_the_validator_reports_the_schema_underlines_too(text, tmp_pat
     path = tmp_path / "card.yaml"
     path.write_text(text, encoding="utf-8")
     doc, problems = load_file(path, "card.yaml")
-    from cardgen import schema as rules
+    from cardgen.deck import schema as rules
 
     assert problems == [] and check_schema(doc, rules.CARD) != []
     assert list(jsonschema.Draft202012Validator(schema("card")).iter_errors(doc.data)) != []

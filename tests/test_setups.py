@@ -13,10 +13,10 @@ import pypdfium2
 import pytest
 
 from cardgen.build import card_sizes
-from cardgen.load import load_game
+from cardgen.deck.load import load_game
 from cardgen.core.project import Project
-from cardgen.resolve import AnyGlyph, resolve_deck
-from cardgen.tonight import printed, tonight
+from cardgen.deck.resolve import AnyGlyph, resolve_deck
+from cardgen.deck.tonight import printed, tonight
 from conftest import ROOT, run
 from test_game_night_engine import build as build_night, night  # noqa: F401  (the night fixture)
 

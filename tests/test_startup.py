@@ -12,8 +12,8 @@ from pathlib import Path
 
 from conftest import FIXTURES
 
-HEAVY = ("yaml", "jinja2", "reportlab", "svglib", "PIL", "cardgen.load", "cardgen.validate", "cardgen.resolve",
-         "cardgen.model", "cardgen.layout", "cardgen.render", "cardgen.export", "cardgen.box")
+HEAVY = ("yaml", "jinja2", "reportlab", "svglib", "PIL", "cardgen.deck.load", "cardgen.deck.validate", "cardgen.deck.resolve",
+         "cardgen.deck.model", "cardgen.layout", "cardgen.render", "cardgen.export", "cardgen.box")
 PROBE = """
 import json, sys
 from cardgen.cli import main
@@ -62,5 +62,5 @@ def test_a_build_with_nothing_to_do_loads_no_stage(tmp_path):
 
 def test_a_listing_answered_from_the_cache_loads_no_stage(tmp_path):
     project = project_of_mini(tmp_path)
-    assert "cardgen.resolve" in loaded("list", cwd=project)
+    assert "cardgen.deck.resolve" in loaded("list", cwd=project)
     assert heavy(loaded("list", cwd=project)) == []

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from cardgen import __version__
-from cardgen.newfiles import project_files
+from cardgen.deck.newfiles import project_files
 from conftest import ROOT
 
 WORKFLOWS = {path.name: path.read_text(encoding="utf-8") for path in (ROOT / ".github" / "workflows").glob("*.yml")}

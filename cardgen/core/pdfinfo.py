@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardgen import __version__
-from cardgen.model import Deck
+from cardgen.deck.model import Deck
 
 CREATOR = f"cardgen {__version__}"
 

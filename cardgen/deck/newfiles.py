@@ -15,10 +15,11 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from cardgen import __version__, schema, templating
+from cardgen import __version__, templating
+from cardgen.deck import schema
 from cardgen.core import yaml12
 from cardgen.core.bundled import folder as bundled_folder
-from cardgen.validate import fallback_language
+from cardgen.deck.validate import fallback_language
 
 SCHEMAS = "schemas"
 # Which schema each deck file follows, by its path inside the game folder.

@@ -16,12 +16,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from cardgen.load import Doc, GameFiles, KeyPath
-from cardgen.model import (Art, Back, BackFace, Card, Deck, Group, Marks, NightRules, NightScript, Part, Phase, Rulebook,
+from cardgen.deck.load import Doc, GameFiles, KeyPath
+from cardgen.deck.model import (Art, Back, BackFace, Card, Deck, Group, Marks, NightRules, NightScript, Part, Phase, Rulebook,
                     Script, ScriptVersion, Section, Setup, Step, Team, Text)
 from cardgen.core.problems import Problem, Where
-from cardgen.setups import setup_cards
-from cardgen.validate import fallback_language
+from cardgen.deck.setups import setup_cards
+from cardgen.deck.validate import fallback_language
 from cardgen.core.units import Size
 
 

@@ -1,6 +1,6 @@
 """Stage 2, validate: loaded game files in, every problem in them out.
 
-``validate_game`` checks each file against its schema (:mod:`cardgen.schema`)
+``validate_game`` checks each file against its schema (:mod:`cardgen.deck.schema`)
 and then the things a schema cannot say: teams and groups that exist, files
 that exist inside the game folder, one night-order number per role, and a text
 for every language of the game. It never stops at the first problem; the caller
@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from cardgen.core import contained
-from cardgen import schema, svgcheck
-from cardgen.load import Doc, GameFiles, KeyPath
+from cardgen.deck import schema
+from cardgen import svgcheck
+from cardgen.deck.load import Doc, GameFiles, KeyPath
 from cardgen.core.problems import Problem, Where, did_you_mean
-from cardgen.setups import setup_cards
+from cardgen.deck.setups import setup_cards
 
 _TYPES = {
     "object": (dict, "a mapping"),
