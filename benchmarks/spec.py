@@ -48,7 +48,7 @@ def _spans(spans, bold: bool = False) -> list[list]:
 
 def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
     """Every card PDF of every game and language, as data (see the module docstring)."""
-    from cardgen import markup
+    from cardgen.text import markup
     from cardgen.build import BuildOptions, Pipeline, check, jobs
     from cardgen.face import RASTER, ListFace, RoleFace, TokenFace, WordsFace
     from cardgen.icons import has_holes

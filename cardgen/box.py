@@ -32,7 +32,7 @@ from cardgen.core import pdfinfo, units
 from cardgen.build import Prepared
 from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf
 from cardgen.layout import named_size
-from cardgen.markup import Span
+from cardgen.text.markup import Span
 from cardgen.deck.model import Card, Group
 from cardgen.core.problems import DeckError, Problem
 from cardgen.core.project import Project

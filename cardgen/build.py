@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import concurrent.futures
 
     from cardgen.face import Faces
-    from cardgen.fonts import FontBook
+    from cardgen.text.fonts import FontBook
     from cardgen.icons import Undrawable
     from cardgen.deck.load import GameFiles
     from cardgen.deck.model import Card, Deck
@@ -191,7 +191,7 @@ def languages(files: GameFiles, wanted: tuple[str, ...]) -> list[str]:
 def check_pinyin(games: list[GameFiles], options: BuildOptions) -> list[Problem]:
     """--pinyin puts pinyin over Chinese names: a build with no Chinese is an error (nothing would carry
     it); a game's languages without Chinese in a build that has some, a warning each."""
-    from cardgen.pinyin import CHINESE, has_chinese
+    from cardgen.text.pinyin import CHINESE, has_chinese
     from cardgen.deck.resolve import language_pair
 
     if not options.pinyin:
@@ -253,7 +253,8 @@ class Pipeline:
     def __init__(self, project: Project, options: BuildOptions, sizes: dict[str, dict] | None = None):
         """`sizes` replaces card-sizes.yaml's entries of the same names: a print service's own trims."""
         # ReportLab comes in here, not at import time, so that list and --help stay quick.
-        from cardgen import face, fonts
+        from cardgen import face
+        from cardgen.text import fonts
 
         self.project = project
         self.options = options
@@ -278,7 +279,7 @@ class Pipeline:
         from cardgen import face
         from cardgen.deck import resolve
 
-        from cardgen.fonts import FontError
+        from cardgen.text.fonts import FontError
 
         options = self.options
         try:
@@ -305,7 +306,7 @@ class Pipeline:
     def warm(self, langs: Iterable[str]) -> None:
         """Loads now what every job needs: the drawing modules and every face of the languages' fonts."""
         from cardgen import document, render  # noqa: F401 - imported for the workers to inherit
-        from cardgen.fonts import FontError
+        from cardgen.text.fonts import FontError
 
         from cardgen.deck.resolve import language_pair
 
@@ -387,7 +388,7 @@ class Pipeline:
 
     def book_for(self, files: GameFiles):
         """The font book of a game: the built-in one, or with the game's own fonts added."""
-        from cardgen import fonts
+        from cardgen.text import fonts
 
         extra = files.game.data.get("fonts")
         if not extra:
@@ -480,7 +481,7 @@ class Pipeline:
     def document_outputs(self, prepared: Prepared, files: GameFiles, kinds: frozenset[str] | None = None,
                          once: bool = False) -> tuple[list[tuple[str, bytes, int]], list[Problem]]:
         """documents(), with what stops them as problems: a template, a font, a --setup."""
-        from cardgen.fonts import FontError
+        from cardgen.text.fonts import FontError
         from cardgen.icons import Undrawable
         from cardgen.templating import TemplateError
 
@@ -522,7 +523,7 @@ def _document(render_document, what: str, template: str, xml: str, *args):
     from reportlab.platypus.doctemplate import LayoutError
 
     from cardgen.document import MAX_PAGES, TooManyPages
-    from cardgen.fonts import FontError
+    from cardgen.text.fonts import FontError
     from cardgen.templating import TemplateError
 
     try:
@@ -652,7 +653,7 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     """Stages 3-6 for one game in one language: the files of `todo` written (the game's others are up
     to date), or its problems."""
     from cardgen import render
-    from cardgen.fonts import FontError
+    from cardgen.text.fonts import FontError
     from cardgen.icons import Undrawable
     from cardgen.deck.tonight import printed
     from cardgen.core.write import write_atomic

@@ -14,8 +14,8 @@ import io
 
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.fonts import FontBook
-from cardgen.markup import Span
+from cardgen.text.fonts import FontBook
+from cardgen.text.markup import Span
 from cardgen.core.units import Size, pt
 
 REACH = 8.0      # mm either side of the middle

@@ -356,7 +356,7 @@ def narrator_command(game, lang, players, setup_id, extra_cards, roles, out, no_
 def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) -> None:
     """A two-sided test sheet that measures how far your printer misplaces the backs."""
     from cardgen.calibrate import render_calibration
-    from cardgen.fonts import FontBook
+    from cardgen.text.fonts import FontBook
     from cardgen.layout import named_size
     from cardgen.core.write import write_atomic
 

@@ -32,11 +32,11 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, PageBreak,
                                 PageTemplate, Spacer, Table, TableStyle)
 
-from cardgen import markup
-from cardgen.fonts import FontBook
+from cardgen.text import markup
+from cardgen.text.fonts import FontBook
 from cardgen.core.pdfinfo import Info
 from cardgen.icons import IconPainter
-from cardgen.textfit import document_paragraph
+from cardgen.text.textfit import document_paragraph
 from cardgen.core.units import Size, pt
 
 

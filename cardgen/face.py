@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Union
 
-from cardgen import art, markup, textfit
-from cardgen.fonts import FontBook
+from cardgen import art
+from cardgen.text import markup, textfit
+from cardgen.text.fonts import FontBook
 from cardgen.ink import contrast
 from cardgen.deck.model import Card, Deck, Group, Text, team_color
-from cardgen.pinyin import has_chinese, readings
+from cardgen.text.pinyin import has_chinese, readings
 from cardgen.core.problems import Problem
 from cardgen.core.units import Rect, Size
 

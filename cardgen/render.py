@@ -20,13 +20,14 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen import art, textfit
+from cardgen import art
+from cardgen.text import textfit
 from cardgen.core import pdfinfo
 from cardgen.face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
-from cardgen.fonts import FontBook
+from cardgen.text.fonts import FontBook
 from cardgen.icons import IconPainter, has_holes, icon_bytes
 from cardgen.layout import Page, Slot, widest_bleed
-from cardgen.markup import Span
+from cardgen.text.markup import Span
 from cardgen.deck.model import Deck, Group, team_color
 from cardgen.core.units import Rect, mm, pt
 

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from cardgen import markup
+from cardgen.text import markup
 from cardgen.core import units
 from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
 from cardgen.build import Prepared

@@ -13,8 +13,8 @@ import pypdf
 import pytest
 from pypinyin import Style, pinyin
 
-from cardgen import markup
-from cardgen.textfit import CANNOT_START
+from cardgen.text import markup
+from cardgen.text.textfit import CANNOT_START
 from cardgen.core.units import Rect
 from conftest import ROOT, run, write
 from pdfread import Box, Char, chars, pages

@@ -1,4 +1,4 @@
-"""cardgen.fonts: fonts.yaml → registered faces, per-language fallback runs, coverage."""
+"""cardgen.text.fonts: fonts.yaml → registered faces, per-language fallback runs, coverage."""
 
 import shutil
 from pathlib import Path
@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from reportlab.pdfbase import pdfmetrics
 
-from cardgen.fonts import FontBook
-from cardgen.markup import Span
+from cardgen.text.fonts import FontBook
+from cardgen.text.markup import Span
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "templates" / "fonts.yaml"

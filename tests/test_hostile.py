@@ -1601,7 +1601,7 @@ def test_a_font_with_broken_tables_is_refused_before_reportlab_parses_it(project
 
 def test_a_copy_of_a_bundled_font_under_another_name_is_that_font(project):
     """A project font that is a copy of a bundled one under another name: "already registered" traceback."""
-    from cardgen.fonts import FontBook
+    from cardgen.text.fonts import FontBook
 
     # A file is registered once a process, under the first name it is asked for: registered first as
     # Mine's here, Noto Sans would be "Mine-Regular" in the tests this process runs next.

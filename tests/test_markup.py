@@ -1,8 +1,8 @@
-"""cardgen.markup: card text with **bold**, *italic* and line breaks → spans."""
+"""cardgen.text.markup: card text with **bold**, *italic* and line breaks → spans."""
 
 import unicodedata
 
-from cardgen.markup import Span, parse
+from cardgen.text.markup import Span, parse
 
 
 def test_plain_text_is_one_span():

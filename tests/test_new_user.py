@@ -222,7 +222,7 @@ def test_text_in_a_script_that_needs_shaping_is_an_error_naming_the_language_and
 @pytest.mark.parametrize("text", ["Ночная деревня", "Ἀθῆναι", "Սուրբ", "ქართული", "ሰላም", "夜の村", "밤의 마을"],
                          ids=["cyrillic", "greek", "armenian", "georgian", "ethiopic", "japanese", "korean"])
 def test_scripts_cardgen_prints_pass_the_shaping_check(text):
-    from cardgen.scripts import unsupported
+    from cardgen.text.writing import unsupported
 
     assert unsupported(text) is None
 

@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 
 from cardgen.build import card_sizes
-from cardgen.fonts import FontBook
+from cardgen.text.fonts import FontBook
 from cardgen.deck.load import load_game
 from cardgen.core.project import Project
 from cardgen.deck.validate import validate_game

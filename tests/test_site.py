@@ -15,7 +15,7 @@ import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 
-from cardgen.fonts import FontBook
+from cardgen.text.fonts import FontBook
 from conftest import ROOT, run
 from narrator_browser import browser, needs_browser
 

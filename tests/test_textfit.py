@@ -1,4 +1,4 @@
-"""cardgen.textfit: spans shrunk to fit a box, drawn into a PDF and read back."""
+"""cardgen.text.textfit: spans shrunk to fit a box, drawn into a PDF and read back."""
 
 from pathlib import Path
 
@@ -11,10 +11,10 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 from reportlab.platypus import paragraph as rl_paragraph
 
-from cardgen import textfit
+from cardgen.text import textfit
 from cardgen.core import units
-from cardgen.fonts import FontBook
-from cardgen.markup import Span, parse
+from cardgen.text.fonts import FontBook
+from cardgen.text.markup import Span, parse
 
 ROOT = Path(__file__).resolve().parents[1]
 X, TOP = 10.0, 280.0  # where the tests draw, in mm

@@ -139,7 +139,7 @@ def _text(en: str, vi: str | None = None, zh: str | None = None, es: str | None 
 
 
 # Chinese texts full of punctuation that must not start a line. Breaking only
-# where the box is full (cardgen.textfit with an empty CANNOT_START) starts
+# where the box is full (cardgen.text.textfit with an empty CANNOT_START) starts
 # about a third of their lines with one of these marks, in every one of the
 # six cards; checked when this test was written.
 _WORDS = ["预言家", "狼人", "女巫", "猎人", "守卫", "村民", "白痴", "丘比特"]

@@ -242,7 +242,7 @@ def check_text(doc: Doc, path: KeyPath, icons: frozenset[str] = frozenset(), mar
         -> list[Problem]:
     """What a text holds that would not print as written: a script cardgen cannot shape (an error),
     a `:word:` that is no card's icon and a `**` or `*` never closed (warnings), each at its line."""
-    from cardgen import markup, scripts
+    from cardgen.text import markup, writing
 
     value = doc.get(path)
     problems = []
@@ -250,7 +250,7 @@ def check_text(doc: Doc, path: KeyPath, icons: frozenset[str] = frozenset(), mar
     def at(index: int) -> Where:
         return Where(doc.file, doc.text_line(path, value[:index].count("\n")))
 
-    found = scripts.unsupported(value)
+    found = writing.unsupported(value)
     if found:
         char, script, needs = found
         lang = f"the '{path[-1]}' text" if len(path) > 1 else "the text"

@@ -25,8 +25,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from cardgen.core import contained, yaml12
-from cardgen import fontcheck
-from cardgen.markup import Span
+from cardgen.text import fontcheck
+from cardgen.text.markup import Span
 
 FACES = ("regular", "bold", "italic", "bold-italic")
 _FACE_OF_STYLE = {

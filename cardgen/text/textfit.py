@@ -52,9 +52,9 @@ from reportlab.platypus import paragraph as rl_paragraph
 from reportlab.rl_config import _FUZZ
 
 from cardgen.core import units
-from cardgen.fonts import ICON, FontBook
+from cardgen.text.fonts import ICON, FontBook
 from cardgen.icons import INLINE_CALLBACK
-from cardgen.markup import Span
+from cardgen.text.markup import Span
 
 # Full-width and other punctuation that may not start a line, beyond ReportLab's list.
 EXTRA_CANNOT_START = (
