@@ -106,7 +106,7 @@ def cards_worker(decks: Path, only: str | None, out: Path | None, warm: str | No
     sys.path.insert(0, str(ROOT))
     # Imported before the clock, like reportlab and svglib in floor.py: the stages, and the YAML reader
     # and checker a build loads on first use (what a process takes to start is timed on its own).
-    from cardgen import face, layout, render  # noqa: F401
+    from cardgen.cards import face, layout, render  # noqa: F401
     from cardgen.text import fonts, textfit
     from cardgen.deck import load, resolve, validate
     from cardgen.build import BuildOptions, Pipeline, check, jobs

@@ -50,12 +50,12 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
     """Every card PDF of every game and language, as data (see the module docstring)."""
     from cardgen.text import markup
     from cardgen.build import BuildOptions, Pipeline, check, jobs
-    from cardgen.face import RASTER, ListFace, RoleFace, TokenFace, WordsFace
-    from cardgen.icons import has_holes
-    from cardgen.layout import widest_bleed
+    from cardgen.cards.face import RASTER, ListFace, RoleFace, TokenFace, WordsFace
+    from cardgen.cards.icons import has_holes
+    from cardgen.cards.layout import widest_bleed
     from cardgen.deck.model import team_color
     from cardgen.core.project import Project
-    from cardgen.render import shade, tint
+    from cardgen.cards.render import shade, tint
     from cardgen.core.units import Rect, mm
 
     project = Project.at(decks)

@@ -15,7 +15,7 @@ either orientation, the box is split: one box per deck (group of cards sharing a
 on its page; a deck that still does not fit is an error giving the sizes.
 
 Out: :func:`box_pdf` returns one PDF page per box, the paper's size: the decks' back design
-(drawn by :mod:`cardgen.render`, vectors) on the front and back panels, the game's name in
+(drawn by :mod:`cardgen.cards.render`, vectors) on the front and back panels, the game's name in
 the deck's language on both spines and the top lid, the card count on the back lid, glue
 flap shaded, cut lines solid black, fold lines dashed grey, and the instructions in the
 margin. Every font is embedded. :func:`net` is the geometry alone.
@@ -31,7 +31,7 @@ from pathlib import Path
 from cardgen.core import pdfinfo, units
 from cardgen.build import Prepared
 from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf
-from cardgen.layout import named_size
+from cardgen.cards.layout import named_size
 from cardgen.text.markup import Span
 from cardgen.deck.model import Card, Group
 from cardgen.core.problems import DeckError, Problem

@@ -26,9 +26,9 @@ from cardgen.core.project import BUILTIN, Project
 if TYPE_CHECKING:
     import concurrent.futures
 
-    from cardgen.face import Faces
+    from cardgen.cards.face import Faces
     from cardgen.text.fonts import FontBook
-    from cardgen.icons import Undrawable
+    from cardgen.cards.icons import Undrawable
     from cardgen.deck.load import GameFiles
     from cardgen.deck.model import Card, Deck
     from cardgen.deck.tonight import Tonight
@@ -231,7 +231,7 @@ def sheet_runs(deck: Deck, backs: str) -> dict[tuple[str, Hashable], tuple[Hasha
 def back_ink(deck: Deck) -> float:
     """The mean ink coverage of the backs' colours over the cards that share a back design
     (their background covers most of each back; cards with backs of their own are faces)."""
-    from cardgen.ink import hex_coverage
+    from cardgen.cards.ink import hex_coverage
 
     backs = [card.group.back.color for card in deck.copies if not card.back_face]
     return sum(map(hex_coverage, backs)) / len(backs) if backs else 0.0
@@ -253,7 +253,7 @@ class Pipeline:
     def __init__(self, project: Project, options: BuildOptions, sizes: dict[str, dict] | None = None):
         """`sizes` replaces card-sizes.yaml's entries of the same names: a print service's own trims."""
         # ReportLab comes in here, not at import time, so that list and --help stay quick.
-        from cardgen import face
+        from cardgen.cards import face
         from cardgen.text import fonts
 
         self.project = project
@@ -276,7 +276,7 @@ class Pipeline:
         `sheets` the cards are not imposed on paper (exports place them themselves); without `drawn` its
         SVGs are not drawn once first to find those that cannot be: the caller draws them, and says
         undrawable()'s problems for the icons.Undrawable that drawing raises (as run_job does)."""
-        from cardgen import face
+        from cardgen.cards import face
         from cardgen.deck import resolve
 
         from cardgen.text.fonts import FontError
@@ -305,7 +305,8 @@ class Pipeline:
 
     def warm(self, langs: Iterable[str]) -> None:
         """Loads now what every job needs: the drawing modules and every face of the languages' fonts."""
-        from cardgen import document, render  # noqa: F401 - imported for the workers to inherit
+        from cardgen import document  # noqa: F401 - imported for the workers to inherit
+        from cardgen.cards import render
         from cardgen.text.fonts import FontError
 
         from cardgen.deck.resolve import language_pair
@@ -322,7 +323,7 @@ class Pipeline:
     def impose(self, deck: Deck) -> list:
         """The sheets of a deck's cards: a run of sheets per card size and back design; a ValueError if a
         size does not fit the paper."""
-        from cardgen import layout
+        from cardgen.cards import layout
 
         options = self.options
         specs = {size: layout.SheetSpec.from_templates(self.read, options.paper, size, options.bleed,
@@ -359,7 +360,7 @@ class Pipeline:
 
     def drawing_problems(self, files: GameFiles) -> list[Problem]:
         """Every SVG of the game drawn once, as the build draws it: what svglib or ReportLab stumble on."""
-        from cardgen import svgcheck
+        from cardgen.cards import svgcheck
         from cardgen.deck.validate import svg_refs
 
         if files.id not in self.drawn:
@@ -370,7 +371,7 @@ class Pipeline:
 
     def undrawable(self, files: GameFiles, exc: Undrawable) -> list[Problem]:
         """Where the SVG that could not be drawn is named, as drawing_problems() says it."""
-        from cardgen import icons, svgcheck
+        from cardgen.cards import icons, svgcheck
         from cardgen.deck.validate import svg_refs
 
         reason = svgcheck.undrawable(str(exc))
@@ -406,9 +407,10 @@ class Pipeline:
                   once: bool = False) -> list[tuple[str, bytes, int]]:
         """The rulebook, the moderator script and the narrator page of a deck that has their texts (of
         `kinds`, when given): (kind, file, pages); `once`: each laid out a single time, to check it (validate)."""
-        from cardgen import booklet, document, render, rulebook, script, templating
+        from cardgen import booklet, document, rulebook, script, templating
+        from cardgen.cards import render
         from cardgen.core import pdfinfo
-        from cardgen.layout import named_size
+        from cardgen.cards.layout import named_size
         from cardgen.core.phrases import fill
         from cardgen.core.units import Size, pt
 
@@ -482,7 +484,7 @@ class Pipeline:
                          once: bool = False) -> tuple[list[tuple[str, bytes, int]], list[Problem]]:
         """documents(), with what stops them as problems: a template, a font, a --setup."""
         from cardgen.text.fonts import FontError
-        from cardgen.icons import Undrawable
+        from cardgen.cards.icons import Undrawable
         from cardgen.templating import TemplateError
 
         try:
@@ -652,9 +654,9 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
             todo: tuple[Target, ...], pipeline: Pipeline | None = None) -> JobResult:
     """Stages 3-6 for one game in one language: the files of `todo` written (the game's others are up
     to date), or its problems."""
-    from cardgen import render
+    from cardgen.cards import render
     from cardgen.text.fonts import FontError
-    from cardgen.icons import Undrawable
+    from cardgen.cards.icons import Undrawable
     from cardgen.deck.tonight import printed
     from cardgen.core.write import write_atomic
 

@@ -357,7 +357,7 @@ def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) 
     """A two-sided test sheet that measures how far your printer misplaces the backs."""
     from cardgen.calibrate import render_calibration
     from cardgen.text.fonts import FontBook
-    from cardgen.layout import named_size
+    from cardgen.cards.layout import named_size
     from cardgen.core.write import write_atomic
 
     project = _project(decks, includes)

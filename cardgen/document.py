@@ -35,7 +35,7 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame,
 from cardgen.text import markup
 from cardgen.text.fonts import FontBook
 from cardgen.core.pdfinfo import Info
-from cardgen.icons import IconPainter
+from cardgen.cards.icons import IconPainter
 from cardgen.text.textfit import document_paragraph
 from cardgen.core.units import Size, pt
 

@@ -37,7 +37,7 @@ from typing import Callable
 
 from cardgen.core import units
 from cardgen.build import BuildOptions, Pipeline, Prepared, card_sizes, check, languages
-from cardgen.layout import Page, Slot
+from cardgen.cards.layout import Page, Slot
 from cardgen.core.problems import DeckError, Problem
 from cardgen.core.project import Project
 from cardgen.core.units import Rect, Size
@@ -84,7 +84,7 @@ def print_pages(prepared: Prepared, bleed: float) -> list[Page]:
 def print_pdf(prepared: Prepared, pages: list[Page], sheet: dict) -> bytes:
     """The pages drawn as card sheets are, without the aids for cutting by hand."""
     # ReportLab comes in here, not at import time: cli imports this module for every command.
-    from cardgen import render
+    from cardgen.cards import render
 
     # Strings only label the page-info strip, which these pages do not have.
     options = render.RenderOptions(False, sheet, {}, cutting_aids=False)

@@ -1,6 +1,6 @@
 """PDF/X-1a for print services: an RGB card PDF in, the same pages separated into CMYK out.
 
-In: PDF bytes as :mod:`cardgen.render` writes them (colours set with ``rg``/``RG``, greys
+In: PDF bytes as :mod:`cardgen.cards.render` writes them (colours set with ``rg``/``RG``, greys
 with ``g``/``G``, pictures as RGB or grey image XObjects, icons as form XObjects, every
 font embedded), a CMYK output profile, the service's total ink limit, and a label for each
 page (which card side it is) to name in problems.

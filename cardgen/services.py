@@ -34,7 +34,7 @@ from pathlib import Path
 from cardgen.core import units
 from cardgen.build import Prepared
 from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
-from cardgen.layout import Page
+from cardgen.cards.layout import Page
 from cardgen.deck.load import Doc, load_file
 from cardgen.deck.model import Card, Group
 from cardgen.core.problems import DeckError, Problem, Where

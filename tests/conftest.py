@@ -101,7 +101,7 @@ def cards():
     """cards(game, lang, **build options) -> (Prepared, PDF bytes): a bundled game's card sheets,
     rendered in-process without the documents, once per session. One pipeline serves every
     option set (its options are swapped), so the fonts and the fitted texts are shared."""
-    from cardgen import render
+    from cardgen.cards import render
     from cardgen.build import BuildOptions, Pipeline, check
     from cardgen.core.project import Project
 

@@ -15,8 +15,8 @@ from pypdf.generic import IndirectObject
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen import art
-from cardgen.art import ArtError, Placed, place, resolution_warning, too_small
+from cardgen.cards import art
+from cardgen.cards.art import ArtError, Placed, place, resolution_warning, too_small
 from cardgen.core.units import pt
 
 RED, BLUE = (255, 0, 0), (0, 0, 255)

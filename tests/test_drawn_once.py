@@ -19,7 +19,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate
 
 from cardgen import build as build_module
-from cardgen import document, render
+from cardgen import document
+from cardgen.cards import render
 from cardgen.deck import load as load_module
 from cardgen.build import BuildOptions
 from cardgen.core.units import Rect

@@ -1447,7 +1447,7 @@ def test_an_svg_whose_size_cannot_be_drawn_is_refused(project, root):
 def test_an_svg_that_svglib_cannot_draw_is_a_problem_of_validate_and_build(project, monkeypatch):
     """Whatever else svglib or ReportLab stumble on is found by drawing the symbol once while validating,
     and by the build where it draws the symbol on the sheets (it draws none beforehand)."""
-    from cardgen import icons, svgcheck
+    from cardgen.cards import icons, svgcheck
 
     parse = icons._parse
 

@@ -1,4 +1,4 @@
-"""Tests for cardgen.layout: grid size, positions, crop marks, backs, fold, info strip."""
+"""Tests for cardgen.cards.layout: grid size, positions, crop marks, backs, fold, info strip."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardgen.layout import Page, Run, SheetSpec, capacity, impose, impose_runs
+from cardgen.cards.layout import Page, Run, SheetSpec, capacity, impose, impose_runs
 from cardgen.core.units import Rect, Size
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"

@@ -13,7 +13,7 @@ from pathlib import Path
 from conftest import FIXTURES
 
 HEAVY = ("yaml", "jinja2", "reportlab", "svglib", "PIL", "cardgen.deck.load", "cardgen.deck.validate", "cardgen.deck.resolve",
-         "cardgen.deck.model", "cardgen.layout", "cardgen.render", "cardgen.export", "cardgen.box")
+         "cardgen.deck.model", "cardgen.cards.layout", "cardgen.cards.render", "cardgen.export", "cardgen.box")
 PROBE = """
 import json, sys
 from cardgen.cli import main
@@ -56,7 +56,7 @@ def test_help_loads_no_stage(tmp_path):
 def test_a_build_with_nothing_to_do_loads_no_stage(tmp_path):
     project = project_of_mini(tmp_path)
     first = loaded("build", "-q", cwd=project)
-    assert "cardgen.render" in first
+    assert "cardgen.cards.render" in first
     assert heavy(loaded("build", "-q", cwd=project)) == []
 
 

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from cardgen.core import contained
 from cardgen.deck import schema
-from cardgen import svgcheck
+from cardgen.cards import svgcheck
 from cardgen.deck.load import Doc, GameFiles, KeyPath
 from cardgen.core.problems import Problem, Where, did_you_mean
 from cardgen.deck.setups import setup_cards
@@ -526,7 +526,7 @@ def _check_setups(files: GameFiles) -> list[Problem]:
 
 def _icon_ids(files: GameFiles, groups: dict) -> frozenset[str]:
     """The ids a text may write as `:id:` for an icon: cards with an SVG symbol, and the cards derived
-    from them (as cardgen.render.inline_icons has them)."""
+    from them (as cardgen.cards.render.inline_icons has them)."""
     def group(doc: Doc) -> Any:
         return doc.data.get("group", "role")
 

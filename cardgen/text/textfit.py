@@ -53,7 +53,7 @@ from reportlab.rl_config import _FUZZ
 
 from cardgen.core import units
 from cardgen.text.fonts import ICON, FontBook
-from cardgen.icons import INLINE_CALLBACK
+from cardgen.cards.icons import INLINE_CALLBACK
 from cardgen.text.markup import Span
 
 # Full-width and other punctuation that may not start a line, beyond ReportLab's list.

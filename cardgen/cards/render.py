@@ -20,13 +20,13 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen import art
+from cardgen.cards import art
 from cardgen.text import textfit
 from cardgen.core import pdfinfo
-from cardgen.face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
+from cardgen.cards.face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from cardgen.text.fonts import FontBook
-from cardgen.icons import IconPainter, has_holes, icon_bytes
-from cardgen.layout import Page, Slot, widest_bleed
+from cardgen.cards.icons import IconPainter, has_holes, icon_bytes
+from cardgen.cards.layout import Page, Slot, widest_bleed
 from cardgen.text.markup import Span
 from cardgen.deck.model import Deck, Group, team_color
 from cardgen.core.units import Rect, mm, pt

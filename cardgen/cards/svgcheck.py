@@ -120,7 +120,7 @@ def _drawing(text: bytes) -> str | None:
     from reportlab.lib.colors import black
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardgen.icons import IconPainter, said
+    from cardgen.cards.icons import IconPainter, said
 
     canvas = Canvas(io.BytesIO())
     painter = IconPainter(canvas, "Helvetica")

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Union
 
-from cardgen import art
+from cardgen.cards import art
 from cardgen.text import markup, textfit
 from cardgen.text.fonts import FontBook
-from cardgen.ink import contrast
+from cardgen.cards.ink import contrast
 from cardgen.deck.model import Card, Deck, Group, Text, team_color
 from cardgen.text.pinyin import has_chinese, readings
 from cardgen.core.problems import Problem

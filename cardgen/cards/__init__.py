@@ -1,0 +1,1 @@
+"""Cards: faces composed, pictures and symbols drawn, sheets imposed, and card PDFs rendered."""
