@@ -305,7 +305,7 @@ class Pipeline:
 
     def warm(self, langs: Iterable[str]) -> None:
         """Loads now what every job needs: the drawing modules and every face of the languages' fonts."""
-        from cardgen import document  # noqa: F401 - imported for the workers to inherit
+        from cardgen.documents import typeset  # noqa: F401 - imported for the workers to inherit
         from cardgen.cards import render
         from cardgen.text.fonts import FontError
 
@@ -407,7 +407,7 @@ class Pipeline:
                   once: bool = False) -> list[tuple[str, bytes, int]]:
         """The rulebook, the moderator script and the narrator page of a deck that has their texts (of
         `kinds`, when given): (kind, file, pages); `once`: each laid out a single time, to check it (validate)."""
-        from cardgen import booklet, document, rulebook, script, templating
+        from cardgen.documents import booklet, typeset, rulebook, script, templating
         from cardgen.cards import render
         from cardgen.core import pdfinfo
         from cardgen.cards.layout import named_size
@@ -436,8 +436,8 @@ class Pipeline:
             paper_name = rulebook.localized_name(papers[options.paper], deck.lang, options.paper)
             xml = templating.render(template_dirs, "rulebook.xml.j2",
                                     rulebook.context(deck, text, self.sizes, sheets, paper_name))
-            furniture = document.PageFurniture(f"{deck.name.value} · {text['rulebook']} · {language}", page_label)
-            pdf, pages = _document(document.render_document, f"{files.id} ({deck.key}): its rulebook",
+            furniture = typeset.PageFurniture(f"{deck.name.value} · {text['rulebook']} · {language}", page_label)
+            pdf, pages = _document(typeset.render_document, f"{files.id} ({deck.key}): its rulebook",
                                    "rulebook.xml.j2", xml, book, deck.lang, style, styles["colors"],
                                    Size(sheet.w / 2, sheet.h) if options.booklet else paper, furniture,
                                    pdfinfo.of(deck, f"{deck.name.value}: {text['rulebook']} ({deck.key})",
@@ -450,8 +450,8 @@ class Pipeline:
             context = script.context(deck, text, table)
             xml = templating.render(template_dirs, "script.xml.j2", context)
             header = f"{deck.name.value} · {context['title']} · {language} · {table.label}"
-            furniture = document.PageFurniture(header, page_label)
-            pdf, pages = _document(document.render_document, f"{files.id} ({deck.key}): its script",
+            furniture = typeset.PageFurniture(header, page_label)
+            pdf, pages = _document(typeset.render_document, f"{files.id} ({deck.key}): its script",
                                    "script.xml.j2", xml, book, deck.lang, styles["script"], styles["colors"],
                                    paper, furniture, pdfinfo.of(deck, f"{deck.name.value}: {context['title']} "
                                                                       f"({deck.key})", "moderator script"),
@@ -463,8 +463,8 @@ class Pipeline:
 
     def narrator(self, prepared: Prepared, files: GameFiles) -> bytes:
         """The narrator page of a deck with a script, starting from the build's table."""
-        from cardgen import narrator
-        from cardgen.templating import TemplateError
+        from cardgen.documents import narrator
+        from cardgen.documents.templating import TemplateError
 
         project, deck = self.project, prepared.deck
         text = self.text(deck.lang)
@@ -485,7 +485,7 @@ class Pipeline:
         """documents(), with what stops them as problems: a template, a font, a --setup."""
         from cardgen.text.fonts import FontError
         from cardgen.cards.icons import Undrawable
-        from cardgen.templating import TemplateError
+        from cardgen.documents.templating import TemplateError
 
         try:
             return self.documents(prepared, files, kinds, once), []
@@ -524,9 +524,9 @@ def _document(render_document, what: str, template: str, xml: str, *args):
 
     from reportlab.platypus.doctemplate import LayoutError
 
-    from cardgen.document import MAX_PAGES, TooManyPages
+    from cardgen.documents.typeset import MAX_PAGES, TooManyPages
     from cardgen.text.fonts import FontError
-    from cardgen.templating import TemplateError
+    from cardgen.documents.templating import TemplateError
 
     try:
         return render_document(xml, *args)

@@ -645,7 +645,7 @@ def new_role_command(game, card_id, into, decks, includes) -> None:
     import re
 
     from cardgen.deck import newfiles
-    from cardgen import templating
+    from cardgen.documents import templating
     from cardgen.build import check
     from cardgen.deck.schema import ID_PATTERN
 
@@ -681,7 +681,7 @@ def new_game_command(game_id, langs, decks, includes) -> None:
     import yaml
 
     from cardgen.deck import newfiles
-    from cardgen import templating
+    from cardgen.documents import templating
     from cardgen.deck.schema import ID_PATTERN
 
     if not re.match(ID_PATTERN, game_id):
@@ -727,7 +727,7 @@ def init_command(directory, from_game, game_id, langs) -> None:
     import yaml
 
     from cardgen.deck import newfiles
-    from cardgen import templating
+    from cardgen.documents import templating
     from cardgen.core.bundled import folder as bundled_folder
     from cardgen.deck.schema import ID_PATTERN
 

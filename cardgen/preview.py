@@ -58,7 +58,7 @@ def card_pictures(prepared: Prepared, sheet: dict, dpi: int) -> list[tuple[Card,
 
 
 def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out: Path, dpi: int) -> PreviewReport:
-    from cardgen import templating
+    from cardgen.documents import templating
 
     games, _ = check(project, names, strict=False)
     pipeline = Pipeline(project, BuildOptions(langs=langs, out=out))

@@ -201,7 +201,7 @@ def _language(strings: dict, lang: str) -> str:
 
 
 def _render(project: Project, name: str, context: dict) -> str:
-    from cardgen import templating
+    from cardgen.documents import templating
 
     try:
         return templating.render([folder / SITE for folder in project.templates], name, context)

@@ -7,7 +7,7 @@ import shutil
 import pypdf
 import pytest
 
-from cardgen.booklet import saddle_order
+from cardgen.documents.booklet import saddle_order
 from cardgen.core.units import mm
 from conftest import ROOT, run
 

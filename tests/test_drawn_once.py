@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate
 
 from cardgen import build as build_module
-from cardgen import document
+from cardgen.documents import typeset
 from cardgen.cards import render
 from cardgen.deck import load as load_module
 from cardgen.build import BuildOptions
@@ -77,12 +77,12 @@ def test_a_last_page_of_a_line_or_two_is_laid_out_a_second_time_and_numbered_rig
 
     pipeline = Pipeline(Project.at(ROOT / "decks"), BuildOptions())
     style = pipeline.read("documents/styles.yaml")
-    furniture = document.PageFurniture("Header", lambda n, total: f"page {n} of {total}")
+    furniture = typeset.PageFurniture("Header", lambda n, total: f"page {n} of {total}")
     layouts = _Counted(monkeypatch)
     for lines in range(60, 400):
         layouts.calls = 0
         source = "<doc>" + "".join(f"<p>Line {i} of the text.</p>" for i in range(lines)) + "</doc>"
-        pdf, total = document.render_document(source, pipeline.book, "en", style["script"], style["colors"],
+        pdf, total = typeset.render_document(source, pipeline.book, "en", style["script"], style["colors"],
                                               Size(210, 297), furniture, Info("test", "", "", "en"), {})
         if layouts.calls > 1:
             break
@@ -95,7 +95,7 @@ def test_a_last_page_of_a_line_or_two_is_laid_out_a_second_time_and_numbered_rig
     assert sum(1 for line in last.splitlines() if line.startswith("Line ")) >= 3
 
 
-class _AsPagesBegin(document.FurnishedCanvas):
+class _AsPagesBegin(typeset.FurnishedCanvas):
     """The drawing a document had before it was laid out once: every page's furniture drawn as the page
     begins, with the total known in advance (from the document laid out once)."""
 

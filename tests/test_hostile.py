@@ -1649,7 +1649,7 @@ def test_another_font_under_a_bundled_font_s_postscript_name_is_a_clean_error(pr
 ], ids=["time", "memory", "repetition", "output", "pages"])
 def test_a_project_template_cannot_run_away(project, monkeypatch, body, message):
     """A hostile project template could exhaust memory or run past 60 s."""
-    from cardgen import templating
+    from cardgen.documents import templating
 
     monkeypatch.setattr(templating, "SECONDS", 2.0)
     own_rulebook_template(project, f"<document>\n<h1>{{{{ game.name }}}}</h1>\n<p>{body}</p>\n</document>\n")

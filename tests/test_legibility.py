@@ -283,7 +283,7 @@ def test_no_document_ends_on_a_page_of_one_or_two_lines(bundled, kind):
 
 @pytest.mark.parametrize("game", ["werewords", "salem-1692", "werewolf", "mafia-vendetta"])
 def test_the_vietnamese_setup_table_keeps_each_label_on_one_line(bundled, cards, game):
-    from cardgen import rulebook
+    from cardgen.documents import rulebook
     from cardgen.core.project import Project
 
     prepared, _ = cards(game, "vi")

@@ -20,7 +20,7 @@ import pypdf
 import pytest
 import yaml
 
-from cardgen import script as script_writer
+from cardgen.documents import script as script_writer
 from cardgen.build import check, card_sizes
 from cardgen.deck.model import Marks
 from cardgen.core.project import Project

@@ -15,7 +15,8 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from cardgen import __version__, templating
+from cardgen import __version__
+from cardgen.documents import templating
 from cardgen.deck import schema
 from cardgen.core import yaml12
 from cardgen.core.bundled import folder as bundled_folder

@@ -17,7 +17,7 @@ import hashlib
 import json
 from typing import Callable, Mapping
 
-from cardgen import script, templating
+from cardgen.documents import script, templating
 from cardgen.deck.model import NOT, Deck
 from cardgen.deck.tonight import Tonight
 

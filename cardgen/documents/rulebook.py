@@ -18,7 +18,7 @@ from typing import Mapping
 
 from cardgen.deck.model import Deck, Marks, Part, Setup, team_color
 from cardgen.core.phrases import fill
-from cardgen.script import deal_line, marked
+from cardgen.documents.script import deal_line, marked
 from cardgen.deck.tonight import Tonight
 
 
