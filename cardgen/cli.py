@@ -355,7 +355,7 @@ def narrator_command(game, lang, players, setup_id, extra_cards, roles, out, no_
 @decks_option
 def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) -> None:
     """A two-sided test sheet that measures how far your printer misplaces the backs."""
-    from cardgen.calibrate import render_calibration
+    from cardgen.outputs.calibrate import render_calibration
     from cardgen.text.fonts import FontBook
     from cardgen.cards.layout import named_size
     from cardgen.core.write import write_atomic
@@ -569,7 +569,7 @@ def watch_command(game, langs, out, interval, decks, includes) -> None:
 @decks_option
 def preview_command(games, langs, out, dpi, decks, includes) -> None:
     """A contact sheet per deck and language, and an HTML gallery of every card (output/preview/index.html)."""
-    from cardgen.preview import preview
+    from cardgen.outputs.preview import preview
 
     try:
         project = _project(decks, includes)
@@ -596,7 +596,7 @@ def site_command(games, langs, paper, strict, jobs, out, decks, includes, quiet,
     Builds what changed first, as cardgen build does, and draws the card pictures again only where
     their cards changed."""
     from cardgen.build import BuildOptions
-    from cardgen.site import make_site
+    from cardgen.outputs.site import make_site
 
     level = _verbosity(quiet, verbose)
     project = _project(decks, includes)
@@ -804,7 +804,7 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, dec
     """Export GAME for a print shop: a one-card-per-page PDF and numbered PNGs with bleed
     (neither --png nor --pdf: both); or, with --for, the files a print service or
     Tabletop Simulator takes."""
-    from cardgen.export import DEFAULT_BLEED, ExportOptions, export
+    from cardgen.outputs.export import DEFAULT_BLEED, ExportOptions, export
 
     project = _project(decks, includes)
     out = out or project.output
@@ -822,10 +822,10 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, dec
             bleed = DEFAULT_BLEED if bleed is None else bleed
             report = export(project, game, ExportOptions(tuple(langs), out, bleed, dpi, png or both, pdf or both))
         elif target == "tts":
-            from cardgen.tts import export_tts
+            from cardgen.outputs.tts import export_tts
             report = export_tts(project, game, tuple(langs), out, url or "")
         else:
-            from cardgen.services import export_for
+            from cardgen.outputs.print_service import export_for
             report = export_for(project, game, target, tuple(langs), out)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
@@ -853,7 +853,7 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, dec
 @decks_option
 def box_command(game, langs, paper, stock, clearance, margin, out, decks, includes) -> None:
     """A tuck box for GAME's cards, sized from their size, count and the stock, to print, cut, fold and glue."""
-    from cardgen.box import make_boxes
+    from cardgen.outputs.box import make_boxes
 
     for value, name in ((stock, "stock"), (clearance, "clearance"), (margin, "margin")):
         if value != value:

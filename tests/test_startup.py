@@ -13,7 +13,7 @@ from pathlib import Path
 from conftest import FIXTURES
 
 HEAVY = ("yaml", "jinja2", "reportlab", "svglib", "PIL", "cardgen.deck.load", "cardgen.deck.validate", "cardgen.deck.resolve",
-         "cardgen.deck.model", "cardgen.cards.layout", "cardgen.cards.render", "cardgen.export", "cardgen.box")
+         "cardgen.deck.model", "cardgen.cards.layout", "cardgen.cards.render", "cardgen.outputs.export", "cardgen.outputs.box")
 PROBE = """
 import json, sys
 from cardgen.cli import main

@@ -1,7 +1,7 @@
 """Previews: games in, pictures out: a PNG contact sheet per deck and language, and a static
 HTML gallery of every card, front and back, filtered by game, language and team.
 
-The cards are drawn as for a print shop (cardgen.export), without bleed, and
+The cards are drawn as for a print shop (cardgen.outputs.export), without bleed, and
 rasterised small; the gallery comes from templates/preview/gallery.html.j2.
 """
 
@@ -48,7 +48,7 @@ def _contact_sheet(pictures: list[bytes]) -> bytes:
 
 def card_pictures(prepared: Prepared, sheet: dict, dpi: int) -> list[tuple[Card, bytes, bytes]]:
     """Each card of a deck prepared with its faces, front and back, as PNGs at `dpi`, without bleed."""
-    from cardgen.export import first_copies, print_pages, print_pdf, rasterise
+    from cardgen.outputs.export import first_copies, print_pages, print_pdf, rasterise
 
     pages = print_pages(prepared, 0.0)
     first = first_copies(prepared)

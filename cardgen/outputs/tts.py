@@ -38,7 +38,7 @@ from PIL import Image
 
 from cardgen.text import markup
 from cardgen.core import units
-from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
+from cardgen.outputs.export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
 from cardgen.build import Prepared
 from cardgen.deck.model import Card, Group
 from cardgen.core.project import Project

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from cardgen.core import pdfinfo, units
 from cardgen.build import Prepared
-from cardgen.export import ExportReport, GameLanguages, print_pages, print_pdf
+from cardgen.outputs.export import ExportReport, GameLanguages, print_pages, print_pdf
 from cardgen.cards.layout import named_size
 from cardgen.text.markup import Span
 from cardgen.deck.model import Card, Group
