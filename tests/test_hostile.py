@@ -1193,7 +1193,7 @@ def test_output_folder_whose_game_folder_is_a_file(project):
 def test_abandoned_manifest_temp_file_is_removed(project):
     """Found here: the manifest is written atomically into <out>/ itself, but remove_abandoned only looks in
     <out>/<game>/: a build killed while saving the manifest leaves <out>/.cardgen-<pid>-*.tmp forever"""
-    pytest.importorskip("cardgen.manifest")
+    pytest.importorskip("cardgen.build.manifest")
     (project / "out" / "mini").mkdir(parents=True)
     abandoned = project / "out" / f".cardgen-{_dead_pid()}-manifest.tmp"
     abandoned.write_bytes(b'{"outputs": {')

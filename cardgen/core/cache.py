@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable
 
-from cardgen.manifest import state
+from cardgen.build.manifest import state
 from cardgen.core.write import write_atomic
 
 # A file changed this recently may change again within the same tick of its clock, keeping its size and

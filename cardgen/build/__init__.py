@@ -844,7 +844,7 @@ def check_options(project: Project, options: BuildOptions) -> None:
 def _asked(project: Project, names: list[str], options: BuildOptions) -> str | None:
     """What a build of bundled or project games is asked, with the state of every file it may read
     (see manifest.request); None for a game named by its path, which may lie anywhere."""
-    from cardgen.manifest import request
+    from cardgen.build.manifest import request
 
     if not project.by_id(names):
         return None
@@ -856,7 +856,7 @@ def _asked(project: Project, names: list[str], options: BuildOptions) -> str | N
 
 def build(project: Project, names: Iterable[str], options: BuildOptions,
           progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> Report:
-    from cardgen.manifest import Manifest
+    from cardgen.build.manifest import Manifest
     from cardgen.core.write import remove_abandoned
 
     start = time.perf_counter()
