@@ -107,8 +107,8 @@ def cards_worker(decks: Path, only: str | None, out: Path | None, warm: str | No
     # Imported before the clock, like reportlab and svglib in floor.py: the stages, and the YAML reader
     # and checker a build loads on first use (what a process takes to start is timed on its own).
     from cardgen.cards import face, layout, render  # noqa: F401
-    from cardgen.text import fonts, textfit
-    from cardgen.deck import load, resolve, validate
+    from cardgen.text import fonts, textfit  # noqa: F401
+    from cardgen.deck import load, resolve, validate  # noqa: F401
     from cardgen.build import BuildOptions, Pipeline, check, jobs
     from cardgen.core.project import Project
     from pypdf import PdfReader
@@ -297,7 +297,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="cardgen-bench-"))
     decks = tmp / "project" / "decks"
     shutil.copytree(ROOT / "decks", decks)
-    # cardgen's per-user cache (cardgen/cache.py) in the temporary folder: the run leaves the home's alone.
+    # cardgen's per-user cache (cardgen/core/cache.py) in the temporary folder: the run leaves the home's alone.
     os.environ["XDG_CACHE_HOME"] = str(tmp / "cache")
     log = lambda *a: print(f"[{time.perf_counter() - began:6.1f} s]", *a, file=sys.stderr, flush=True)  # noqa: E731
 

@@ -17,7 +17,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 @pytest.fixture(scope="session", autouse=True)
 def user_cache(tmp_path_factory) -> Path:
-    """cardgen's per-user cache (cardgen/cache.py) in a folder of the test run's own, never the home's."""
+    """cardgen's per-user cache (cardgen/core/cache.py) in a folder of the test run's own, never the home's."""
     folder = tmp_path_factory.mktemp("xdg-cache")
     saved = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = str(folder)

@@ -1,4 +1,4 @@
-"""`cardgen list` answers from the user's cache while no file of the project changed (cardgen/cache.py)."""
+"""`cardgen list` answers from the user's cache while no file of the project changed (cardgen/core/cache.py)."""
 
 from __future__ import annotations
 

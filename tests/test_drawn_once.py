@@ -18,7 +18,7 @@ from PIL import ImageChops
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate
 
-from cardgen import build as build_module
+from cardgen.build import workers as build_module
 from cardgen.documents import typeset
 from cardgen.cards import render
 from cardgen.deck import load as load_module
@@ -130,7 +130,7 @@ def test_documents_laid_out_once_look_as_those_laid_out_twice(lang, monkeypatch)
     once = _documents(project, lang)
     for kind, (pdf, total) in once.items():
         _AsPagesBegin.total = total
-        monkeypatch.setattr(document, "FurnishedCanvas", _AsPagesBegin)
+        monkeypatch.setattr(typeset, "FurnishedCanvas", _AsPagesBegin)
         before, before_total = _documents(project, lang)[kind]
         monkeypatch.undo()
         assert total == before_total

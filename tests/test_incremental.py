@@ -91,7 +91,7 @@ def test_a_change_to_cardgens_own_code_rebuilds_everything(tmp_path):
     build_with_the_clone()
     before = mtimes(out)
     assert build_with_the_clone().startswith("up to date (4 files) in ")
-    module = clone / "cardgen" / "render.py"
+    module = clone / "cardgen" / "cards" / "render.py"
     module.write_text(module.read_text(encoding="utf-8") + "\n# a commit pulled into the clone\n", encoding="utf-8")
     assert build_with_the_clone().startswith("4 files, ")
     assert all(mtimes(out)[name] != before[name] for name in before)

@@ -41,7 +41,7 @@ def project_of_mini(tmp_path: Path) -> Path:
     import shutil
 
     shutil.copytree(FIXTURES / "mini", tmp_path / "project")
-    when = time.time() - 3600           # settled: a listing of it may be kept (cardgen/cache.py)
+    when = time.time() - 3600           # settled: a listing of it may be kept (cardgen/core/cache.py)
     for path in (tmp_path / "project").rglob("*"):
         os.utime(path, (when, when))
     return tmp_path / "project"

@@ -65,8 +65,9 @@ def code() -> str:
     A clone installed in place (the README's way) changes its modules on `git pull` without a new
     version, and an upgraded ReportLab draws other bytes: either way every output is made again."""
     h = hashlib.sha256(__version__.encode())
-    for module in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(f"\0{module.name}\0".encode() + module.read_bytes())
+    package = Path(__file__).resolve().parents[1]
+    for module in sorted(package.rglob("*.py")):
+        h.update(f"\0{module.relative_to(package).as_posix()}\0".encode() + module.read_bytes())
     for package in ("reportlab", "svglib"):
         # Found, not imported: a build with nothing to do loads neither.
         spec = importlib.util.find_spec(package)
