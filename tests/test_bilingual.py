@@ -14,7 +14,7 @@ import pytest
 from pypinyin import Style, pinyin
 
 from cardgen.text import markup
-from cardgen.text.textfit import CANNOT_START
+from cardgen.text.linebreak import CANNOT_START
 from cardgen.core.units import Rect
 from conftest import ROOT, run, write
 from pdfread import Box, Char, chars, pages

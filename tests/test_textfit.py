@@ -11,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 from reportlab.platypus import paragraph as rl_paragraph
 
-from cardgen.text import textfit
+from cardgen.text import linebreak, paragraphs, textfit
 from cardgen.core import units
 from cardgen.text.fonts import FontBook
 from cardgen.text.markup import Span, parse
@@ -124,20 +124,23 @@ def naive_lines(book: FontBook, text: str, width: float, size: float) -> list[st
 @pytest.mark.parametrize("width", [20, 23, 26, 29, 32])
 def test_chinese_lines_follow_the_line_start_and_end_rules(book, tmp_path, width):
     naive = naive_lines(book, CHINESE, width, 9)
-    assert any(line[0] in textfit.CANNOT_START for line in naive[1:]), "the text must be a hard case"
+    assert any(line[0] in linebreak.CANNOT_START for line in naive[1:]), "the text must be a hard case"
     fitted = textfit.fit(parse(CHINESE), book, "zh", width, 200, max_size=9, min_size=9)
     assert fitted.fits
     path = draw_pdf(tmp_path / "zh.pdf", fitted)
     lines = line_texts(path)
     assert "".join(lines) == CHINESE
-    assert not [line for line in lines[1:] if line[0] in textfit.CANNOT_START]
-    assert not [line for line in lines[:-1] if line[-1] in textfit.CANNOT_END]
+    assert not [line for line in lines[1:] if line[0] in linebreak.CANNOT_START]
+    assert not [line for line in lines[:-1] if line[-1] in linebreak.CANNOT_END]
     # No punctuation hangs out of the box.
     assert max(c["x1"] for c in pdf_chars(path)) <= units.pt(X + width) + 0.01
     assert fitted.height == pytest.approx(units.mm(len(lines) * 9 * 1.2))
 
 
 def test_reportlab_cjk_wrapping_knows_full_width_punctuation(book):
+    """Once kinsoku() has run (a document's first Chinese paragraph runs it), ReportLab's own CJK
+    wrapping keeps full-width punctuation off a line's start too."""
+    linebreak.kinsoku()
     for chars in (textsplit.ALL_CANNOT_START, rl_paragraph.ALL_CANNOT_START):
         assert set("，。：；！？、）」』》〉】〕”’…—") <= set(chars)
     # Seven ideographs fill a 70 pt line at 10 pt; the comma must not start line two.
@@ -223,14 +226,14 @@ def test_a_chinese_document_paragraph_is_drawn_in_the_lines_kinsoku_broke(book, 
     style = ParagraphStyle("li", fontName=book.face("NotoSansSC", False, False), fontSize=8.6, leading=11,
                            wordWrap="CJK", spaceShrinkage=0, leftIndent=9.5, bulletIndent=1.7,
                            bulletFontName=book.face("NotoSansSC", False, False))
-    flowable = textfit.document_paragraph(parse(CHINESE), book, "zh", style, bullet)
+    flowable = paragraphs.document_paragraph(parse(CHINESE), book, "zh", style, bullet)
     for width in range(120, 300, 7):
         flowable.wrap(width, 10_000)
         ours = flowable.paragraph.text.count("<br/>") + 1
         assert len(flowable.paragraph.blPara.lines) == ours, width
         for line in flowable.paragraph.blPara.lines:
             words = "".join(getattr(w, "text", "") for w in getattr(line, "words", []))
-            assert not words or words[0] not in textfit.CANNOT_START, (width, words)
+            assert not words or words[0] not in linebreak.CANNOT_START, (width, words)
 
 
 def test_a_chinese_document_in_one_font_is_drawn_as_reportlabs_cjk_wrapping_drew_it(book, monkeypatch):
@@ -253,11 +256,11 @@ def test_a_chinese_document_in_one_font_is_drawn_as_reportlabs_cjk_wrapping_drew
         out = io.BytesIO()
         doc = BaseDocTemplate(out, pagesize=(200, 120), invariant=1,
                               pageTemplates=[PageTemplate("p", [Frame(10, 10, 150, 100, id="f")])])
-        doc.build([textfit.document_paragraph(parse(text), book, "zh", style, bullet) for text, bullet in texts])
+        doc.build([paragraphs.document_paragraph(parse(text), book, "zh", style, bullet) for text, bullet in texts])
         return [page.render(scale=150 / 72).to_pil().convert("L").tobytes() for page in pypdfium2.PdfDocument(out)]
 
     kept = pages()
-    monkeypatch.setattr(textfit, "_in_one_font", lambda *args: None)
+    monkeypatch.setattr(paragraphs, "in_one_font", lambda *args: None)
     broken_again = pages()
     assert len(kept) >= 5 and all(sum(1 for p in page if p < 128) > 100 for page in kept)
     assert kept == broken_again
@@ -285,12 +288,12 @@ def test_a_document_split_across_pages_is_the_parsers_to_the_byte(book, monkeypa
         # A frame a few lines tall: every paragraph is split across pages, some more than once.
         doc = BaseDocTemplate(out, pagesize=(200, 90), invariant=1,
                               pageTemplates=[PageTemplate("p", [Frame(10, 10, 150, 70, id="f")])])
-        doc.build([textfit.document_paragraph(parse(body_text), book, lang, style, bullet) for body_text, bullet in
+        doc.build([paragraphs.document_paragraph(parse(body_text), book, lang, style, bullet) for body_text, bullet in
                    ((text, None), (text + "**狼人**与<好人>&\n" + text, "•"), ("一" * 200, "1."))])
         return out.getvalue()
 
     made = pdf()
-    monkeypatch.setattr(textfit, "_frags", lambda lines, style: None)
+    monkeypatch.setattr(paragraphs, "_frags", lambda lines, style: None)
     parsed = pdf()
     assert made.count(b"/Type /Page\n") >= 6
     assert made == parsed
@@ -394,8 +397,8 @@ def test_a_chinese_text_in_one_font_is_drawn_as_its_fragments_were(book, tmp_pat
 
     fitted = textfit.fit(parse(text), book, "zh", 40, 90, max_size=9, min_size=9, align=align)
     pieces = book.runs(parse(text)[0], "zh")
-    lines, _ = textfit._break_cjk(pieces, 9, units.pt(40))
-    fragments = textfit._wrapped(lines, fitted.paragraph.style, units.pt(40) + 2e-6)
+    lines, _ = linebreak.break_cjk(pieces, 9, units.pt(40))
+    fragments = paragraphs.wrapped(lines, fitted.paragraph.style, units.pt(40) + 2e-6)
     assert fitted.paragraph.blPara.kind == 0 and fragments.blPara.kind == 1
     pages = []
     for name, paragraph in (("now", fitted.paragraph), ("fragments", fragments)):

@@ -19,7 +19,7 @@ from reportlab.graphics import renderPDF, shapes
 from reportlab.lib.colors import Color, white
 from svglib.svglib import svg2rlg
 
-from cardgen.core import contained
+from cardgen.core import contained, reportlab_private
 
 # The name of the inline-icon callback ReportLab paragraphs call (<onDraw name=...>).
 INLINE_CALLBACK = "cardgenIcon"
@@ -191,10 +191,9 @@ class IconPainter:
         """Lets paragraphs on this canvas draw `:card-id:` icons (see textfit's inline icons)."""
 
         def draw_inline(canvas, kind, label):
-            info = canvas._curr_tx_info
-            size = info["tx"]._fontsize or info["xs"].style.fontSize
+            x, y, size = reportlab_private.text_position(canvas)
             path, color = icons[label]
             # The spacer image after the callback reserves `size` points; the icon sits on it.
-            self.draw(path, color, info["cur_x"], info["cur_y"] - size * 0.2, size, size)
+            self.draw(path, color, x, y - size * 0.2, size, size)
 
         self.c.setNamedCB(INLINE_CALLBACK, draw_inline)

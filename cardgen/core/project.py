@@ -106,7 +106,7 @@ class Project:
 
     def template_data(self, name: str):
         """A template data file, parsed; a copy, so that no caller changes what the next one reads."""
-        import yaml     # here: finding a project and a build with nothing to do read no YAML
+        import yaml  # here: finding a project and a build with nothing to do read no YAML
 
         from cardgen.core import yaml12
 

@@ -29,15 +29,26 @@ from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, PageBreak,
-                                PageTemplate, Spacer, Table, TableStyle)
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Flowable,
+    Frame,
+    KeepTogether,
+    PageBreak,
+    PageTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
+from cardgen.cards.icons import IconPainter
+from cardgen.core import reportlab_private
+from cardgen.core.pdfinfo import Info
+from cardgen.core.units import Size, pt
 from cardgen.text import markup
 from cardgen.text.fonts import FontBook
-from cardgen.core.pdfinfo import Info
-from cardgen.cards.icons import IconPainter
-from cardgen.text.textfit import document_paragraph
-from cardgen.core.units import Size, pt
+from cardgen.text.paragraphs import document_paragraph
 
 
 @dataclass(frozen=True)
@@ -229,7 +240,7 @@ class _Builder:
             elif tag == "table":
                 table = self.table(element, width)
                 # A setup table read across a page turn loses its header rows: a short one moves whole.
-                out += [table if len(table._cellvalues) > SHORT_TABLE else KeepTogether([table]),
+                out += [table if reportlab_private.table_rows(table) > SHORT_TABLE else KeepTogether([table]),
                         Spacer(1, self.style["sizes"]["body"] * 0.5)]
             elif tag == "item":
                 out.append(self.paragraph(text, "li", bullet=element.get("bullet", "•")))
@@ -307,7 +318,7 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
     pdf, total = lay_out(0, 0.0)
     if not once and total > 1:
         lines = _lines_on_last_page(pdf, pt(margins["bottom"]), height - pt(margins["top"]),
-                                    [frame._x1 for frame in frames()])
+                                    [reportlab_private.frame_left(frame) for frame in frames()])
         if lines < 3:
             leading = builder.styles["p"].leading
             pdf, total = lay_out(total - 1, (3 - lines + 0.5) * leading)
@@ -366,7 +377,7 @@ def _cell_font(flowables: list[Flowable], font: str) -> None:
         if isinstance(flowable, Table):
             flowable.setStyle([("FONTNAME", (0, 0), (-1, -1), font)])
         elif isinstance(flowable, KeepTogether):
-            _cell_font(flowable._content, font)
+            _cell_font(reportlab_private.kept_together(flowable), font)
 
 
 def _lines_on_last_page(pdf: bytes, bottom: float, top: float, columns: list[float]) -> int:

@@ -1,0 +1,173 @@
+"""Line breaking by the character: (font, text) runs and a width in points in; lines of runs out.
+
+Chinese and other CJK languages (``cjk`` in fonts.yaml) are broken into lines
+here, between characters, on cards and in documents alike, with the line-start
+and line-end rules of CJK typesetting (kinsoku): ReportLab's own CJK wrapping
+keeps at most one punctuation mark off a line start by letting it hang past the
+right edge, so "。”", "……" or "）。" still started lines and "（" or "“" ended
+them. ReportLab then draws the lines as given, each kept whole (re-breaking by
+the character took ten times as long, to the same lines); only a document's
+paragraph in several fonts is still broken again by ReportLab's
+``wordWrap='CJK'``, to the same lines, once :func:`kinsoku` has taught it our
+list of characters that cannot start a line.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+from reportlab.lib import textsplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from cardgen.core import reportlab_private
+from cardgen.text.fonts import ICON
+
+# Full-width and other punctuation that may not start a line, beyond ReportLab's list.
+EXTRA_CANNOT_START = (
+    "，。．、：；！？）］｝〕〉》」』】〗〙〛〞〟’”»›…‥—–～〜·・ー々〻％‰℃°′″"
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
+)
+OBJECT = "\ufffc"   # stands for an inline icon where lines are broken by character
+NO_BREAK = "\u00a0"   # a space that holds its neighbours on one line, as ReportLab's wrapping does
+CANNOT_END = "([{（［｛〔〈《「『【〖〘〚〝‘“«‹"
+
+
+# ReportLab's list (public) and ours. ReportLab's own CJK breaking learns ours from kinsoku() below.
+CANNOT_START = frozenset(textsplit.ALL_CANNOT_START + EXTRA_CANNOT_START)
+
+
+def kinsoku() -> None:
+    """Teaches ReportLab's own CJK line breaking the characters that cannot start a line beyond its list,
+    before it breaks a paragraph (a document's in several fonts); once a process."""
+    reportlab_private.cannot_start(EXTRA_CANNOT_START)
+
+
+def split_newlines(pieces: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    lines: list[list[tuple[str, str]]] = [[]]
+    for font, text in pieces:
+        first, *rest = text.split("\n")
+        lines[-1].append((font, first))
+        lines.extend([(font, part)] for part in rest)
+    return lines
+
+
+def break_cjk(pieces, size: float, limit: float,
+               first: float | None = None) -> tuple[list[list[tuple[str, str]]], float]:
+    """Lines of (font, text) runs no wider than limit pt (the first line than `first`, when
+    given), and how far the widest still exceeds its limit."""
+    text, widths, spans = [], [], []        # spans: where each piece is in the text
+    for font, piece in pieces:
+        # An inline icon is one unbreakable unit, as wide as the type is high.
+        if font == ICON:
+            text.append(OBJECT)
+            widths.append(size)
+        elif piece:
+            text.append(piece)
+            widths.extend(map(_widths(font, size).__getitem__, piece))
+        else:
+            continue
+        spans.append((len(widths) - (1 if font == ICON else len(piece)), len(widths), font, piece))
+    ranges, too_wide = line_ranges("".join(text), widths, limit, first)
+    return [_line_runs(spans, start, end) for start, end in ranges], too_wide
+
+
+def _line_runs(spans: list[tuple[int, int, str, str]], start: int, end: int) -> list[tuple[str, str]]:
+    """The runs of the text from start to end: the pieces there, cut to it, one run a font."""
+    runs: list[tuple[str, str]] = []
+    for begins, ends, font, piece in spans:
+        if ends <= start or begins >= end:
+            continue
+        part = piece if font == ICON else piece[max(start - begins, 0):end - begins]
+        if runs and runs[-1][0] == font != ICON:
+            runs[-1] = (font, runs[-1][1] + part)
+        else:
+            runs.append((font, part))
+    return runs
+
+
+class _Widths(dict):
+    """Each character's width in a font at a size, measured on first use (a Chinese text is measured a
+    character at a time, at every size tried: the same few thousand characters, in two fonts)."""
+
+    def __init__(self, font: str, size: float):
+        super().__init__()
+        self.font, self.size = font, size
+
+    def __missing__(self, char: str) -> float:
+        # Per character, exactly as ReportLab's CJK wrapping measures, so it never breaks our lines again.
+        width = self[char] = stringWidth(char, self.font, self.size)
+        return width
+
+
+@lru_cache(maxsize=256)
+def _widths(font: str, size: float) -> _Widths:
+    return _Widths(font, size)
+
+
+def line_ranges(text: str, widths: list[float], limit: float,
+                 first: float | None = None) -> tuple[list[tuple[int, int]], float]:
+    """Where each line of text starts and ends, broken under the CJK rules to lines no wider than limit
+    pt (the first than `first`, when given), and how far the widest still exceeds its limit."""
+    ranges: list[tuple[int, int]] = []
+    too_wide, start = 0.0, 0
+    while start < len(text):
+        line_limit = first if first is not None and not ranges else limit
+        end, next_start = _line_end(text, widths, start, line_limit)
+        end = _trim_end(text, start, end)
+        ranges.append((start, end))
+        too_wide = max(too_wide, sum(widths[start:end]) - line_limit)
+        start = next_start
+    return ranges, too_wide
+
+
+def _line_end(text: str, widths: list[float], start: int, limit: float) -> tuple[int, int]:
+    """Where the line from start ends, and where the next one starts."""
+    used = 0.0
+    for i in range(start, len(text)):
+        if text[i] == "\n":
+            return i, i + 1
+        used += widths[i]
+        if used > limit + reportlab_private.FUZZ and i > start:
+            end = _break_near(text, start, i)
+            return end, _skip_spaces(text, end)
+    return len(text), len(text)
+
+
+def _break_near(text: str, start: int, overflow: int) -> int:
+    """The last allowed break at or before the overflowing character, else the first after it."""
+    for b in range(overflow, start, -1):
+        if _can_break(text, b):
+            return b
+    return next((b for b in range(overflow + 1, len(text)) if _can_break(text, b)), len(text))
+
+
+def _can_break(text: str, b: int) -> bool:
+    """Whether a line may end between text[b - 1] and text[b]."""
+    before, after = text[b - 1], text[b]
+    if after == "\n":
+        return True
+    if after in CANNOT_START or before in CANNOT_END or NO_BREAK in (before, after):
+        return False
+    if before.isspace() or after.isspace():
+        return True
+    return not (_in_word(before) and _in_word(after))
+
+
+def _in_word(ch: str) -> bool:
+    """Letters and digits of space-separated scripts, which break only at spaces."""
+    return ch.isalnum() and unicodedata.east_asian_width(ch) not in ("W", "F")
+
+
+def _skip_spaces(text: str, i: int) -> int:
+    if i < len(text) and text[i] == "\n":
+        return i + 1
+    while i < len(text) and text[i].isspace() and text[i] != "\n":
+        i += 1
+    return i
+
+
+def _trim_end(text: str, start: int, end: int) -> int:
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return end
