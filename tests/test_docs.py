@@ -20,18 +20,18 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import re
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 import time
 
 import pytest
-
-from cardgen.deck import schema
-from cardgen.core import yaml12
-from cardgen.deck.validate import _SchemaCheck
 from conftest import ROOT, copy_werewolf_box
+
+from cardgen.core import yaml12
+from cardgen.deck import schema
+from cardgen.deck.schema_check import _SchemaCheck
 
 FORMAT = ROOT / "docs" / "deck-format.md"
 README = ROOT / "README.md"

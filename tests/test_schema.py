@@ -7,10 +7,10 @@ import json
 import jsonschema
 import pytest
 import yaml
+from conftest import ROOT, run
 
 from cardgen.deck.load import load_file
-from cardgen.deck.validate import check_schema
-from conftest import ROOT, run
+from cardgen.deck.schema_check import check_schema
 
 KINDS = {"card": "*/roles/*.yaml", "game": "*/game.yaml", "rulebook": "*/rulebook.yaml", "script": "*/script.yaml"}
 

@@ -1,10 +1,35 @@
-"""cardgen's own phrases (templates/documents/text.yaml, templates/strings.yaml): a phrase and values in,
-the phrase with its ``{placeholders}`` filled in out.
+"""cardgen's own phrases (templates/documents/text.yaml, templates/strings.yaml): a table of phrases by
+language and a language in, that language's phrases (English beneath) out; a phrase and values in, the
+phrase with its ``{placeholders}`` filled in out.
 
 str.format would choke on braces a translator wrote; only our own names are replaced.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+# What a missing translation is replaced by, in a deck and in cardgen's own phrases.
+FALLBACK = "en"
+
+
+def fallback_language(languages: list[str]) -> str:
+    """What a deck's missing translation is replaced by: English if the game has it, else its first language."""
+    return FALLBACK if FALLBACK in languages else languages[0]
+
+
+def in_language(table: Any, lang: str, deep: tuple[str, ...] = ()) -> dict:
+    """A language's block of a table of phrases by language, with English's beneath it for what it lacks;
+    the mappings under the `deep` keys merged the same way. A block that is not a mapping counts as empty."""
+    def block(name: str) -> Mapping:
+        found = table.get(name) if isinstance(table, Mapping) else None
+        return found if isinstance(found, Mapping) else {}
+
+    merged = {**block(FALLBACK), **block(lang)}
+    for key in deep:
+        merged[key] = {**block(FALLBACK).get(key, {}), **block(lang).get(key, {})}
+    return merged
 
 
 def fill(text: str, **values) -> str:

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Iterable
 
 from cardgen import __version__
-from cardgen.documents import templating
-from cardgen.deck import schema
 from cardgen.core import yaml12
 from cardgen.core.bundled import folder as bundled_folder
-from cardgen.deck.validate import fallback_language
+from cardgen.core.phrases import fallback_language
+from cardgen.deck import schema
+from cardgen.documents import templating
 
 SCHEMAS = "schemas"
 # Which schema each deck file follows, by its path inside the game folder.

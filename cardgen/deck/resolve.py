@@ -16,14 +16,32 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from cardgen.deck.load import Doc, GameFiles, KeyPath
-from cardgen.deck.model import (Art, Back, BackFace, Card, Deck, Group, Marks, NightRules, NightScript, Part, Phase, Rulebook,
-                    Script, ScriptVersion, Section, Setup, Step, Team, Text)
+from cardgen.core.phrases import fallback_language
 from cardgen.core.problems import Problem, Where
-from cardgen.deck.setups import setup_cards
-from cardgen.deck.validate import fallback_language
 from cardgen.core.units import Size
-
+from cardgen.deck.load import Doc, GameFiles, KeyPath
+from cardgen.deck.model import (
+    Art,
+    Back,
+    BackFace,
+    Card,
+    Deck,
+    Group,
+    Marks,
+    NightRules,
+    NightScript,
+    Part,
+    Phase,
+    Rulebook,
+    Script,
+    ScriptVersion,
+    Section,
+    Setup,
+    Step,
+    Team,
+    Text,
+)
+from cardgen.deck.setups import setup_cards
 
 # A back a deck gives no colour: light, so that it costs little ink (about 30 % coverage).
 DEFAULT_BACK = "#d8cfbd"

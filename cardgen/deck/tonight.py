@@ -25,11 +25,10 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from cardgen.deck.model import Deck, Setup
 from cardgen.core.phrases import fill
-from cardgen.core.problems import DeckError, Problem, Where
+from cardgen.core.problems import DeckError, Problem, Where, did_you_mean
+from cardgen.deck.model import Deck, Setup
 from cardgen.deck.setups import counts
-from cardgen.deck.validate import did_you_mean
 
 Roles = tuple[tuple[str, int], ...]
 _ROLE = re.compile(r"([^:,\s]+)(?::(\d+))?")

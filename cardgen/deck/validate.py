@@ -11,192 +11,17 @@ are warnings; everything else is an error.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from cardgen.core import contained
-from cardgen.deck import schema
 from cardgen.cards import svgcheck
-from cardgen.deck.load import Doc, GameFiles, KeyPath
+from cardgen.core import contained
+from cardgen.core.phrases import fallback_language
 from cardgen.core.problems import Problem, Where, did_you_mean
+from cardgen.deck import schema
+from cardgen.deck.load import Doc, GameFiles, KeyPath
+from cardgen.deck.schema_check import check_schema, dotted, refs
 from cardgen.deck.setups import setup_cards
-
-_TYPES = {
-    "object": (dict, "a mapping"),
-    "array": (list, "a list"),
-    "string": (str, "a text"),
-    "integer": (int, "an integer"),
-    "number": ((int, float), "a number"),
-    "boolean": (bool, "true or false"),
-}
-
-
-# What a pattern of the schema asks for, in words: a message never shows a regular expression.
-_FORMS = {
-    schema.LANG_PATTERN: "a language code (two or three lower-case letters, optionally with a region or script: "
-                         "en, no, pt-BR, zh-Hant)",
-    schema.ID_PATTERN: "a valid name (lowercase, digits and '-')",
-    r"\.[tT][tT][fF]$": "a TrueType font file (a name ending in .ttf)",
-}
-
-
-@lru_cache(maxsize=None)
-def _accepted(kinds: tuple[str, ...]) -> tuple[tuple[type, ...], bool]:
-    """The Python types of the schema types, and whether a boolean is one of them: bool is an int in
-    Python, and YAML's `true` must not pass as a count."""
-    types = tuple(t for kind in kinds for t in (_TYPES[kind][0] if isinstance(_TYPES[kind][0], tuple)
-                                                else (_TYPES[kind][0],)))
-    return types, any(kind != "integer" and isinstance(True, _TYPES[kind][0]) for kind in kinds)
-
-
-def _dotted(path: KeyPath) -> str:
-    return ".".join(str(k) for k in path)
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if value is None:
-        return "nothing"
-    return repr(value)
-
-
-def _deref(rule: dict) -> dict:
-    ref = rule.get("$ref")
-    return schema.DEFS[ref.rsplit("/", 1)[1]] if ref else rule
-
-
-def _choose(value: Any, rule: dict) -> dict:
-    """The alternative of a oneOf that value fits, or else the one it comes closest to."""
-    options = rule["oneOf"]
-    return min(options, key=lambda option: len([p for p in _SchemaCheck(None).run(value, option)
-                                                 if p[2] == "error"]))
-
-
-class _SchemaCheck:
-    """Collects (path, message, severity) for one value against one rule."""
-
-    def __init__(self, doc: Doc | None):
-        self.doc = doc
-        self.found: list[tuple[KeyPath, str, str]] = []
-
-    def run(self, value: Any, rule: dict, path: KeyPath = ()) -> list[tuple[KeyPath, str, str]]:
-        self.check(value, rule, path)
-        return self.found
-
-    def report(self, path: KeyPath, message: str, severity: str = "error") -> None:
-        self.found.append((path, message, severity))
-
-    def check(self, value: Any, rule: dict, path: KeyPath) -> None:
-        rule = _deref(rule)
-        if "oneOf" in rule:
-            rule = _deref(_choose(value, rule))
-        kinds = rule.get("type")
-        if kinds:
-            kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
-            types, bool_fits = _accepted(kinds)
-            if not isinstance(value, types) or (isinstance(value, bool) and not bool_fits):
-                wanted = " or ".join(_TYPES[k][1] for k in kinds)
-                self.report(path, f"expected {wanted}, got {_show(value)}")
-                return
-        if "enum" in rule and value not in rule["enum"]:
-            self.report(path, f"expected one of {', '.join(map(str, rule['enum']))}, got {_show(value)}")
-        if "pattern" in rule and isinstance(value, str) and not re.search(rule["pattern"], value):
-            form = _FORMS.get(rule["pattern"])
-            self.report(path, f"{value!r} is not {form}" if form else
-                        f"{value!r} does not have the expected form ({rule.get('description', rule['pattern'])})")
-        if "minimum" in rule and isinstance(value, (int, float)) and value < rule["minimum"]:
-            self.report(path, f"expected at least {rule['minimum']}, got {value}")
-        if "maximum" in rule and isinstance(value, (int, float)) and value > rule["maximum"]:
-            self.report(path, f"expected at most {rule['maximum']}, got {value}")
-        if isinstance(value, list):
-            if len(value) < rule.get("minItems", 0):
-                self.report(path, f"expected at least {rule['minItems']} item(s)")
-            if len(value) > rule.get("maxItems", len(value)):
-                self.report(path, f"expected at most {rule['maxItems']} item(s)")
-            for index, item in enumerate(value):
-                self.check(item, rule.get("items", {}), path + (index,))
-        if isinstance(value, dict):
-            self.check_mapping(value, rule, path)
-
-    def check_mapping(self, value: dict, rule: dict, path: KeyPath) -> None:
-        if len(value) < rule.get("minProperties", 0):
-            self.report(path, "expected at least one entry")
-        for key in rule.get("required", []):
-            if key not in value:
-                self.report(path, f"missing required key '{key}'")
-        properties = rule.get("properties", {})
-        extra = rule.get("additionalProperties", True)
-        names = rule.get("propertyNames")
-        for key, item in value.items():
-            if not isinstance(key, str):
-                self.report(path + (key,), f"expected a text key, got {_show(key)}")
-                continue
-            if key in properties:
-                self.check(item, properties[key], path + (key,))
-            elif extra is False:
-                accepted = ", ".join(properties)
-                self.report(path + (key,), f"unknown key{did_you_mean(key, properties)}; accepted keys: {accepted}",
-                            "warning")
-            else:
-                if names and not re.search(names["pattern"], key):
-                    self.report(path + (key,), f"'{key}' is not {_FORMS.get(names['pattern'], _FORMS[schema.ID_PATTERN])}")
-                if isinstance(extra, dict):
-                    self.check(item, extra, path + (key,))
-
-
-def check_schema(doc: Doc, rule: dict) -> list[Problem]:
-    return [Problem(doc.where(path), (f"{_dotted(path)}: " if path else "") + message, severity)
-            for path, message, severity in _SchemaCheck(doc).run(doc.data, rule)]
-
-
-# The rules of whole files, by a name that means the same in a worker process a document is sent to.
-_FILE_RULES = {id(rule): name for name, rule in (("game", schema.GAME), ("card", schema.CARD),
-                                                 ("rulebook", schema.RULEBOOK), ("script", schema.SCRIPT))}
-
-
-def _refs(doc: Doc, rule: dict, ref: str) -> list[KeyPath]:
-    """Paths of the values in a document that its schema `rule` declares as `ref` (e.g. every text),
-    outermost first; one walk of the document finds those of every kind, kept with it for a file's rule."""
-    name = _FILE_RULES.get(id(rule))
-    found = doc.kinds.get(name) if name else None
-    if found is None:
-        found = {}
-        _collect(doc.data, rule, (), frozenset(), found)
-        if name:
-            doc.kinds[name] = found
-    return found.get(ref, [])
-
-
-def _collect(data: Any, rule: dict, path: KeyPath, within: frozenset[str], found: dict[str, list[KeyPath]]) -> None:
-    """Adds to `found` the path of each value that rule declares by a $ref, unless a value of the same
-    kind holds it (a step inside a step is part of the outer one)."""
-    ref = rule.get("$ref")
-    if ref:
-        if ref not in within:
-            found.setdefault(ref, []).append(path)
-            within = within | {ref}
-        rule = _deref(rule)
-    if "oneOf" in rule:
-        _collect(data, _choose(data, rule), path, within, found)
-    elif isinstance(data, list) and "items" in rule:
-        for index, item in enumerate(data):
-            _collect(item, rule["items"], path + (index,), within, found)
-    elif isinstance(data, dict):
-        properties = rule.get("properties", {})
-        extra = rule.get("additionalProperties")
-        for key, item in data.items():
-            sub = properties.get(key, extra if isinstance(extra, dict) else None)
-            if sub is not None:
-                _collect(item, sub, path + (key,), within, found)
-
-
-def fallback_language(languages: list[str]) -> str:
-    """What a missing translation is replaced by: English if the game has it, else its first language."""
-    return "en" if "en" in languages else languages[0]
 
 
 def _check_translations(doc: Doc, rule: dict, languages: list[str], owner: str,
@@ -206,18 +31,18 @@ def _check_translations(doc: Doc, rule: dict, languages: list[str], owner: str,
     each says printable (:func:`check_text`)."""
     problems = []
     fallback = fallback_language(languages)
-    for path in _refs(doc, rule, "#/$defs/text"):
+    for path in refs(doc, rule, "#/$defs/text"):
         text = doc.get(path)
         if not isinstance(text, dict):
             continue
         where = doc.where(path)
         if not _written(text, fallback):
-            problems.append(Problem(where, f"{_dotted(path)}: no '{fallback}' text to fall back on"))
+            problems.append(Problem(where, f"{dotted(path)}: no '{fallback}' text to fall back on"))
         lacking = [lang for lang in languages if lang != fallback and not _written(text, lang)]
         if lacking:
             shown = "English" if fallback == "en" else f"'{fallback}'"
             problems.append(Problem(
-                where, f"{owner}: no {', '.join(repr(lang) for lang in lacking)} text for {_dotted(path)}; the card "
+                where, f"{owner}: no {', '.join(repr(lang) for lang in lacking)} text for {dotted(path)}; the card "
                 f"falls back to {shown}", "warning"))
         for lang, value in text.items():
             if not isinstance(lang, str) or not re.match(schema.LANG_PATTERN, lang):
@@ -225,7 +50,7 @@ def _check_translations(doc: Doc, rule: dict, languages: list[str], owner: str,
             if lang not in languages:
                 problems.append(Problem(
                     doc.where(path + (lang,)),
-                    f"{_dotted(path + (lang,))}: '{lang}' is not one of the game's languages "
+                    f"{dotted(path + (lang,))}: '{lang}' is not one of the game's languages "
                     f"({', '.join(languages)})", "warning"))
             elif isinstance(value, str):
                 problems += check_text(doc, path + (lang,), icons)
@@ -254,7 +79,7 @@ def check_text(doc: Doc, path: KeyPath, icons: frozenset[str] = frozenset(), mar
     if found:
         char, script, needs = found
         lang = f"the '{path[-1]}' text" if len(path) > 1 else "the text"
-        problems.append(Problem(at(value.index(char)), f"{_dotted(path)}: {lang} is in {script} script "
+        problems.append(Problem(at(value.index(char)), f"{dotted(path)}: {lang} is in {script} script "
                                 f"('{char}' U+{ord(char):04X}), which needs shaping ({needs}) that cardgen "
                                 "does not do yet; see the scripts cardgen prints in docs/designing.md"))
     if not markup_marks:
@@ -262,12 +87,12 @@ def check_text(doc: Doc, path: KeyPath, icons: frozenset[str] = frozenset(), mar
     for index, name in markup.icon_names(value):
         if name not in icons:
             hint = did_you_mean(name, icons)
-            problems.append(Problem(at(index), f"{_dotted(path)}: ':{name}:' is no card's icon{hint}; it prints as "
+            problems.append(Problem(at(index), f"{dotted(path)}: ':{name}:' is no card's icon{hint}; it prints as "
                                     "written (only cards with an SVG symbol have one)", "warning"))
     for index, mark, opened in markup.unpaired(value):
         style = {"*": "italic", "**": "bold", "***": "bold italic"}.get(mark, "a style")
         what = "opens {} that is never closed" if opened else "closes {} that was never opened"
-        problems.append(Problem(at(index), f"{_dotted(path)}: '{mark}' {what.format(style)}; it prints as written",
+        problems.append(Problem(at(index), f"{dotted(path)}: '{mark}' {what.format(style)}; it prints as written",
                                 "warning"))
     return problems
 
@@ -276,20 +101,20 @@ def svg_refs(files: GameFiles) -> list[tuple[Where, str, Path, Path]]:
     """Every SVG a game's files name: (where, the key and value as written, the file, its folder)."""
     docs = [(files.game, schema.GAME, files.folder)] + [(doc, schema.CARD, files.folder_of(doc))
                                                          for doc in files.cards.values()]
-    return [(doc.where(path), f"{_dotted(path)}: '{doc.get(path)}'", folder / doc.get(path), folder)
+    return [(doc.where(path), f"{dotted(path)}: '{doc.get(path)}'", folder / doc.get(path), folder)
             for doc, rule, folder in docs if isinstance(doc.data, dict)
-            for path in _refs(doc, rule, "#/$defs/file")
+            for path in refs(doc, rule, "#/$defs/file")
             if isinstance(doc.get(path), str) and doc.get(path).lower().endswith(".svg")]
 
 
 def _check_files(doc: Doc, rule: dict, folder: Path) -> list[Problem]:
-    return [p for path in _refs(doc, rule, "#/$defs/file") if isinstance(doc.get(path), str)
+    return [p for path in refs(doc, rule, "#/$defs/file") if isinstance(doc.get(path), str)
             for p in _check_file(doc, path, folder)]
 
 
 def _check_file(doc: Doc, path: KeyPath, folder: Path) -> list[Problem]:
     value = doc.get(path)
-    where, key = doc.where(path), _dotted(path)
+    where, key = doc.where(path), dotted(path)
     target = folder / value
     why = contained.reason(target, folder)
     if why == contained.UNUSABLE:
@@ -318,7 +143,7 @@ def _unknown(doc: Doc, path: KeyPath, what: str, known: Iterable[str]) -> list[P
     known = list(known)
     if not isinstance(value, str) or value in known:
         return []
-    return [Problem(doc.where(path), f"{_dotted(path)}: unknown {what} '{value}'{did_you_mean(value, known)}; "
+    return [Problem(doc.where(path), f"{dotted(path)}: unknown {what} '{value}'{did_you_mean(value, known)}; "
                     f"the game's {what}s: {', '.join(known) or 'none'}")]
 
 
@@ -338,7 +163,7 @@ def _check_groups(files: GameFiles, groups: dict, teams: dict, sizes: list[str],
             problems += _unknown(game, path + ("derive", "from"), "group", others)
             if source in groups and isinstance(groups[source], dict) and "derive" in groups[source]:
                 problems.append(Problem(game.where(path + ("derive", "from")),
-                                        f"{_dotted(path + ('derive', 'from'))}: '{source}' is itself derived; "
+                                        f"{dotted(path + ('derive', 'from'))}: '{source}' is itself derived; "
                                         "derive from a group of written cards"))
         words = spec.get("words")
         if isinstance(words, dict) and isinstance(words.get("file"), str):
@@ -358,7 +183,7 @@ def _check_words(files: GameFiles, path: KeyPath, spec: dict, languages: list[st
                        contained.UNUSABLE: f"'{name[:60]}' is not a usable file name",
                        contained.OUTSIDE: f"'{name}' is outside the game folder"}.get(why)
             if message:     # any other reason was said where the file is
-                problems.append(Problem(files.game.where(path + ("file",)), f"{_dotted(path + ('file',))}: {message}"))
+                problems.append(Problem(files.game.where(path + ("file",)), f"{dotted(path + ('file',))}: {message}"))
             continue
         rule = {"type": "object", "additionalProperties": {"type": "array", "minItems": 1,
                                                           "items": {"type": "string"}}}
@@ -394,7 +219,7 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
     cards = list(files.cards)
     docs = [files.extra.get("script.yaml")] + list(files.cards.values())
     for doc in filter(None, docs):
-        for path in _refs(doc, schema.SCRIPT if doc.file.endswith("script.yaml") else schema.CARD,
+        for path in refs(doc, schema.SCRIPT if doc.file.endswith("script.yaml") else schema.CARD,
                           "#/$defs/step"):
             for key in ("if", "if-all", "unless"):
                 condition = doc.get(path).get(key) if isinstance(doc.get(path), dict) else None
@@ -431,26 +256,26 @@ def _check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
     deadly = []
     for doc in docs:
         is_script = doc is script
-        for path in _refs(doc, schema.SCRIPT if is_script else schema.CARD, "#/$defs/step"):
+        for path in refs(doc, schema.SCRIPT if is_script else schema.CARD, "#/$defs/step"):
             step = doc.get(path)
             if not isinstance(step, dict):
                 continue
             kinds = [kind for kind in _STEP_KINDS if kind in step]
             in_setup = is_script and path[0] == "setup"
             if len(kinds) != 1:
-                problems.append(Problem(doc.where(path), f"{_dotted(path)}: a step does one thing: expected exactly "
+                problems.append(Problem(doc.where(path), f"{dotted(path)}: a step does one thing: expected exactly "
                                         f"one of {', '.join(_STEP_KINDS)}, got {', '.join(kinds) or 'none'}"))
             elif kinds[0] == "deal" and not in_setup:
                 problems.append(Problem(doc.where(path + ("deal",)),
-                                        f"{_dotted(path + ('deal',))}: cards are dealt only in the setup"))
+                                        f"{dotted(path + ('deal',))}: cards are dealt only in the setup"))
             elif kinds[0] == "roles" and (in_setup or not is_script):
                 # Inside a card's own call, the calls would go on calling themselves.
                 where = "the phases, not in the setup" if is_script else "the script's phases, not in a card's night call"
                 problems.append(Problem(doc.where(path + ("roles",)),
-                                        f"{_dotted(path + ('roles',))}: roles are called in {where}"))
+                                        f"{dotted(path + ('roles',))}: roles are called in {where}"))
             if "version" in step:
                 if not in_setup:
-                    problems.append(Problem(doc.where(path + ("version",)), f"{_dotted(path + ('version',))}: "
+                    problems.append(Problem(doc.where(path + ("version",)), f"{dotted(path + ('version',))}: "
                                             "only setup steps belong to one version (phases are in their version)"))
                 else:
                     problems += _unknown(doc, path + ("version",), "script version", versions)
@@ -461,7 +286,7 @@ def _check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
             deadly.append((doc, ("night", "script")))
     if deadly and "win-check" not in data:
         doc, path = deadly[0]
-        problems.append(Problem(doc.where(path + ("deadly",)), f"{_dotted(path + ('deadly',))}: players may die here, "
+        problems.append(Problem(doc.where(path + ("deadly",)), f"{dotted(path + ('deadly',))}: players may die here, "
                                 "but script.yaml has no win-check to follow it"))
     return problems
 
@@ -490,22 +315,22 @@ def _check_setups(files: GameFiles) -> list[Problem]:
         players, cards = spec["players"], spec["cards"]
         if spec.get("house") is True and spec.get("origin") == "community":
             problems.append(Problem(game.where(path + ("origin",)),
-                                    f"{_dotted(path)}: a setup is ours (house: true) or the players' "
+                                    f"{dotted(path)}: a setup is ours (house: true) or the players' "
                                     "(origin: community), not both"))
         for card_id, counts in cards.items():
             if card_id not in box:
                 problems.append(Problem(game.where(path + ("cards", card_id)),
-                                        f"{_dotted(path + ('cards', card_id))}: no card '{card_id}'"
+                                        f"{dotted(path + ('cards', card_id))}: no card '{card_id}'"
                                         f"{did_you_mean(card_id, box)} in roles/"))
             elif isinstance(counts, list) and len(counts) != len(players):
                 problems.append(Problem(game.where(path + ("cards", card_id)),
-                                        f"{_dotted(path + ('cards', card_id))}: {len(counts)} numbers for "
+                                        f"{dotted(path + ('cards', card_id))}: {len(counts)} numbers for "
                                         f"{len(players)} player counts"))
         problems += _unknown(game, path + ("fill",), "card", box) if "fill" in spec else []
         if "extra" in spec and "fill" not in spec:
             # Without a card to take the seats, the extra cards would be ignored in silence.
             problems.append(Problem(game.where(path + ("extra",)),
-                                    f"{_dotted(path + ('extra',))}: extra cards are dealt only with `fill` (the "
+                                    f"{dotted(path + ('extra',))}: extra cards are dealt only with `fill` (the "
                                     "card that takes the seats left over): add a fill, or take extra out"))
         if problems:
             continue
@@ -513,13 +338,13 @@ def _check_setups(files: GameFiles) -> list[Problem]:
             try:
                 deal = setup_cards(spec, count)
             except ValueError as exc:
-                problems.append(Problem(game.where(path + ("players",)), f"{_dotted(path)}: {exc}"))
+                problems.append(Problem(game.where(path + ("players",)), f"{dotted(path)}: {exc}"))
                 continue
             for card_id, number in deal.items():
                 if number > box[card_id]:
                     problems.append(Problem(
                         game.where(path + ("cards", card_id) if card_id in spec["cards"] else path + ("fill",)),
-                        f"{_dotted(path)}: {count} players need {number} '{card_id}' cards; the box has "
+                        f"{dotted(path)}: {count} players need {number} '{card_id}' cards; the box has "
                         f"{box[card_id]} (its count)"))
     return problems
 
