@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Mapping, Union
 
 from cardgen.cards import art
-from cardgen.text import markup, textfit
-from cardgen.text.fonts import FontBook
 from cardgen.cards.ink import contrast
-from cardgen.deck.model import Card, Deck, Group, Text, team_color
-from cardgen.text.pinyin import has_chinese, readings
 from cardgen.core.problems import Problem
 from cardgen.core.units import Rect, Size
+from cardgen.deck.model import Card, Deck, Group, Text, team_color
+from cardgen.text import markup, textfit
+from cardgen.text.fonts import FontBook
+from cardgen.text.pinyin import has_chinese, readings
 
 
 @dataclass(frozen=True)

@@ -21,15 +21,24 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.cards import art
-from cardgen.text import textfit
-from cardgen.core import pdfinfo
-from cardgen.cards.face import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
-from cardgen.text.fonts import FontBook
+from cardgen.cards.face import (
+    RASTER,
+    BackFace,
+    Face,
+    Faces,
+    ListFace,
+    RoleFace,
+    TokenFace,
+    WordsFace,
+)
 from cardgen.cards.icons import IconPainter, has_holes, icon_bytes
 from cardgen.cards.layout import Page, Slot, widest_bleed
-from cardgen.text.markup import Span
-from cardgen.deck.model import Deck, Group, team_color
+from cardgen.core import pdfinfo
 from cardgen.core.units import Rect, mm, pt
+from cardgen.deck.model import Deck, Group, team_color
+from cardgen.text import textfit
+from cardgen.text.fonts import FontBook
+from cardgen.text.markup import Span
 
 
 @dataclass(frozen=True)
