@@ -90,3 +90,13 @@ def remove_abandoned(folder: Path) -> list[Path]:
             temp.unlink(missing_ok=True)
             removed.append(temp)
     return removed
+
+
+def remove_stale(folder: Path, keep: set[Path]) -> None:
+    """Removes the export's own kinds of file that an earlier export wrote in `folder` (an export's
+    own folder) and this one did not, and folders left empty."""
+    for path in sorted(folder.rglob("*"), reverse=True):
+        if path.is_file() and path.suffix in (".pdf", ".png", ".csv", ".json") and path not in keep:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()

@@ -28,16 +28,17 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen.core import pdfinfo, units
 from cardgen.build import Prepared
-from cardgen.outputs.export import ExportReport, GameLanguages, print_pages, print_pdf
+from cardgen.build.game_decks import ExportReport, GameLanguages
 from cardgen.cards.layout import named_size
-from cardgen.text.markup import Span
-from cardgen.deck.model import Card, Group
+from cardgen.cards.single import print_pages, print_pdf
+from cardgen.core import pdfinfo, units
 from cardgen.core.problems import DeckError, Problem
 from cardgen.core.project import Project
 from cardgen.core.units import Rect, Size, pt
 from cardgen.core.write import write_atomic
+from cardgen.deck.model import Card, Group
+from cardgen.text.markup import Span
 
 EPS = 1e-6
 Segment = tuple[float, float, float, float]

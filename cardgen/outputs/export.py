@@ -30,17 +30,15 @@ from __future__ import annotations
 import csv
 import io
 import re
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
+from cardgen.build import Prepared, card_sizes
+from cardgen.build.game_decks import ExportReport, GameLanguages
+from cardgen.cards.layout import Page
+from cardgen.cards.single import first_copies, print_pages, print_pdf, rasterise
 from cardgen.core import units
-from cardgen.build import BuildOptions, Pipeline, Prepared, card_sizes, check, languages
-from cardgen.cards.layout import Page, Slot
-from cardgen.core.problems import DeckError, Problem
 from cardgen.core.project import Project
-from cardgen.core.units import Rect, Size
 from cardgen.core.write import remove_abandoned, write_atomic
 
 # The print-on-demand bleed: 1/8 in on every side.
@@ -59,61 +57,6 @@ class ExportOptions:
     pdf: bool = True
 
 
-@dataclass
-class ExportReport:
-    files: list[Path] = field(default_factory=list)
-    cards: int = 0
-    seconds: float = 0.0
-    warnings: list[Problem] = field(default_factory=list)
-
-
-def print_pages(prepared: Prepared, bleed: float) -> list[Page]:
-    """Two pages per physical copy, front then back, each the card's trim plus `bleed` all round."""
-    pages = []
-    for item, card in enumerate(prepared.deck.copies):
-        trim = card.group.size
-        size = Size(trim.w + 2 * bleed, trim.h + 2 * bleed)
-        whole = Rect(0, 0, size.w, size.h)
-        for side in ("front", "back"):
-            slot = Slot(item, side, Rect(bleed, bleed, trim.w, trim.h), whole, 0)
-            # The info rectangle is never drawn (see _PrintPainter); marks and fold line are none.
-            pages.append(Page(size, side, (slot,), (), None, slot.trim, whole, Rect(0, 0, 0, 0), 0))
-    return pages
-
-
-def print_pdf(prepared: Prepared, pages: list[Page], sheet: dict) -> bytes:
-    """The pages drawn as card sheets are, without the aids for cutting by hand."""
-    # ReportLab comes in here, not at import time: cli imports this module for every command.
-    from cardgen.cards import render
-
-    # Strings only label the page-info strip, which these pages do not have.
-    options = render.RenderOptions(False, sheet, {}, cutting_aids=False)
-    return render.render_pdf(prepared.deck, pages, prepared.faces, prepared.book, options)
-
-
-def rasterise(pdf: bytes, pages: list[Page], numbers: list[int], dpi: int) -> dict[int, bytes]:
-    """Those pages (0-based) of the PDF of `pages` as RGB PNGs at `dpi`, round(px(page size)) pixels each way."""
-    import pypdfium2
-
-    pngs = {}
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        for number in numbers:
-            size = pages[number].size
-            width, height = round(units.px(size.w, dpi)), round(units.px(size.h, dpi))
-            page = document[number]
-            # pypdfium2 rounds the bitmap up to whole pixels; a last column or row beyond the
-            # rounded size holds less than half a pixel of the page, so it is cropped off.
-            image = page.render(scale=dpi / units.PT_PER_INCH).to_pil()
-            page.close()
-            buffer = io.BytesIO()
-            image.convert("RGB").crop((0, 0, width, height)).save(buffer, "PNG", optimize=False, dpi=(dpi, dpi))
-            pngs[number] = buffer.getvalue()
-    finally:
-        document.close()
-    return pngs
-
-
 def png_names(prepared: Prepared) -> list[tuple[str, str, str]]:
     """(number, front, back) of every physical copy, in printing order: 001, 001-seer-front.png..."""
     copies = prepared.deck.copies
@@ -121,14 +64,6 @@ def png_names(prepared: Prepared) -> list[tuple[str, str, str]]:
     numbers = [f"{n:0{digits}d}" for n in range(1, len(copies) + 1)]
     return [(number, f"{number}-{card.id}-front.png", f"{number}-{card.id}-back.png")
             for number, card in zip(numbers, copies)]
-
-
-def first_copies(prepared: Prepared) -> dict[str, int]:
-    """Card id -> index of its first physical copy, in printing order."""
-    first: dict[str, int] = {}
-    for item, card in enumerate(prepared.deck.copies):
-        first.setdefault(card.id, item)
-    return first
 
 
 def cards_csv(prepared: Prepared, names: list[tuple[str, str, str]]) -> bytes:
@@ -148,41 +83,6 @@ def print_pdf_path(options: ExportOptions, game: str, lang: str) -> Path:
 
 def png_folder(options: ExportOptions, game: str, lang: str) -> Path:
     return options.out / game / "export" / lang
-
-
-class GameLanguages:
-    """One game's languages prepared for an export, one at a time, as ``build`` prepares them.
-
-    Iterating yields each language's deck ready to render; a language whose deck has problems
-    is skipped and its problems kept, so the good languages are still written. :meth:`finish`
-    then raises every problem together, or returns the report."""
-
-    def __init__(self, project: Project, game: str, langs: tuple[str, ...], out: Path,
-                 card_size: Callable[[dict], str | None] = lambda game_data: None,
-                 sizes: dict[str, dict] | None = None):
-        """`card_size` picks, from the game.yaml data, the size its cards take instead of their own."""
-        self.start = time.perf_counter()
-        (self.files,), self.warnings = check(project, [game], strict=False)
-        self.langs = languages(self.files, langs)
-        options = BuildOptions(langs=tuple(self.langs), out=out, card_size=card_size(self.files.game.data))
-        self.pipeline = Pipeline(project, options, sizes=sizes)
-        self.problems: list[Problem] = []
-        self.report = ExportReport(warnings=list(self.warnings))
-
-    def __iter__(self):
-        for lang in self.langs:
-            prepared, found = self.pipeline.prepare(self.files, lang, sheets=False)
-            if prepared is None:
-                self.problems += found
-                continue
-            self.report.warnings += found
-            yield prepared
-
-    def finish(self) -> ExportReport:
-        self.report.seconds = time.perf_counter() - self.start
-        if self.problems:
-            raise DeckError(self.warnings + self.problems)
-        return self.report
 
 
 def export(project: Project, game: str, options: ExportOptions) -> ExportReport:
@@ -205,16 +105,6 @@ def export(project: Project, game: str, options: ExportOptions) -> ExportReport:
             report.files += _write_pngs(prepared, pages, pdf, png_folder(options, decks.files.id, lang), options.dpi)
         report.cards += len(prepared.deck.copies)
     return decks.finish()
-
-
-def remove_stale(folder: Path, keep: set[Path]) -> None:
-    """Removes the export's own kinds of file that an earlier export wrote in `folder` (an export's
-    own folder) and this one did not, and folders left empty."""
-    for path in sorted(folder.rglob("*"), reverse=True):
-        if path.is_file() and path.suffix in (".pdf", ".png", ".csv", ".json") and path not in keep:
-            path.unlink()
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
 
 
 def _write_pngs(prepared: Prepared, pages: list[Page], pdf: bytes, folder: Path, dpi: int) -> list[Path]:

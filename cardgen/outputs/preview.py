@@ -13,8 +13,8 @@ from typing import Iterable
 
 from PIL import Image
 
-from cardgen.build import BuildOptions, Pipeline, Prepared, check, languages
-from cardgen.deck.model import Card
+from cardgen.build import BuildOptions, Pipeline, check, languages
+from cardgen.cards.single import card_pictures
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import Project
 from cardgen.core.write import write_atomic
@@ -44,17 +44,6 @@ def _contact_sheet(pictures: list[bytes]) -> bytes:
     buffer = io.BytesIO()
     sheet.save(buffer, "PNG", optimize=False)
     return buffer.getvalue()
-
-
-def card_pictures(prepared: Prepared, sheet: dict, dpi: int) -> list[tuple[Card, bytes, bytes]]:
-    """Each card of a deck prepared with its faces, front and back, as PNGs at `dpi`, without bleed."""
-    from cardgen.outputs.export import first_copies, print_pages, print_pdf, rasterise
-
-    pages = print_pages(prepared, 0.0)
-    first = first_copies(prepared)
-    pngs = rasterise(print_pdf(prepared, pages, sheet), pages,
-                     [2 * item + side for item in first.values() for side in (0, 1)], dpi)
-    return [(card, pngs[2 * first[card.id]], pngs[2 * first[card.id] + 1]) for card in prepared.deck.cards]
 
 
 def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out: Path, dpi: int) -> PreviewReport:
@@ -108,4 +97,3 @@ def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out:
     write_atomic(index, page.encode("utf-8"))
     report.files.insert(0, index)
     return report
-

@@ -31,15 +31,16 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardgen.core import units
 from cardgen.build import Prepared
-from cardgen.outputs.export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
+from cardgen.build.game_decks import ExportReport, GameLanguages
 from cardgen.cards.layout import Page
-from cardgen.deck.load import Doc, load_file
-from cardgen.deck.model import Card, Group
+from cardgen.cards.single import print_pages, print_pdf, rasterise
+from cardgen.core import units
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import BUILTIN, Project
-from cardgen.core.write import write_atomic
+from cardgen.core.write import remove_stale, write_atomic
+from cardgen.deck.load import Doc, load_file
+from cardgen.deck.model import Card, Group
 
 FORMATS = ("pdf-x1a", "png")
 SIDES = ("front", "back")

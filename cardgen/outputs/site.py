@@ -57,7 +57,7 @@ def page_name(lang: str) -> str:
 def make_site(project: Project, names: Iterable[str], options: BuildOptions,
               progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> SiteReport:
     from cardgen.build.manifest import Manifest
-    from cardgen.outputs.preview import card_pictures
+    from cardgen.cards.single import card_pictures
 
     start = time.perf_counter()
     names = list(names)

@@ -36,13 +36,14 @@ from pathlib import Path
 
 from PIL import Image
 
-from cardgen.text import markup
-from cardgen.core import units
-from cardgen.outputs.export import ExportReport, GameLanguages, print_pages, print_pdf, rasterise, remove_stale
 from cardgen.build import Prepared
-from cardgen.deck.model import Card, Group
+from cardgen.build.game_decks import ExportReport, GameLanguages
+from cardgen.cards.single import print_pages, print_pdf, rasterise
+from cardgen.core import units
 from cardgen.core.project import Project
-from cardgen.core.write import write_atomic
+from cardgen.core.write import remove_stale, write_atomic
+from cardgen.deck.model import Card, Group
+from cardgen.text import markup
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_CARDS = MAX_COLS * MAX_ROWS - 1          # the last cell is the hidden card's image
