@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from cardgen.deck.model import NOT, Card, Condition, Deck, Marks, Step, met
+from cardgen.deck.model import Card, Condition, Deck, Marks, Step, met
 from cardgen.core.phrases import fill
 from cardgen.deck.tonight import Tonight
 

@@ -51,7 +51,6 @@ _FIELDS = {"game", "group", "lang", "number", "card"}
 class Trim:
     width: float        # mm
     height: float
-    product: str
 
 
 @dataclass(frozen=True)
@@ -98,8 +97,7 @@ def load_service(project: Project, service_id: str) -> Service:
     sizes = {}
     for name in reader.mapping("sizes"):
         entry = ("sizes", name)
-        sizes[str(name)] = Trim(reader.length(entry + ("width",)), reader.length(entry + ("height",)),
-                                reader.text(entry + ("product",)))
+        sizes[str(name)] = Trim(reader.length(entry + ("width",)), reader.length(entry + ("height",)))
     files = {str(role): reader.pattern(("files", role)) for role in reader.mapping("files")}
     needed = ("deck",) if fmt == "pdf-x1a" else ("front", "back", "shared-back", "list")
     for role in needed:
