@@ -148,9 +148,10 @@ class IconPainter:
              hole: Color = white) -> None:
         """The icon centred in the box (x, y, w, h in points), its aspect kept; its dark shapes
         in `color` (None: the file's own colours)."""
-        self.draw_svg(self.bytes(path), color, x, y, w, h, hole)
+        self.draw_svg(self.file_bytes(path), color, x, y, w, h, hole)
 
-    def bytes(self, path: Path) -> bytes:
+    def file_bytes(self, path: Path) -> bytes:
+        """The SVG file's bytes, read once per canvas."""
         data = self.files.get(str(path))
         if data is None:
             data = self.files[str(path)] = icon_bytes(path)

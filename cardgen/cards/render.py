@@ -236,7 +236,7 @@ class _Painter:
             light = _hex_color(back.light)
             if ink:
                 dark, holes = tint(design.color, spec["ink-saver-tint"]), white
-            elif has_holes(design.symbol, self.icons.bytes):
+            elif has_holes(design.symbol, self.icons.file_bytes):
                 # A figure on a lit ground (a wolf on the moon): its dark shapes sink into the back,
                 # its light ones glow, so the lit ground stands out from the back.
                 dark, holes = shade(design.color, spec["emblem-shade"]), light
