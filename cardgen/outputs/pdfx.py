@@ -22,12 +22,14 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Sequence, cast
 
 from PIL import Image, ImageCms, ImageMath
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import (ArrayObject, ContentStream, DecodedStreamObject, DictionaryObject, FloatObject,
                            NameObject, NumberObject, StreamObject, TextStringObject)
+
+from cardgen.core import pypdf_private
 
 PDFX_VERSION = "PDF/X-1a:2003"
 _RGB = {b"rg": b"k", b"RG": b"K"}
@@ -73,15 +75,25 @@ class _Separator:
 
     def color(self, rgb: tuple[int, int, int]) -> tuple[int, int, int, int]:
         if rgb not in self.colors:
-            self.colors[rgb] = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), self.transform).getpixel((0, 0))
+            self.colors[rgb] = _cmyk_pixel(self.transformed(Image.new("RGB", (1, 1), rgb)), (0, 0))
         return self.colors[rgb]
 
     def image(self, image: Image.Image) -> Image.Image:
-        return ImageCms.applyTransform(image.convert("RGB"), self.transform)
+        return self.transformed(image.convert("RGB"))
+
+    def transformed(self, rgb: Image.Image) -> Image.Image:
+        cmyk = ImageCms.applyTransform(rgb, self.transform)
+        assert cmyk is not None, "a transform that is not in place returns its image"
+        return cmyk
 
 
 def _byte(value) -> int:
     return max(0, min(255, round(float(value) * 255)))
+
+
+def _cmyk_pixel(image: Image.Image, xy: tuple[int, int]) -> tuple[int, int, int, int]:
+    # Pillow types a pixel for every mode at once; a CMYK image's is four bytes.
+    return cast(tuple[int, int, int, int], image.getpixel(xy))
 
 
 def _percent(cmyk: Sequence[int]) -> tuple[float, float, float, float]:
@@ -100,7 +112,7 @@ def _max_ink(image: Image.Image) -> tuple[float, tuple[float, float, float, floa
     mask = ImageMath.lambda_eval(lambda a: (a["t"] == peak) * 255, t=total).convert("L")
     left, top, _, _ = mask.getbbox()
     row = next(y for y in range(top, image.height) if mask.getpixel((left, y)))
-    return peak * 100 / 255, _percent(image.getpixel((left, row)))
+    return peak * 100 / 255, _percent(_cmyk_pixel(image, (left, row)))
 
 
 class _Converter:
@@ -167,7 +179,7 @@ class _Converter:
             return []
         if space != "/DeviceRGB" or image.get("/BitsPerComponent") != 8:
             raise PdfXError(f"a picture in {space} is not converted to CMYK")
-        width, height = int(image["/Width"]), int(image["/Height"])
+        width, height = int(cast(NumberObject, image["/Width"])), int(cast(NumberObject, image["/Height"]))
         data = image.get_data()
         filters = image.get("/Filter")
         if filters == "/DCTDecode" or filters == ["/DCTDecode"]:
@@ -212,9 +224,9 @@ def _output_intent(writer: PdfWriter, profile: bytes, condition: OutputCondition
         NameObject("/OutputCondition"): TextStringObject(condition.info),
         NameObject("/Info"): TextStringObject(condition.info),
         NameObject("/RegistryName"): TextStringObject(condition.registry),
-        NameObject("/DestOutputProfile"): writer._add_object(stream.flate_encode()),
+        NameObject("/DestOutputProfile"): pypdf_private.add_object(writer, stream.flate_encode()),
     })
-    writer._root_object[NameObject("/OutputIntents")] = ArrayObject([writer._add_object(intent)])
+    writer.root_object[NameObject("/OutputIntents")] = ArrayObject([pypdf_private.add_object(writer, intent)])
 
 
 def convert(pdf: bytes, profile: Path, condition: OutputCondition, ink_limit: float) -> tuple[bytes, list[InkOver]]:
@@ -224,7 +236,7 @@ def convert(pdf: bytes, profile: Path, condition: OutputCondition, ink_limit: fl
     for number, page in enumerate(writer.pages):
         converter.page(number, page)
     _output_intent(writer, converter.separator.profile, condition)
-    info = writer._info.get_object()
+    info = pypdf_private.info(writer)
     info[NameObject("/GTS_PDFXVersion")] = TextStringObject(PDFX_VERSION)
     info[NameObject("/Trapped")] = NameObject("/False")
     writer.pdf_header = b"%PDF-1.4"
