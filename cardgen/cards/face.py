@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Union
+from typing import Callable, Mapping, Union
 
 from cardgen.cards import art
 from cardgen.cards.ink import contrast
@@ -168,7 +168,7 @@ class _Composer:
         spans = spans if spans is not None else markup.parse(text.value, self.icons)
         layers = [self.layer(spans, self.deck.lang, color, spec, ruby)]
         other, bilingual = self.deck.second, self.bilingual()
-        if bilingual and second is not None and second.value != text.value:
+        if bilingual and other is not None and second is not None and second.value != text.value:
             look = bilingual["title" if title else "text"]
             layers.append(self.layer(markup.parse(second.value, self.icons), other.lang, look.get("color", color), {**spec, **look}, ruby,
                                      look["scale"], look["gap"]))
@@ -215,7 +215,7 @@ class _Composer:
     def front(self, card: Card, other: Card | None = None) -> Face:
         """A card's face; `other` is the card in the second language of a bilingual deck."""
         self.layout = self.layouts[card.group.size_name]
-        compose = {"role": self.role, "token": self.token, "words": self.words,
+        compose: dict[str, Callable[[Card, Card | None], Face]] = {"role": self.role, "token": self.token, "words": self.words,
                    "night-order": self.night_order, "text": self.text}
         return compose[card.layout](card, other)
 
@@ -245,7 +245,8 @@ class _Composer:
         ability_box = _box(panel, boxes["text"], padding)
         label, label_spans = self.label(card, other)
         color = team_color(card)
-        marks, label_box = (), team_box
+        marks: tuple[Rect, ...] = ()
+        label_box = team_box
         if card.team and card.team.mark:
             # The mark, a square a little smaller than the pill is high, at each end; the label between.
             side = team_box.h * self.layout["team-mark"]
@@ -256,7 +257,7 @@ class _Composer:
             label_box = Rect(marks[0].right + room, team_box.y, marks[1].x - marks[0].right - 2 * room, team_box.h)
         return RoleFace(
             card=card, frame=frame, panel=panel,
-            name=self.fit(card.name, name_box, boxes["name"], "name", card.id, color, second=other and other.name,
+            name=self.fit(card.name, name_box, boxes["name"], "name", card.id, color, second=other.name if other else None,
                           title=True, ruby=True),
             name_box=name_box,
             symbol_box=_box(panel, boxes["symbol"], padding),
@@ -265,7 +266,7 @@ class _Composer:
                           color if self.ink_saver else "#ffffff", label_spans),
             team_box=team_box,
             ability=self.fit(card.ability, ability_box, boxes["text"], "ability text", card.id, "#1d1d1d",
-                             second=other and other.ability),
+                             second=other.ability if other else None),
             ability_box=ability_box,
             label_box=label_box,
             marks=marks,
@@ -276,10 +277,11 @@ class _Composer:
         names on one line, the second in its own language's fonts."""
         label = card.team.name if card.team else card.group.name
         second = (other.team.name if other.team else other.group.name) if other else None
-        if second is None or second.value == label.value or not self.bilingual():
+        bilingual, other_deck = self.bilingual(), self.deck.second
+        if second is None or second.value == label.value or not bilingual or other_deck is None:
             return label, None
-        return label, (markup.Span(label.value), markup.Span(self.bilingual()["separator"]),
-                       markup.Span(second.value, lang=self.deck.second.lang))
+        return label, (markup.Span(label.value), markup.Span(bilingual["separator"]),
+                       markup.Span(second.value, lang=other_deck.lang))
 
     def token(self, card: Card, other: Card | None = None, name: Text | None = None,
               second: Text | None = None, symbol: Path | None = None) -> TokenFace:
@@ -296,7 +298,7 @@ class _Composer:
             card=card, circle=circle, symbol=symbol or card.symbol,
             symbol_box=_box(circle, spec["symbol"]),
             name=self.fit(name or card.name, name_box, spec["name"], "name", card.id, team_color(card),
-                          second=second or (other and other.name), title=True),
+                          second=second or (other.name if other else None), title=True),
             name_box=name_box,
         )
 
@@ -326,8 +328,8 @@ class _Composer:
         `list: run-in` (small cards), the roles one after another on a new line, each number held to its name.
         On a bilingual deck each role is called by both names, and the card's text is in both beneath."""
         spans = list(markup.parse(card.ability.value, self.icons))
-        bilingual = self.bilingual()
-        seconds = {c.id: c.call_name for c in self.deck.second.cards} if bilingual else {}
+        bilingual, other_deck = self.bilingual(), self.deck.second
+        seconds = {c.id: c.call_name for c in other_deck.cards} if bilingual and other_deck else {}
         if "order" in self.deck.night.house:
             spans.append(markup.Span("\n" + self.strings["house_order"], italic=True))
         run_in = self.layout["night-order"].get("list") == "run-in"
@@ -335,9 +337,9 @@ class _Composer:
             # The break goes after the dot, never before it: a no-break space holds it to the role before.
             before = "\u00a0· " if run_in and number > 1 else "\n"
             spans += [markup.Span(f"{before}{number}.\u00a0", bold=True), markup.Span(role.call_name)]
-            if seconds.get(role.id, role.call_name) != role.call_name:
+            if bilingual and other_deck and seconds.get(role.id, role.call_name) != role.call_name:
                 opening, closing = bilingual["aside"]
-                spans += [markup.Span(opening), markup.Span(seconds[role.id], lang=self.deck.second.lang),
+                spans += [markup.Span(opening), markup.Span(seconds[role.id], lang=other_deck.lang),
                           markup.Span(closing)]
         return self.text(card, other, "night-order", tuple(spans))
 
@@ -352,23 +354,25 @@ class _Composer:
         return ListFace(
             card=card, frame=frame, panel=panel,
             name=self.fit(card.name, name_box, spec["name"], "name", card.id, team_color(card),
-                          second=other and other.name, title=True),
+                          second=other.name if other else None, title=True),
             name_box=name_box,
             # The night order's list already names every role in both languages: only its text is repeated.
             text=self.fit(card.ability, text_box, spec["text"], "text", card.id, "#1d1d1d", spans,
-                          second=other and other.ability),
+                          second=other.ability if other else None),
             text_box=text_box,
         )
 
     def card_back(self, card: Card, other: Card | None = None) -> Face:
         """A card's own back: its back name and symbol in its own layout."""
+        face = card.back_face
+        assert face is not None, "compose_faces asks only cards with a back of their own"
         second = other.back_face.name if other and other.back_face else None
         if card.layout == "token":
             self.layout = self.layouts[card.group.size_name]
-            return self.token(card, None, card.back_face.name, second, card.back_face.symbol)
+            return self.token(card, None, face.name, second, face.symbol)
         from dataclasses import replace
-        return self.front(replace(card, name=card.back_face.name, symbol=card.back_face.symbol),
-                          replace(other, name=second) if second else None)
+        return self.front(replace(card, name=face.name, symbol=face.symbol),
+                          replace(other, name=second) if other and second else None)
 
     def back(self, group: Group, other: Group | None = None) -> BackFace:
         self.layout = self.layouts[group.size_name]
@@ -386,7 +390,7 @@ class _Composer:
         light = back_light(group.back.color, spec)
         color = group.back.color if self.ink_saver else light
         title = self.fit(group.back.title, title_box, title_spec, "back title", group.id, color,
-                         second=other and other.back.title, title=True)
+                         second=other.back.title if other else None, title=True)
         return BackFace(emblem, title, title_box, light)
 
 

@@ -129,8 +129,14 @@ class _Painter:
 
     # -- card sides, drawn in card coordinates (origin at the trim's bottom-left)
     def face(self, face: Face, paint: Rect) -> None:
-        draw = {RoleFace: self.role, TokenFace: self.token, WordsFace: self.words, ListFace: self.listing}
-        draw[type(face)](face, paint)
+        if isinstance(face, RoleFace):
+            self.role(face, paint)
+        elif isinstance(face, TokenFace):
+            self.token(face, paint)
+        elif isinstance(face, WordsFace):
+            self.words(face, paint)
+        else:
+            self.listing(face, paint)
 
     def framed(self, face: RoleFace | WordsFace | ListFace, paint: Rect) -> HexColor:
         """Card stock, the frame in the team's colour and the light panel; returns the colour."""
@@ -165,9 +171,11 @@ class _Painter:
             self.rect(pill, pill.h / 2, stroke=color, width=0.3)
         else:
             self.rect(pill, pill.h / 2, fill=color)
-        for box in face.marks:
-            # In the label's colour: white on the pill, or the team colour on an ink-saver outline.
-            self.symbol(card.team.mark, color if ink else white, box, white if ink else color)
+        mark = card.team.mark if card.team else None
+        if mark is not None:    # only a team with a mark has marks on its pill
+            for box in face.marks:
+                # In the label's colour: white on the pill, or the team colour on an ink-saver outline.
+                self.symbol(mark, color if ink else white, box, white if ink else color)
         label = face.label_box
         textfit.draw(face.team, self.c, label.x, label.top, valign_height=label.h)
         textfit.draw(face.ability, self.c, face.ability_box.x, face.ability_box.top)
@@ -244,7 +252,7 @@ class _Painter:
                 # Line art has no ground to glow: drawn dark on the dark back it would vanish.
                 dark, holes = light, light
             self.symbol(design.symbol, dark, back.emblem_box, holes)
-        if back.title:
+        if back.title and back.title_box:
             textfit.draw(back.title, self.c, back.title_box.x, back.title_box.top, valign_height=back.title_box.h)
 
     def pattern(self, path: Path, color: Color, size: float, step: float, area: Rect) -> None:

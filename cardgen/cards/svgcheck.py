@@ -92,8 +92,9 @@ def _structure(text: bytes) -> str | None:
                     return reason
         if name == "style" and element.text and ("@import" in element.text or _OUTSIDE_URL.search(element.text)):
             return "an SVG whose <style> loads something from outside the file"
-        if name == "path" and element.get("d", "").strip() and not re.match(r"\s*[Mm]\s*[-+.\d]", element.get("d")):
-            return (f"an SVG with a <path d=\"{element.get('d').strip()[:20]}\">, which lacks the move-to and "
+        data = element.get("d", "")
+        if name == "path" and data.strip() and not re.match(r"\s*[Mm]\s*[-+.\d]", data):
+            return (f"an SVG with a <path d=\"{data.strip()[:20]}\">, which lacks the move-to and "
                     "point a path starts with (d=\"M x y ...\")")
     for attribute in ("width", "height"):
         size = _NUMBER.match(root.get(attribute, "1").strip())

@@ -11,6 +11,7 @@ the next build removes those whose writer is gone.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -58,7 +59,7 @@ def _alive_windows(pid: int, kernel32=None, last_error=None) -> bool:
     process's exit code instead (`kernel32` and `last_error` stand in for the real ones in tests)."""
     import ctypes
 
-    if kernel32 is None:
+    if kernel32 is None and sys.platform == "win32":    # (ctypes has WinDLL on Windows only)
         kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
         last_error = ctypes.get_last_error
     handle = kernel32.OpenProcess(_QUERY_LIMITED_INFORMATION, False, pid)

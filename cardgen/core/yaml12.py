@@ -16,7 +16,10 @@ from typing import Any
 
 import yaml
 
-_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+try:
+    from yaml import CSafeLoader as _Base
+except ImportError:     # PyYAML built without libyaml: the pure-Python loader reads the same values
+    from yaml import SafeLoader as _Base  # type: ignore[assignment]
 
 
 class Loader(_Base):

@@ -277,9 +277,8 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
                                   f"YAML error: '{bad.value}' cannot be read as {bad.tag.rsplit(':', 1)[-1]}")]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
         detail = " ".join(part for part in (exc.context, exc.problem) if part)
-        return None, [Problem(Where(display, line), f"YAML error: {detail}")]
+        return None, [Problem(Where(display, mark.line + 1 if mark else None), f"YAML error: {detail}")]
     except yaml.YAMLError as exc:
         # The reader's errors (a control character, say) are not "marked" but know their place.
         line = text[:getattr(exc, "position", 0)].count("\n") + 1
@@ -311,6 +310,14 @@ class GameFiles:
     cards: dict[str, Doc]
     extra: dict[str, Doc] = field(default_factory=dict)   # other files the game names, e.g. word lists
     included: tuple[Path, ...] = ()                       # the --include folders its extra cards came from
+
+    @property
+    def checked_game(self) -> Doc:
+        """The game file, which validation has found readable: a build stops before resolving a game
+        without one."""
+        if self.game is None:
+            raise ValueError(f"{self.id}: the game file was not read")
+        return self.game
 
     def folder_of(self, doc: Doc) -> Path:
         """Where the file paths a document names start."""
@@ -472,8 +479,8 @@ def _word_lists(game: Doc | None) -> list[str]:
     data = game.data if game else None
     if not isinstance(data, dict) or not isinstance(data.get("groups"), dict):
         return []
-    languages = data.get("languages") if isinstance(data.get("languages"), list) else []
-    languages = [lang for lang in languages if isinstance(lang, str)]
+    listed = data.get("languages")
+    languages = [lang for lang in listed if isinstance(lang, str)] if isinstance(listed, list) else []
     return [spec["words"]["file"].replace("{lang}", lang)
             for spec in data["groups"].values()
             if isinstance(spec, dict) and isinstance(spec.get("words"), dict)

@@ -130,6 +130,13 @@ class Step:
         return met(self.condition, in_play)
 
     @property
+    def wording(self) -> str:
+        """The text of a say or do step, in the deck's language."""
+        if self.text is None:
+            raise ValueError(f"a {self.kind} step has no text")
+        return self.text.value
+
+    @property
     def named(self) -> tuple[str, ...]:
         """Every card the step's conditions name."""
         return (*self.when, *self.when_all, *self.unless)
@@ -275,6 +282,20 @@ class Deck:
     second: Deck | None = None     # the same deck in the second language of a bilingual build (--lang vi+en)
 
     @property
+    def checked_rulebook(self) -> Rulebook:
+        """The rulebook, for what is made only for a deck that has one (the build plans it so)."""
+        if self.rulebook is None:
+            raise ValueError(f"{self.game} has no rulebook")
+        return self.rulebook
+
+    @property
+    def checked_script(self) -> Script:
+        """The script, for what is made only for a deck that has one (the build plans it so)."""
+        if self.script is None:
+            raise ValueError(f"{self.game} has no script")
+        return self.script
+
+    @property
     def key(self) -> str:
         """The build's language as --lang names it: vi, or vi+en for bilingual cards."""
         return f"{self.lang}+{self.second.lang}" if self.second else self.lang
@@ -302,4 +323,5 @@ class Deck:
     @property
     def night_order(self) -> tuple[Card, ...]:
         """The cards that wake at night, in waking order."""
-        return tuple(sorted((c for c in self.cards if c.night_order is not None), key=lambda c: c.night_order))
+        waking = [(c.night_order, c) for c in self.cards if c.night_order is not None]
+        return tuple(card for _, card in sorted(waking, key=lambda pair: pair[0]))

@@ -57,7 +57,7 @@ class _Resolver:
         self.lang = lang
         self.fonts = fonts
         self.problems: list[Problem] = []
-        self.fallback = fallback_language(list(files.game.data["languages"]))
+        self.fallback = fallback_language(list(files.checked_game.data["languages"]))
         self.resolved: dict[tuple[Path, str], Path] = {}     # the cards of a deck share a few symbols
 
     def text(self, doc: Doc, path: KeyPath) -> Text:
@@ -77,8 +77,11 @@ class _Resolver:
         return Text(value, doc.where(path))
 
     def file(self, value: Any, doc: Doc | None = None) -> Path | None:
-        if not value:
-            return None
+        """The file an optional key names, or None."""
+        return self.path(value, doc) if value else None
+
+    def path(self, value: Any, doc: Doc | None = None) -> Path:
+        """The file a key names, relative to the folder its document's paths start in."""
         folder = self.files.folder_of(doc) if doc else self.files.folder
         key = (folder, str(value))
         if key not in self.resolved:
@@ -128,7 +131,7 @@ def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes:
 def _resolve_one(files: GameFiles, lang: str, card_size: str | None, card_sizes: dict[str, dict],
                  fonts: GlyphCoverage) -> tuple[Deck, list[Problem]]:
     r = _Resolver(files, lang, fonts)
-    game = files.game
+    game = files.checked_game
     data = game.data
     teams = {
         team_id: Team(team_id, r.text(game, ("teams", team_id, "name")), spec["color"], r.file(spec.get("edge")),
@@ -308,7 +311,7 @@ def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group]
         extra_cards=spec.get("extra-cards", 0),
         back_face=BackFace(r.text(doc, ("back", "name")), r.file(back.get("symbol"), doc)) if back else None,
         night_script=_night_script(r, doc),
-        art=Art(r.file(spec["art"]["file"], doc), spec["art"].get("fit", "contain"),
+        art=Art(r.path(spec["art"]["file"], doc), spec["art"].get("fit", "contain"),
                 tuple(spec["art"].get("focus", (0.5, 0.5))), doc.where(("art", "file"))) if "art" in spec else None,
     )
 

@@ -22,7 +22,11 @@ def saddle_order(pages: int) -> list[tuple[int | None, int | None]]:
         front = (total - 1 - 2 * sheet, 2 * sheet)
         back = (2 * sheet + 1, total - 2 - 2 * sheet)
         order += [front, back]
-    return [tuple(i if i < pages else None for i in side) for side in order]
+    return [(_page(left, pages), _page(right, pages)) for left, right in order]
+
+
+def _page(index: int, pages: int) -> int | None:
+    return index if index < pages else None
 
 
 def impose(pdf: bytes, sheet_w: float, sheet_h: float) -> bytes:

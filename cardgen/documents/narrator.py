@@ -15,7 +15,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from cardgen.documents import script, templating
 from cardgen.deck.model import NOT, Deck
@@ -31,7 +31,7 @@ class PageError(ValueError):
 
 
 def _line(line: script.Line) -> dict:
-    out = {"kind": line.kind, "text": line.text}
+    out: dict[str, Any] = {"kind": line.kind, "text": line.text}
     for key, name in _MARKS.items():
         value = getattr(line.marks, key)
         # if-guessed and if-tailored: false is a condition, not a default.
@@ -71,7 +71,7 @@ def _words(deck: Deck) -> dict[str, list[str]]:
 def _tonight(tonight: Tonight) -> dict:
     """The build's table, where the setup screen starts: the setup, the player count and the cards
     added to the setup's row, in the order they were added."""
-    if tonight.setup is None:
+    if tonight.setup is None or tonight.players is None:
         return {"setup": None, "players": None, "with": [], "roles": None}
     if tonight.chosen:
         # Named card by card (--roles): the page deals exactly these, as worked out here.
@@ -90,11 +90,12 @@ def _tonight(tonight: Tonight) -> dict:
 def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonight: Tonight) -> dict:
     """Everything the page knows about the deck, in the deck's language."""
     versions = script.lines(deck, text)
+    script_title = deck.checked_script.title
     return {
         "game": deck.game,
         "lang": deck.lang,
         "name": deck.name.value,
-        "title": deck.script.title.value if deck.script.title else text["script"],
+        "title": script_title.value if script_title else text["script"],
         "versions": [{"id": version.id, "name": version.name,
                       "phases": [{"title": phase.title, "kind": phase.kind, "lines": [_line(line) for line in
                                                                                         phase.lines]}
@@ -112,8 +113,8 @@ def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonig
         "players": list(deck.rulebook.players) if deck.rulebook else None,
         "tonight": _tonight(tonight),
         "deadRoles": deck.night.dead_roles,
-        "winCheck": [{"text": part.text.value, **({"when": [list(part.when)]} if part.when else {})}
-                     for part in deck.script.win_check],
+        "winCheck": [{"text": part.wording, **({"when": [list(part.when)]} if part.when else {})}
+                     for part in deck.checked_script.win_check],
         "stops": script.FULL_WIDTH_STOPS,
         "words": _words(deck),
         "settings": dict(settings),

@@ -50,7 +50,7 @@ def _setup_steps(deck: Deck, text: Mapping) -> list[str]:
         # As in the script for the whole box: a step for tables without some card (unless) is left out.
         if not step.marks.read_in(tailored=False) or not step.applies(box):
             continue
-        line = deal_line(deck, Tonight(frozenset(), ""), text) if step.kind == "deal" else step.text.value
+        line = deal_line(deck, Tonight(frozenset(), ""), text) if step.kind == "deal" else step.wording
         line = marked(line, step.marks, text)
         steps.append(f"**{versions[step.version]}:** {line}" if step.version else line)
     return steps
@@ -108,7 +108,7 @@ def _plural(forms: Mapping | str, count: int) -> str:
 
 def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) -> dict:
     """`sheets`: how many sheets the card PDF prints on; `paper`: their paper's name, in the language."""
-    rulebook = deck.rulebook
+    rulebook = deck.checked_rulebook
     mark = text["house_mark"]
     counts = Counter(card.group.id for card in deck.copies)
     components = []
@@ -117,7 +117,7 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
         if not cards:
             continue
         size = sizes[group.size_name]
-        names = list(dict.fromkeys(card.name.value for card in cards))
+        distinct = list(dict.fromkeys(card.name.value for card in cards))
         components.append({
             "name": group.name.value,
             "count": counts[group.id],
@@ -127,7 +127,7 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
             # Word cards are numbered, not named: their names say nothing.
             "cards": [] if group.layout == "words" else
             [f"{name} ×{sum(c.count for c in cards if c.name.value == name)}" if
-             sum(c.count for c in cards if c.name.value == name) > 1 else name for name in names],
+             sum(c.count for c in cards if c.name.value == name) > 1 else name for name in distinct],
         })
     names = {card.id: card.name.value for card in deck.cards}
     setups = [{

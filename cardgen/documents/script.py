@@ -25,7 +25,7 @@ first call give its second-language name in brackets.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any, Mapping
 
 from cardgen.deck.model import Card, Condition, Deck, Marks, Step, met
 from cardgen.core.phrases import fill
@@ -61,7 +61,7 @@ def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
     if setup is None:
         return text["deal_all"]
     names = {card.id: card.name.value for card in deck.cards}
-    if not tonight.dealt:
+    if not tonight.dealt or tonight.players is None:
         even = setup.fill is None and not setup.extra
         # Cards that bring extra cards of their own (the Thief) say so, whether or not the table lists them.
         extras = [fill(text["deal_card_extra"], card=card.name.value, n=card.extra_cards, fill=names[setup.fill])
@@ -89,9 +89,9 @@ FULL_WIDTH_STOPS = "。；：！？，、）」』"
 def check_text(deck: Deck, in_play: frozenset[str], text: Mapping) -> str:
     """The win check as printed: its label, then the parts of it for the cards in play."""
     line = ""
-    for part in deck.script.win_check:
+    for part in deck.checked_script.win_check:
         if part.applies(in_play):
-            line += ("" if not line or line[-1] in FULL_WIDTH_STOPS else " ") + part.text.value
+            line += ("" if not line or line[-1] in FULL_WIDTH_STOPS else " ") + part.wording
     return f"**{text['win_check']}**{text['colon']}{line}"
 
 
@@ -143,7 +143,7 @@ class _Writer:
         return Line("check", "", Marks(), when, card)
 
     def role_call(self, card: Card, when: Condition) -> list[Line]:
-        script = self.deck.script
+        script = self.deck.checked_script
         night = card.night_script
         group = bool(night and night.group)
         name = card.call_name
@@ -194,13 +194,13 @@ class _Writer:
             elif step.kind == "deal":
                 lines += self.line("deal", "", step.marks, step_when, card)
             else:
-                lines += self.line(step.kind, step.text.value, step.marks, step_when, card)
+                lines += self.line(step.kind, step.wording, step.marks, step_when, card)
         return lines
 
 
 def lines(deck: Deck, text: Mapping) -> tuple[VersionLines, ...]:
     """Every line of every version of the deck's script, for the whole box, each with its condition."""
-    script = deck.script
+    script = deck.checked_script
     versions = []
     for version in script.versions:
         writer = _Writer(deck, text, version.id)
@@ -213,9 +213,9 @@ def lines(deck: Deck, text: Mapping) -> tuple[VersionLines, ...]:
 
 def context(deck: Deck, text: Mapping, tonight: Tonight) -> dict:
     """The script template's values: the lines that apply tonight, as printed."""
-    script = deck.script
+    script = deck.checked_script
     made = {"deal": deal_line(deck, tonight, text), "check": check_text(deck, tonight.in_play, text)}
-    versions = []
+    versions: list[dict[str, Any]] = []
     for version in lines(deck, text):
         phases = [{"title": phase.title, "kind": phase.kind,
                    "steps": [{"kind": "do" if line.kind == "deal" else line.kind,

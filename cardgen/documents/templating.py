@@ -254,7 +254,7 @@ def _source(template_dirs: Sequence[Path], name: str) -> str:
 
 def _read_until(fd: int, deadline: float) -> bytes | None:
     """All a pipe gives until it closes, or None when the deadline comes first."""
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         left = deadline - time.monotonic()
         if left <= 0:

@@ -311,7 +311,7 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
                         initialFontName=body_font, pageTemplates=templates[::-1] if short_page == 1 else templates)
         flowables = builder.flowables(root, column_w)
         _cell_font(flowables, body_font)
-        pages = []
+        pages: list[int] = []
         doc.build(flowables, canvasmaker=functools.partial(FurnishedCanvas, furnish=furnish, pages=pages))
         return buffer.getvalue(), pages[0]
 
