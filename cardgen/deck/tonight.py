@@ -98,7 +98,7 @@ def tonight(deck: Deck, where: Where, text: Mapping, players: int | None, setup_
     if players not in setup.players:
         raise DeckError([Problem(setup.where, f"--players: setup '{setup.id}' of {deck.game} has no row "
                                               f"for {players} players (rows: {counts(setup.players)})")])
-    dealt, beside = dict(setup.deal(players)), {}
+    dealt, beside = dict(setup.deal(players)), dict[str, int]()
     for card_id in extra_cards:
         if cards[card_id].group.id not in seats:
             beside[card_id] = beside.get(card_id, 0) + 1

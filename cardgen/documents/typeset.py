@@ -331,6 +331,8 @@ class FurnishedCanvas(Canvas):
     was called on that page (as the page began), as though it had been drawn then. The total is
     appended to `pages`."""
 
+    _code: list[str]    # ReportLab's: the page's content so far, an operator string an item
+
     def __init__(self, *args, furnish: Callable[[Canvas, int, int], None], pages: list[int], **options):
         super().__init__(*args, **options)
         self._furnish, self._totals = furnish, pages

@@ -312,7 +312,8 @@ def _placed_boxes(prepared: Prepared, decks: GameLanguages, game: str, paper: st
             placed.append(one)
             continue
         split = [place(part, stock, clearance, paper_size, margin, spec, text_room) for part in per_deck(box, prepared)]
-        if None in split or len(split) == 1:
+        fitted = [part for part in split if part is not None]
+        if len(fitted) < len(split) or len(split) == 1:
             flat = net(box.card, box.cards * stock, clearance, spec)
             decks.problems.append(Problem(prepared.deck.name.where, (
                 f"{game} ({lang}): a box for {box.cards} cards of {box.card.w:g} × {box.card.h:g} mm at "
@@ -321,8 +322,8 @@ def _placed_boxes(prepared: Prepared, decks: GameLanguages, game: str, paper: st
             return []
         decks.report.warnings.append(Problem(prepared.deck.name.where, (
             f"{game} ({lang}): one box for all {box.cards} cards does not fit {paper}: one box per deck "
-            f"({', '.join(part.box.groups[0].id for part in split)})"), "note"))
-        placed += split
+            f"({', '.join(part.box.groups[0].id for part in fitted)})"), "note"))
+        placed += fitted
     return placed
 
 

@@ -222,7 +222,8 @@ def _label(card: Card, side: str, lang: str) -> str:
 
 def service_groups(prepared: Prepared, service: Service) -> tuple[list[Group], list[Group]]:
     """The deck's groups the service prints, and those it does not (a size it does not list)."""
-    printed, left = [], []
+    printed: list[Group] = []
+    left: list[Group] = []
     for group in prepared.deck.groups:
         if not any(card.group.id == group.id for card in prepared.deck.copies):
             continue
@@ -314,9 +315,12 @@ def _deck_files(prepared: Prepared, sheet: dict, group: Group, service: Service)
     problems = safe_zone_problems(pdf, pages, sides, prepared, service)
     fields = dict(game=prepared.deck.game, group=group.id, lang=prepared.deck.key)
     if service.format == "pdf-x1a":
+        profile, condition, ink_limit = service.profile, service.condition, service.ink_limit
+        if profile is None or condition is None or ink_limit is None:
+            raise ValueError(f"{service.file}: load_service lets no pdf-x1a service without its profile, "
+                             "output condition and ink limit through")
         try:
-            separated, over = pdfx.convert(pdf, service.profile, pdfx.OutputCondition(**service.condition),
-                                           service.ink_limit)
+            separated, over = pdfx.convert(pdf, profile, pdfx.OutputCondition(**condition), ink_limit)
         except pdfx.PdfXError as exc:
             return {}, [Problem(group.name.where, f"{group.id} ({prepared.deck.lang}): {exc}")]
         problems += _ink_problems(over, sides, prepared, service)

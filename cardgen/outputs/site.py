@@ -21,7 +21,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from cardgen.build import BuildOptions, Pipeline, build, check, languages, targets
 from cardgen.core.problems import DeckError, Problem, Where
@@ -81,7 +81,7 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
     drawn = 0
     for files in games:
         langs = languages(files, options.langs)
-        game_entry = {"id": files.id, "names": {}, "langs": langs}
+        game_entry: dict[str, Any] = {"id": files.id, "names": {}, "langs": langs}
         for lang in langs:
             inputs = manifest.inputs("cards", lang, [files.folder, *files.included], project.templates,
                                      project.fonts, options) + f" {DPI} dpi"

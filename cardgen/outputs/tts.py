@@ -104,7 +104,7 @@ class _Pictures:
         self.prepared = prepared
         self.pages = print_pages(prepared, 0)
         self.pdf = print_pdf(prepared, self.pages, sheet_data)
-        self.first = {}
+        self.first: dict[str, int] = {}
         for item, card in enumerate(prepared.deck.copies):
             self.first.setdefault(card.id, item)
 

@@ -23,8 +23,14 @@ def readings(text: str) -> tuple[str, ...]:
     """The reading of each character of text, "" for characters that have none."""
     from pypinyin import Style, pinyin
 
-    found = [reading[0] for reading in pinyin(text, style=Style.TONE, errors=lambda chars: [""] * len(chars))]
+    # pypinyin takes a list from `errors` (its documented use), though its stubs allow only text.
+    found = [reading[0] for reading in pinyin(text, style=Style.TONE, errors=_unread)]  # type: ignore[arg-type]
     if len(found) == len(text):
         return tuple(found)
     # pypinyin keeps a run of characters it cannot read together; read them one by one to stay aligned.
-    return tuple(pinyin(ch, style=Style.TONE, errors=lambda chars: [""])[0][0] for ch in text)
+    return tuple(pinyin(ch, style=Style.TONE, errors=_unread)[0][0] for ch in text)  # type: ignore[arg-type]
+
+
+def _unread(chars: str) -> list[str]:
+    """No reading for each character pypinyin has none for."""
+    return [""] * len(chars)
