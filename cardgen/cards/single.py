@@ -37,10 +37,12 @@ def print_pdf(prepared: Prepared, pages: list[Page], sheet: dict) -> bytes:
 
     # Strings only label the page-info strip, which these pages do not have.
     options = render.RenderOptions(False, sheet, {}, cutting_aids=False)
+    if prepared.faces is None:
+        raise ValueError(f"{prepared.deck.game}: cards drawn from a deck prepared without its faces")
     return render.render_pdf(prepared.deck, pages, prepared.faces, prepared.book, options)
 
 
-def rasterise(pdf: bytes, pages: list[Page], numbers: list[int], dpi: int) -> dict[int, bytes]:
+def rasterise(pdf: bytes, pages: list[Page], numbers: list[int], dpi: float) -> dict[int, bytes]:
     """Those pages (0-based) of the PDF of `pages` as RGB PNGs at `dpi`, round(px(page size)) pixels each way."""
     import pypdfium2
 

@@ -10,11 +10,11 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from cardgen.core.problems import Problem, did_you_mean
+from cardgen.core.problems import Problem, Severity, did_you_mean
 from cardgen.deck import schema
 from cardgen.deck.load import Doc, KeyPath
 
-_TYPES = {
+_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "object": (dict, "a mapping"),
     "array": (list, "a list"),
     "string": (str, "a text"),
@@ -37,9 +37,13 @@ _FORMS = {
 def _accepted(kinds: tuple[str, ...]) -> tuple[tuple[type, ...], bool]:
     """The Python types of the schema types, and whether a boolean is one of them: bool is an int in
     Python, and YAML's `true` must not pass as a count."""
-    types = tuple(t for kind in kinds for t in (_TYPES[kind][0] if isinstance(_TYPES[kind][0], tuple)
-                                                else (_TYPES[kind][0],)))
+    types = tuple(t for kind in kinds for t in _python_types(kind))
     return types, any(kind != "integer" and isinstance(True, _TYPES[kind][0]) for kind in kinds)
+
+
+def _python_types(kind: str) -> tuple[type, ...]:
+    accepted = _TYPES[kind][0]
+    return accepted if isinstance(accepted, tuple) else (accepted,)
 
 
 def dotted(path: KeyPath) -> str:
@@ -73,13 +77,13 @@ class _SchemaCheck:
 
     def __init__(self, doc: Doc | None):
         self.doc = doc
-        self.found: list[tuple[KeyPath, str, str]] = []
+        self.found: list[tuple[KeyPath, str, Severity]] = []
 
-    def run(self, value: Any, rule: dict, path: KeyPath = ()) -> list[tuple[KeyPath, str, str]]:
+    def run(self, value: Any, rule: dict, path: KeyPath = ()) -> list[tuple[KeyPath, str, Severity]]:
         self.check(value, rule, path)
         return self.found
 
-    def report(self, path: KeyPath, message: str, severity: str = "error") -> None:
+    def report(self, path: KeyPath, message: str, severity: Severity = "error") -> None:
         self.found.append((path, message, severity))
 
     def check(self, value: Any, rule: dict, path: KeyPath) -> None:
