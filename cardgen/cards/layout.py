@@ -256,7 +256,8 @@ def _plan(spec: SheetSpec) -> _Plan:
     """The grid to use: the most cards per sheet over both page orientations
     (and, for fold, both fold directions), or, when that leaves no margin for
     the page-info strip, the next largest grid that does."""
-    layouts = []  # (page, fronts' printable region, mirror), in order of preference
+    # (page, fronts' printable region, mirror), in order of preference
+    layouts: list[tuple[Size, Rect, _Mirror | None]] = []
     m = spec.margin
     for page in (spec.paper, spec.paper.rotated()):
         printable = Rect(m, m, page.w - 2 * m, page.h - 2 * m)

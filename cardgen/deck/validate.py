@@ -99,8 +99,8 @@ def check_text(doc: Doc, path: KeyPath, icons: frozenset[str] = frozenset(), mar
 
 def svg_refs(files: GameFiles) -> list[tuple[Where, str, Path, Path]]:
     """Every SVG a game's files name: (where, the key and value as written, the file, its folder)."""
-    docs = [(files.game, schema.GAME, files.folder)] + [(doc, schema.CARD, files.folder_of(doc))
-                                                         for doc in files.cards.values()]
+    docs = [(files.checked_game, schema.GAME, files.folder)] + [(doc, schema.CARD, files.folder_of(doc))
+                                                                 for doc in files.cards.values()]
     return [(doc.where(path), f"{dotted(path)}: '{doc.get(path)}'", folder / doc.get(path), folder)
             for doc, rule, folder in docs if isinstance(doc.data, dict)
             for path in refs(doc, rule, "#/$defs/file")
@@ -149,7 +149,7 @@ def _unknown(doc: Doc, path: KeyPath, what: str, known: Iterable[str]) -> list[P
 
 def _check_groups(files: GameFiles, groups: dict, teams: dict, sizes: list[str],
                   languages: list[str]) -> list[Problem]:
-    game, problems = files.game, []
+    game, problems = files.checked_game, []
     for group_id, spec in groups.items():
         if not isinstance(spec, dict) or "name" not in spec:
             continue
@@ -173,7 +173,7 @@ def _check_groups(files: GameFiles, groups: dict, teams: dict, sizes: list[str],
 
 def _check_words(files: GameFiles, path: KeyPath, spec: dict, languages: list[str]) -> list[Problem]:
     problems = []
-    levels = spec.get("per-card") if isinstance(spec.get("per-card"), dict) else {}
+    levels = _mapping(spec, "per-card")
     for lang in languages:
         name = spec["file"].replace("{lang}", lang)
         doc = files.extra.get(name)
@@ -181,9 +181,10 @@ def _check_words(files: GameFiles, path: KeyPath, spec: dict, languages: list[st
             why = contained.reason(files.folder / name, files.folder)
             message = {contained.MISSING: f"no word list '{name}' for '{lang}'",
                        contained.UNUSABLE: f"'{name[:60]}' is not a usable file name",
-                       contained.OUTSIDE: f"'{name}' is outside the game folder"}.get(why)
+                       contained.OUTSIDE: f"'{name}' is outside the game folder"}.get(why) if why else None
             if message:     # any other reason was said where the file is
-                problems.append(Problem(files.game.where(path + ("file",)), f"{dotted(path + ('file',))}: {message}"))
+                where = files.checked_game.where(path + ("file",))
+                problems.append(Problem(where, f"{dotted(path + ('file',))}: {message}"))
             continue
         rule = {"type": "object", "additionalProperties": {"type": "array", "minItems": 1,
                                                           "items": {"type": "string"}}}
@@ -291,6 +292,13 @@ def _check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
     return problems
 
 
+def _mapping(data: dict, key: str) -> dict:
+    """The mapping at a key, or an empty one where the key is missing or holds something else (the
+    schema check has said so)."""
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
+
+
 def _well_formed_setup(spec: Any) -> bool:
     def number(value: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and value >= 0
@@ -303,7 +311,8 @@ def _well_formed_setup(spec: Any) -> bool:
 
 
 def _check_setups(files: GameFiles) -> list[Problem]:
-    game, problems = files.game, []
+    game = files.checked_game
+    problems: list[Problem] = []
     setups = game.data.get("setups") if isinstance(game.data, dict) else None
     if not isinstance(setups, dict):
         return problems
@@ -371,14 +380,15 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
         return problems
     problems += check_schema(game, schema.GAME)
     data = game.data if isinstance(game.data, dict) else {}
-    languages = data.get("languages") if isinstance(data.get("languages"), list) else []
+    listed = data.get("languages")
     # A language that is not a code has been reported; texts are checked against the others.
-    languages = [lang for lang in languages if isinstance(lang, str) and re.match(schema.LANG_PATTERN, lang)]
+    languages = [lang for lang in listed if isinstance(lang, str) and re.match(schema.LANG_PATTERN, lang)] \
+        if isinstance(listed, list) else []
     # With no usable list of languages (the schema has said so), no text can be checked against it.
     check_translations = bool(languages)
     languages = languages or ["en"]
-    teams = data.get("teams") if isinstance(data.get("teams"), dict) else {}
-    groups = data.get("groups") if isinstance(data.get("groups"), dict) else {}
+    teams = _mapping(data, "teams")
+    groups = _mapping(data, "groups")
     icons = _icon_ids(files, groups)
     sizes = list(card_sizes)
     size = data.get("card-size")

@@ -54,7 +54,7 @@ def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out:
     sheet = project.template_data("sheet.yaml")
     report, cards, problems = PreviewReport(), [], []
     teams: dict[str, str] = {}
-    names: dict[str, dict[str, str]] = {}     # game -> language -> the game's name in it
+    game_names: dict[str, dict[str, str]] = {}     # game -> language -> the game's name in it
     for files in games:
         for lang in languages(files, langs):
             prepared, found = pipeline.prepare(files, lang)
@@ -63,7 +63,7 @@ def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out:
                 continue
             pictures = card_pictures(prepared, sheet, dpi)
             folder = out / "preview" / files.id / lang
-            names.setdefault(files.id, {})[lang] = prepared.deck.name.value
+            game_names.setdefault(files.id, {})[lang] = prepared.deck.name.value
             for card, front, back in pictures:
                 for side, png in (("front", front), ("back", back)):
                     write_atomic(folder / f"{card.id}-{side}.png", png)
@@ -81,7 +81,7 @@ def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out:
         raise DeckError(problems)
     # One entry per game, named in the language the gallery shows (first: the game's first language).
     games_shown = [{"value": game, "text": next(iter(by_lang.values())), "names": by_lang}
-                   for game, by_lang in sorted(names.items())]
+                   for game, by_lang in sorted(game_names.items())]
     filters = [
         {"key": "game", "label": "Game", "options": games_shown},
         {"key": "lang", "label": "Language",

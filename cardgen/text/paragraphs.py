@@ -65,6 +65,14 @@ class _Made(Paragraph):
     def text(self, value: str) -> None:
         pass        # Paragraph.__init__ stores the text it was given; this one is made from the lines
 
+    @property
+    def checked_lines(self) -> list[list[tuple[str, str]]]:
+        """The lines, for laying out or splitting: the parts ReportLab's split makes without them are
+        given theirs by _BrokenLines.split before anything lays them out."""
+        if self.lines_made is None:
+            raise ValueError("a part of a split paragraph was laid out before it was given its lines")
+        return self.lines_made
+
 
 class _BrokenLines(_Made):
     """A paragraph of one font in the lines cardgen broke, laid out and drawn by ReportLab as it does a
@@ -83,7 +91,7 @@ class _BrokenLines(_Made):
         font, size = frag.fontName, frag.fontSize
         ascent, descent = pdfmetrics.getAscentDescent(font, size)
         lines = []
-        for line in self.lines_made:
+        for line in self.checked_lines:
             text = "".join(text for _, text in line)
             words = rl_paragraph.split(rl_paragraph.strip(text))
             if self.leading_space and words and text[:1] in reportlab_private.WHITESPACE:
@@ -96,7 +104,8 @@ class _BrokenLines(_Made):
         parts = super().split(available_width, available_height)
         if len(parts) == 2:
             count = len(parts[0].blPara.lines)
-            parts[0].lines_made, parts[1].lines_made = self.lines_made[:count], self.lines_made[count:]
+            lines = self.checked_lines
+            parts[0].lines_made, parts[1].lines_made = lines[:count], lines[count:]
         return parts
 
 
@@ -226,6 +235,8 @@ class _KinsokuParagraph(Flowable):
         return self._at(available_width).split(available_width, available_height)
 
     def draw(self) -> None:
+        if self.paragraph is None:
+            raise ValueError("a paragraph is drawn only after ReportLab has wrapped it to its width")
         self.paragraph.drawOn(self.canv, 0, 0)
 
     def getSpaceBefore(self) -> float:

@@ -189,8 +189,9 @@ def _prepared(layer: Layer, book: FontBook, align: str, width: float) -> Callabl
     line breaks (a span may name another language: its characters take that one's), or as ruby."""
     cjk = any(book.is_cjk(lang) for lang in {span.lang or layer.lang for span in layer.spans} | {layer.lang})
     pieces = [piece for span in layer.spans for piece in book.runs(span, span.lang or layer.lang)]
-    if layer.readings is not None:
-        return lambda size: ruby_layout(pieces, layer.readings, book, size, layer.ruby, layer.leading, width,
+    readings = layer.readings
+    if readings is not None:
+        return lambda size: ruby_layout(pieces, readings, book, size, layer.ruby, layer.leading, width,
                                          align, layer.color, layer.ruby_lang)
     style = _style(pieces, align, layer.color)
     return lambda size: _layout(pieces, style, size, layer.leading, width, cjk)
