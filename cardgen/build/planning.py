@@ -1,0 +1,85 @@
+"""What a build writes: games and options in, each game's output files (``Target``) out, and for a
+tailored build the table settled once per game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cardgen.build.checking import card_sizes, languages
+from cardgen.build.options import BuildOptions
+from cardgen.build.pipeline import document_text, table_of
+from cardgen.core.problems import DeckError, Problem
+from cardgen.core.project import Project
+
+# The stages come in when a build needs them: a build with nothing to do, `list` and --help load none.
+if TYPE_CHECKING:
+
+    from cardgen.deck.load import GameFiles
+
+
+def jobs(games: list[GameFiles], options: BuildOptions) -> list[tuple[GameFiles, str]]:
+    return [(files, lang) for files in games for lang in languages(files, options.langs)]
+
+
+def output_kinds(files: GameFiles) -> list[str]:
+    """The outputs a game makes per language: its cards, its rulebook and script if it has their texts,
+    and the narrator page if it has a script."""
+    kinds = ["cards", *(kind for kind in ("rulebook", "script") if f"{kind}.yaml" in files.extra)]
+    return kinds + ["narrator"] if "script" in kinds else kinds
+
+
+def output_path(options: BuildOptions, files: GameFiles, kind: str, lang: str, players: int | None = None) -> Path:
+    """Where an output goes: `<game>-<kind>-<lang>.pdf` for the whole box, `-<N>p` added for a table of N."""
+    table = f"-{players}p" if players is not None else ""
+    return options.out / files.id / f"{files.id}-{kind}-{lang}{table}.{'html' if kind == 'narrator' else 'pdf'}"
+
+
+# The outputs a tailored build writes for its table; the rulebook is always the whole box's, and the
+# card sheets are the table's only with --only-needed.
+TABLE_KINDS = ("script", "narrator")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One output file of a build."""
+
+    kind: str          # cards, rulebook, script or narrator
+    path: Path
+    tailored: bool     # made for the build's table, not for the whole box
+
+
+def targets(files: GameFiles, lang: str, options: BuildOptions) -> list[Target]:
+    """The files a build writes for one game and language (a tailored build's `options` come from :func:`plan`).
+    A pair (vi+en) writes no narrator page: the page reads aloud in one language, the first one's."""
+    out = []
+    for kind in output_kinds(files):
+        if options.kinds and kind not in options.kinds or (kind == "narrator" and "+" in lang):
+            continue
+        tailored = options.tailored and (kind in TABLE_KINDS or (kind == "cards" and options.only_needed))
+        out.append(Target(kind, output_path(options, files, kind, lang, options.players if tailored else None),
+                          tailored))
+    return out
+
+
+def plan(project: Project, games: list[GameFiles], options: BuildOptions
+         ) -> tuple[list[tuple[GameFiles, BuildOptions]], list[Problem]]:
+    """Each game with the options its outputs are built with, and the table's warnings. For a tailored
+    build the table is settled here, once per game and before anything is drawn: a mistake in the
+    options stops the build at once, and the number of players (counted from --roles, or a one-row
+    setup's) names the files."""
+    from cardgen.deck.resolve import AnyGlyph, resolve_deck
+
+    if not options.tailored:
+        return [(files, options) for files in games], []
+    if options.roles and len(games) != 1:
+        raise DeckError([Problem(None, "--roles names the cards of one game: build one game at a time")])
+    planned, warnings = [], []
+    for files in games:
+        lang = languages(files, options.langs)[0]
+        deck, _ = resolve_deck(files, lang, options.card_size, card_sizes(project), AnyGlyph())
+        table = table_of(deck, files, options, document_text(project.template_data, deck.lang))
+        planned.append((files, replace(options, players=table.players)))
+        warnings += table.warnings
+    return planned, warnings
