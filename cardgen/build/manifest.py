@@ -26,27 +26,10 @@ from pathlib import Path
 from typing import Iterable
 
 from cardgen import __version__
+from cardgen.build.kinds import KINDS, TABLE
 from cardgen.core.write import write_atomic
 
 NAME = "cardgen-manifest.json"
-# Option names (BuildOptions fields) that change each kind of output, and those that change an output
-# made for one table (the whole box's outputs never depend on them).
-OPTIONS = {
-    "cards": ("paper", "card_size", "bleed", "backs", "ink_saver", "back_offset", "margin", "pinyin"),
-    # The rulebook counts the card sheets and names their paper; documents are printed on the build's paper.
-    "rulebook": ("booklet", "paper", "card_size", "bleed", "backs", "margin"),
-    "script": ("paper",),
-    "narrator": (),
-}
-TABLE = ("players", "setup", "extra_cards", "roles")
-# Templates (files or folders at the top of templates/) an output kind does not read.
-_CARDS_ONLY = ("card-layout.yaml", "sheet.yaml")
-# The rulebook gives the number of card sheets, which sheet.yaml shapes.
-# No output of a build reads the starting files (new/, init/) or the site's pages (site/).
-_NEVER = ("new", "init", "site")
-UNUSED_TEMPLATES = {"cards": (*_NEVER, "documents", "narrator"), "rulebook": (*_NEVER, "narrator", "card-layout.yaml"),
-                    "script": (*_NEVER, "narrator", *_CARDS_ONLY), "narrator": (*_NEVER, "preview", *_CARDS_ONLY)}
-
 
 def _files(folder: Path, skip: tuple[str, ...] = ()) -> list[Path]:
     if not folder.is_dir():
@@ -126,13 +109,14 @@ class Manifest:
         self.digests[str(path)] = [stat.st_size, stat.st_mtime_ns, sha]
         return sha
 
-    def inputs(self, kind: str, lang: str, game_folders: Iterable[Path], templates: Iterable[Path],
+    def inputs(self, name: str, lang: str, game_folders: Iterable[Path], templates: Iterable[Path],
                fonts: Iterable[Path], options: object, tailored: bool = False) -> str:
-        """The hash of everything an output of `kind` in `lang` is made from (`tailored`: for one table)."""
-        names = OPTIONS[kind] + (TABLE if tailored else ())
+        """The hash of everything an output of the kind `name` in `lang` is made from (`tailored`: for one table)."""
+        kind = KINDS[name]
+        names = kind.stale_on + (TABLE if tailored else ())
         h = hashlib.sha256()
-        h.update(json.dumps([code(), kind, lang, [repr(getattr(options, name)) for name in names]]).encode())
-        for role, folders, skip in (("game", game_folders, ()), ("templates", templates, UNUSED_TEMPLATES[kind]),
+        h.update(json.dumps([code(), kind.name, lang, [repr(getattr(options, name)) for name in names]]).encode())
+        for role, folders, skip in (("game", game_folders, ()), ("templates", templates, kind.unused_templates),
                                     ("fonts", fonts, ())):
             for folder in folders:
                 if (folder, skip) not in self.listed:

@@ -6,11 +6,14 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Mapping
+from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Mapping, TypeVar
 
+from cardgen.build.kinds import KINDS, Kind, Made
 from cardgen.build.options import BuildOptions
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import Project
+
+T = TypeVar("T")
 
 # The stages come in when a build needs them: a build with nothing to do, `list` and --help load none.
 if TYPE_CHECKING:
@@ -216,63 +219,81 @@ class Pipeline:
             self.game_books[files.id] = book
         return self.game_books[files.id]
 
-    def documents(self, prepared: Prepared, files: GameFiles, kinds: frozenset[str] | None = None,
-                  once: bool = False) -> list[tuple[str, bytes, int]]:
-        """The rulebook, the moderator script and the narrator page of a deck that has their texts (of
-        `kinds`, when given): (kind, file, pages); `once`: each laid out a single time, to check it (validate)."""
+    def cards(self, prepared: Prepared, files: GameFiles, tailored: bool) -> Made:
+        """The card sheets' PDF: the whole box's, or (`tailored`) just the cards of the build's table."""
         from cardgen.cards import render
+        from cardgen.deck.tonight import printed
+
+        deck, pages, box_sheets = prepared.deck, prepared.pages, 0
+        if tailored:
+            deck = printed(deck, self.table(deck, files))
+            pages = self.impose(deck)
+            box_sheets = sheets_of_paper(prepared.pages)
+        options = self.options
+        render_options = render.RenderOptions(options.ink_saver, self.read("sheet.yaml"), self.words(deck.key),
+                                              options.back_offset)
+        pdf = render.render_pdf(deck, pages, prepared.faces, prepared.book, render_options)
+        return Made(pdf, len(pages), len(deck.copies), sheets_of_paper(pages), box_sheets,
+                    0.0 if options.ink_saver else back_ink(deck))
+
+    def rulebook(self, prepared: Prepared, files: GameFiles, once: bool) -> Made:
+        """The rulebook of a deck that has its text; `once`: laid out a single time, to check it (validate)."""
+        from cardgen.core.units import Size, pt
+        from cardgen.documents import booklet, rulebook, templating
+
+        options, deck, read = self.options, prepared.deck, self.read
+        text, papers, styles = self.text(deck.lang), read("paper.yaml"), read("documents/styles.yaml")
+        paper = self.paper()
+        # A booklet's pages are half a sheet of the build's paper.
+        sheet = paper.rotated()
+        paper_name = rulebook.localized_name(papers[options.paper], deck.lang, options.paper)
+        xml = templating.render(self.template_dirs("documents"), "rulebook.xml.j2",
+                                rulebook.context(deck, text, self.sizes, sheets_of_paper(prepared.pages), paper_name))
+        pdf, pages = self.typeset(prepared, files, "rulebook", xml, styles["booklet" if options.booklet else "rulebook"],
+                                  Size(sheet.w / 2, sheet.h) if options.booklet else paper,
+                                  f"{text['rulebook']} · {self.language_name(deck.key)}", text["rulebook"],
+                                  "quick-reference rulebook", once)
+        if options.booklet and not once:
+            pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
+        return Made(pdf, pages)
+
+    def script(self, prepared: Prepared, files: GameFiles, once: bool) -> Made:
+        """The moderator script of a deck that has its text, for the build's table."""
+        from cardgen.documents import script, templating
+
+        deck = prepared.deck
+        table = self.table(deck, files)
+        context = script.context(deck, self.text(deck.lang), table)
+        xml = templating.render(self.template_dirs("documents"), "script.xml.j2", context)
+        return Made(*self.typeset(prepared, files, "script", xml, self.read("documents/styles.yaml")["script"],
+                                  self.paper(), f"{context['title']} · {self.language_name(deck.key)} · {table.label}",
+                                  context["title"], "moderator script", once))
+
+    def paper(self):
+        """The build's paper: documents are printed on it."""
         from cardgen.cards.layout import named_size
+
+        return named_size(self.read("paper.yaml"), self.options.paper, "paper")
+
+    def template_dirs(self, folder: str) -> list[Path]:
+        return [templates / folder for templates in self.project.templates]
+
+    def typeset(self, prepared: Prepared, files: GameFiles, name: str, xml: str, style: dict, size, header: str,
+                title: str, subject: str, once: bool) -> tuple[bytes, int]:
+        """A document's PDF and page count from its template's XML: `header` heads every page after the
+        game's name, `title` names it in its metadata."""
+        from cardgen.cards import render
         from cardgen.core import pdfinfo
         from cardgen.core.phrases import fill
-        from cardgen.core.units import Size, pt
-        from cardgen.documents import booklet, rulebook, script, templating, typeset
+        from cardgen.documents import typeset
 
-        project, options = self.project, self.options
-        deck, book = prepared.deck, prepared.book
-        styles = self.read("documents/styles.yaml")
-        text = self.text(deck.lang)
-        papers = self.read("paper.yaml")
-        language = self.language_name(deck.key)
-        template_dirs = [folder / "documents" for folder in project.templates]
-        icons = render.inline_icons(deck)
-
-        def page_label(n: int, total: int) -> str:
-            return fill(text["page"], n=n, total=total)
-
-        # Documents are printed on the build's paper; a booklet's pages are half a sheet of it.
-        paper = named_size(papers, options.paper, "paper")
-        sheet = paper.rotated()
-        out = []
-        if deck.rulebook and (kinds is None or "rulebook" in kinds):
-            style = styles["booklet" if options.booklet else "rulebook"]
-            sheets = sheets_of_paper(prepared.pages)
-            paper_name = rulebook.localized_name(papers[options.paper], deck.lang, options.paper)
-            xml = templating.render(template_dirs, "rulebook.xml.j2",
-                                    rulebook.context(deck, text, self.sizes, sheets, paper_name))
-            furniture = typeset.PageFurniture(f"{deck.name.value} · {text['rulebook']} · {language}", page_label)
-            pdf, pages = _document(typeset.render_document, f"{files.id} ({deck.key}): its rulebook",
-                                   "rulebook.xml.j2", xml, book, deck.lang, style, styles["colors"],
-                                   Size(sheet.w / 2, sheet.h) if options.booklet else paper, furniture,
-                                   pdfinfo.of(deck, f"{deck.name.value}: {text['rulebook']} ({deck.key})",
-                                              "quick-reference rulebook"), icons, once)
-            if options.booklet and not once:
-                pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
-            out.append(("rulebook", pdf, pages))
-        if deck.script and (kinds is None or "script" in kinds):
-            table = self.table(deck, files)
-            context = script.context(deck, text, table)
-            xml = templating.render(template_dirs, "script.xml.j2", context)
-            header = f"{deck.name.value} · {context['title']} · {language} · {table.label}"
-            furniture = typeset.PageFurniture(header, page_label)
-            pdf, pages = _document(typeset.render_document, f"{files.id} ({deck.key}): its script",
-                                   "script.xml.j2", xml, book, deck.lang, styles["script"], styles["colors"],
-                                   paper, furniture, pdfinfo.of(deck, f"{deck.name.value}: {context['title']} "
-                                                                      f"({deck.key})", "moderator script"),
-                                   icons, once)
-            out.append(("script", pdf, pages))
-        if deck.script and (kinds is None or "narrator" in kinds):
-            out.append(("narrator", self.narrator(prepared, files), 0))
-        return out
+        deck, text = prepared.deck, self.text(prepared.deck.lang)
+        furniture = typeset.PageFurniture(f"{deck.name.value} · {header}",
+                                          lambda n, total: fill(text["page"], n=n, total=total))
+        return _document(typeset.render_document, f"{files.id} ({deck.key}): its {name}", f"{name}.xml.j2", xml,
+                         prepared.book, deck.lang, style, self.read("documents/styles.yaml")["colors"], size,
+                         furniture, pdfinfo.of(deck, f"{deck.name.value}: {title} ({deck.key})", subject),
+                         render.inline_icons(deck), once)
 
     def narrator(self, prepared: Prepared, files: GameFiles) -> bytes:
         """The narrator page of a deck with a script, starting from the build's table."""
@@ -293,23 +314,38 @@ class Pipeline:
         except narrator.PageError as exc:
             raise TemplateError("templates/narrator", None, str(exc)) from None
 
-    def document_outputs(self, prepared: Prepared, files: GameFiles, kinds: frozenset[str] | None = None,
+    def documents(self, prepared: Prepared, files: GameFiles, once: bool = False) -> list[tuple[str, bytes, int]]:
+        """Every output of the deck made without its cards' faces (rulebook, script, narrator page, as it has
+        their texts): (kind, file, pages); `once`: each laid out a single time, to check it (validate)."""
+        return [(kind.name, made.data, made.pages) for kind in KINDS.values() if not kind.faces and kind.made_for(files)
+                for made in (kind.make(self, prepared, files, False, once),)]
+
+    def document_outputs(self, prepared: Prepared, files: GameFiles,
                          once: bool = False) -> tuple[list[tuple[str, bytes, int]], list[Problem]]:
-        """documents(), with what stops them as problems: a template, a font, a --setup."""
+        """documents(), or the problems that stop them."""
+        return self.caught(files, lambda: self.documents(prepared, files, once), [])
+
+    def make(self, kind: Kind, prepared: Prepared, files: GameFiles, tailored: bool = False) -> tuple[Made | None, list[Problem]]:
+        """An output of `kind`, or None and the problems that stop it."""
+        return self.caught(files, lambda: kind.make(self, prepared, files, tailored, False), None)
+
+    def caught(self, files: GameFiles, make: Callable[[], T], failed: T) -> tuple[T, list[Problem]]:
+        """What `make` makes, or `failed` with what stopped it as problems: a template, a font, a picture,
+        a --setup."""
         from cardgen.cards.icons import Undrawable
         from cardgen.documents.templating import TemplateError
         from cardgen.text.fonts import FontError
 
         try:
-            return self.documents(prepared, files, kinds, once), []
+            return make(), []
         except DeckError as exc:
-            return [], exc.problems
+            return failed, exc.problems
         except TemplateError as exc:
-            return [], [Problem(Where(self.project.display(Path(exc.file)), exc.line), exc.message)]
+            return failed, [Problem(Where(self.project.display(Path(exc.file)), exc.line), exc.message)]
         except FontError as exc:
-            return [], [self.font_problem(files, exc)]
+            return failed, [self.font_problem(files, exc)]
         except Undrawable as exc:
-            return [], self.undrawable(files, exc)
+            return failed, self.undrawable(files, exc)
 
 
 def document_text(read: Callable[[str], dict], lang: str) -> dict:

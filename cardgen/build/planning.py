@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardgen.build.checking import card_sizes, languages
+from cardgen.build.kinds import KINDS, Kind
 from cardgen.build.options import BuildOptions
 from cardgen.build.pipeline import document_text, table_of
 from cardgen.core.problems import DeckError, Problem
@@ -23,42 +24,33 @@ def jobs(games: list[GameFiles], options: BuildOptions) -> list[tuple[GameFiles,
     return [(files, lang) for files in games for lang in languages(files, options.langs)]
 
 
-def output_kinds(files: GameFiles) -> list[str]:
-    """The outputs a game makes per language: its cards, its rulebook and script if it has their texts,
-    and the narrator page if it has a script."""
-    kinds = ["cards", *(kind for kind in ("rulebook", "script") if f"{kind}.yaml" in files.extra)]
-    return kinds + ["narrator"] if "script" in kinds else kinds
+def output_kinds(files: GameFiles) -> list[Kind]:
+    """The outputs a game makes per language: those whose deck files it has (its cards always)."""
+    return [kind for kind in KINDS.values() if kind.made_for(files)]
 
 
-def output_path(options: BuildOptions, files: GameFiles, kind: str, lang: str, players: int | None = None) -> Path:
+def output_path(options: BuildOptions, files: GameFiles, kind: Kind, lang: str, players: int | None = None) -> Path:
     """Where an output goes: `<game>-<kind>-<lang>.pdf` for the whole box, `-<N>p` added for a table of N."""
-    table = f"-{players}p" if players is not None else ""
-    return options.out / files.id / f"{files.id}-{kind}-{lang}{table}.{'html' if kind == 'narrator' else 'pdf'}"
-
-
-# The outputs a tailored build writes for its table; the rulebook is always the whole box's, and the
-# card sheets are the table's only with --only-needed.
-TABLE_KINDS = ("script", "narrator")
+    return options.out / files.id / kind.path_name(files.id, lang, players)
 
 
 @dataclass(frozen=True)
 class Target:
     """One output file of a build."""
 
-    kind: str          # cards, rulebook, script or narrator
+    kind: str          # its name in KINDS
     path: Path
     tailored: bool     # made for the build's table, not for the whole box
 
 
 def targets(files: GameFiles, lang: str, options: BuildOptions) -> list[Target]:
-    """The files a build writes for one game and language (a tailored build's `options` come from :func:`plan`).
-    A pair (vi+en) writes no narrator page: the page reads aloud in one language, the first one's."""
+    """The files a build writes for one game and language (a tailored build's `options` come from :func:`plan`)."""
     out = []
     for kind in output_kinds(files):
-        if options.kinds and kind not in options.kinds or (kind == "narrator" and "+" in lang):
+        if options.kinds and kind.name not in options.kinds or ("+" in lang and not kind.pairs):
             continue
-        tailored = options.tailored and (kind in TABLE_KINDS or (kind == "cards" and options.only_needed))
-        out.append(Target(kind, output_path(options, files, kind, lang, options.players if tailored else None),
+        tailored = kind.tailored(options)
+        out.append(Target(kind.name, output_path(options, files, kind, lang, options.players if tailored else None),
                           tailored))
     return out
 

@@ -8,10 +8,11 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable
 
+from cardgen.build.kinds import KINDS
 from cardgen.build.options import BuildOptions
-from cardgen.build.pipeline import Pipeline, back_ink, sheets_of_paper
+from cardgen.build.pipeline import Pipeline
 from cardgen.build.planning import Target
-from cardgen.core.problems import DeckError, Problem
+from cardgen.core.problems import Problem
 from cardgen.core.project import Project
 
 # The stages come in when a build needs them: a build with nothing to do, `list` and --help load none.
@@ -36,51 +37,31 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
             todo: tuple[Target, ...], pipeline: Pipeline | None = None) -> JobResult:
     """Stages 3-6 for one game in one language: the files of `todo` written (the game's others are up
     to date), or its problems."""
-    from cardgen.cards import render
-    from cardgen.cards.icons import Undrawable
     from cardgen.core.write import write_atomic
-    from cardgen.deck.tonight import printed
-    from cardgen.text.fonts import FontError
 
     # A worker started without the build's makes its own: templates are read for every build, never kept stale.
     pipeline = pipeline or Pipeline(project, options)
     result = JobResult()
-    kinds = {target.kind: target for target in todo}
+    by_kind = {target.kind: target for target in todo}
+    kinds = [kind for kind in KINDS.values() if kind.name in by_kind]
     # Its SVGs are drawn once, on the sheets: one that cannot be drawn is said where it is named.
-    prepared, found = pipeline.prepare(files, lang, "cards" in kinds, drawn=False)
+    prepared, found = pipeline.prepare(files, lang, any(kind.faces for kind in kinds), drawn=False)
     if prepared is None:
         result.problems = found
         return result
     result.warnings = found
     outputs = []
-    if "cards" in kinds:
-        deck, pages = prepared.deck, prepared.pages
-        try:
-            if kinds["cards"].tailored:
-                deck = printed(deck, pipeline.table(deck, files))
-                pages = pipeline.impose(deck)
-                result.saved = (sheets_of_paper(pages), sheets_of_paper(prepared.pages))
-            render_options = render.RenderOptions(options.ink_saver, pipeline.read("sheet.yaml"),
-                                                  pipeline.words(lang), options.back_offset)
-            pdf = render.render_pdf(deck, pages, prepared.faces, prepared.book, render_options)
-        except DeckError as exc:
-            result.problems = exc.problems
+    for kind in kinds:
+        target = by_kind[kind.name]
+        made, result.problems = pipeline.make(kind, prepared, files, target.tailored)
+        if made is None:
             return result
-        except FontError as exc:
-            result.problems = [pipeline.font_problem(files, exc)]
-            return result
-        except Undrawable as exc:
-            result.problems = pipeline.undrawable(files, exc)
-            return result
-        outputs.append((kinds["cards"], pdf, len(pages)))
-        result.cards = len(deck.copies)       # counted only where a card PDF is written
-        result.sheets = sheets_of_paper(pages)
-        result.back_ink = 0.0 if options.ink_saver else back_ink(deck)
-    documents, problems = pipeline.document_outputs(prepared, files, frozenset(kinds) - {"cards"})
-    if problems:
-        result.problems = problems
-        return result
-    outputs += [(kinds[kind], data, pages) for kind, data, pages in documents]
+        outputs.append((target, made.data, made.pages))
+        if kind.faces:
+            # Counted only where a card PDF is written.
+            result.cards, result.sheets, result.back_ink = made.cards, made.sheets, made.back_ink
+            if target.tailored:
+                result.saved = (made.sheets, made.box_sheets)
     for target, data, pages in outputs:
         try:
             write_atomic(target.path, data)
@@ -125,7 +106,7 @@ def run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles,
 def worker_count(options: BuildOptions, todo: list[tuple[GameFiles, str, BuildOptions, tuple[Target, ...]]]) -> int:
     """--jobs when given; otherwise one worker per core that other processes leave free, and no more
     than there are jobs that draw PDFs (a narrator page alone is quicker made than a worker started)."""
-    drawing = sum(1 for *_, files_todo in todo if any(target.kind != "narrator" for target in files_todo))
+    drawing = sum(1 for *_, files_todo in todo if any(KINDS[target.kind].suffix == "pdf" for target in files_todo))
     if options.jobs:
         return min(options.jobs, len(todo))
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

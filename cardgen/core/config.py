@@ -1,42 +1,86 @@
 """A project's settings file: cardgen.toml, or [tool.cardgen] in pyproject.toml, in; named values out.
 
-Today it remembers printers: the back offset a calibration sheet measured, so
+It remembers printers: the back offset a calibration sheet measured, so
 that a group prints with ``--printer office`` instead of retyping numbers::
 
     [printers.office]
     back-offset = [0.5, -1.0]    # mm, as read on the calibration sheet
+
+and the project's defaults for the build options, each given as on the command line, which
+overrides them::
+
+    [build]
+    paper = "letter"
+    lang = ["en", "vi"]
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 
-from cardgen.core.problems import DeckError, Problem, Where
+from cardgen.core.problems import DeckError, Problem, Where, relative
 from cardgen.core.project import read_text
 
+# The settings file of a project, and where its settings are in it.
+_FILES = (("cardgen.toml", (), "cardgen.toml"), ("pyproject.toml", ("tool", "cardgen"), "pyproject.toml [tool.cardgen]"))
 
-def _settings(root: Path) -> tuple[dict, str]:
-    for name, where in (("cardgen.toml", "cardgen.toml"), ("pyproject.toml", "pyproject.toml [tool.cardgen]")):
+
+def _file(root: Path) -> tuple[dict, str, str, tuple[str, ...]]:
+    """The project's settings, the text they were read from (empty: no file), the file's name as a
+    message says it, and the tables above them in that file."""
+    for name, tables, where in _FILES:
         path = root / name
         if os.path.lexists(path):
-            settings = _read(path, root)
-            return (settings if name == "cardgen.toml" else settings.get("tool", {}).get("cardgen", {})), where
-    return {}, "cardgen.toml"
+            text = read_text(path, root, path.name)
+            try:
+                settings = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                raise DeckError([Problem(Where(path.name), f"TOML error: {exc}")]) from None
+            for table in tables:
+                settings = settings.get(table, {}) if isinstance(settings, dict) else {}
+            return settings, text, where, tables
+    return {}, "", "cardgen.toml", ()
 
 
-def _read(path: Path, root: Path) -> dict:
-    """A settings file of the project folder, read by the rule of cardgen.core.contained."""
-    try:
-        return tomllib.loads(read_text(path, root, path.name))
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckError([Problem(Where(path.name), f"TOML error: {exc}")]) from None
+def build_settings(root: Path) -> list[tuple[str, object, Where]]:
+    """The [build] table's entries: (key, value, where it is written), in the file's order."""
+    settings, text, where, tables = _file(root)
+    build = settings.get("build", {}) if isinstance(settings, dict) else {}
+    name = where.split()[0]
+    path = relative(root / name)
+    header = _header_line(text, ".".join((*tables, "build")))
+    if not isinstance(build, dict):
+        raise DeckError([Problem(Where(path, _key_line(text, "build", 0)),
+                                 f"build: expected a table of build options ([build]), got {build!r}")])
+    if not header:     # an inline table: its keys are on its own line
+        return [(key, value, Where(path, _key_line(text, "build", 0))) for key, value in build.items()]
+    return [(key, value, Where(path, _key_line(text, key, header))) for key, value in build.items()]
+
+
+def _header_line(text: str, table: str) -> int:
+    """The line of a table's header (`[build]`), or 0 when it has none (an inline table)."""
+    pattern = re.compile(r"\[\s*" + r"\s*\.\s*".join(map(re.escape, table.split("."))) + r"\s*\]\s*(#.*)?$")
+    return next((n for n, line in enumerate(text.splitlines(), 1) if pattern.match(line.strip())), 0)
+
+
+def _key_line(text: str, key: str, after: int) -> int | None:
+    """The line a key is set on in the table whose header is on line `after` (0: the top level): a
+    [build] table holds plain keys, one to a line, and ends at the next header."""
+    pattern = re.compile(r"""\s*(["']?)""" + re.escape(key) + r"""\1\s*=""")
+    for n, line in enumerate(text.splitlines()[after:], after + 1):
+        if line.lstrip().startswith("["):
+            break
+        if pattern.match(line):
+            return n
+    return None
 
 
 def printer_offset(root: Path, name: str) -> tuple[float, float]:
     """The back offset remembered for a printer."""
-    settings, where = _settings(root)
+    settings, _, where, _ = _file(root)
     printers = settings.get("printers", {}) if isinstance(settings, dict) else {}
     printers = printers if isinstance(printers, dict) else {}
     if name not in printers:

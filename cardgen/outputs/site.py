@@ -56,6 +56,7 @@ def page_name(lang: str) -> str:
 
 def make_site(project: Project, names: Iterable[str], options: BuildOptions,
               progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> SiteReport:
+    from cardgen.build.kinds import CARDS
     from cardgen.build.manifest import Manifest
     from cardgen.cards.single import card_pictures
 
@@ -83,7 +84,7 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
         langs = languages(files, options.langs)
         game_entry: dict[str, Any] = {"id": files.id, "names": {}, "langs": langs}
         for lang in langs:
-            inputs = manifest.inputs("cards", lang, [files.folder, *files.included], project.templates,
+            inputs = manifest.inputs(CARDS.name, lang, [files.folder, *files.included], project.templates,
                                      project.fonts, options) + f" {DPI} dpi"
             kept = _kept(pictures_before.get(f"{files.id}/{lang}"), inputs, root)
             prepared, found = pipeline.prepare(files, lang, cards=kept is None, sheets=False)

@@ -1,0 +1,128 @@
+"""`cardgen list` and `cardgen setup`: a project (and a game) in; its games, languages and components, a
+game's setups, or the cards to deal to a table out, as text or JSON.
+
+`list` stays quick: its answer is kept in the user's cache while no file of the project changes.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from cardgen.cli import common
+from cardgen.cli.common import DeckProblems, warn
+from cardgen.cli.options import decks_option, table_options
+from cardgen.core.problems import DeckError
+from cardgen.core.project import Project
+
+
+@click.command("list")
+@click.argument("game", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@decks_option
+def list_command(game, as_json, decks, includes) -> None:
+    """The games, their languages and their components with counts."""
+    from cardgen.core.cache import remembered
+
+    project = common.project(decks, includes)
+    try:
+        if project.by_id([game] if game else []):
+            # A listing reads nothing but the project's files: while none of them changes, it stands.
+            listing = remembered("list", (game, project.decks, project.templates, project.fonts, project.includes),
+                                 project.folders(), lambda: _listing(project, game))
+        else:
+            listing = _listing(project, game)
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    if as_json:
+        click.echo(json.dumps({"games": listing["games"]}, ensure_ascii=False, indent=2))
+        return
+    for entry, name in zip(listing["games"], listing["names"]):
+        total = sum(c["count"] for c in entry["components"])
+        click.echo(f"{entry['id']}: {name} [{', '.join(entry['languages'])}], "
+                   f"{total} cards")
+        for component in entry["components"]:
+            click.echo(f"  {component['group']:<8} {component['id']:<16} x{component['count']}")
+
+
+def _listing(project: Project, game: str | None) -> dict:
+    """`cardgen list`'s answer: each game's entry (_describe), and its name in its first language."""
+    from cardgen.build import check
+
+    games, _ = check(project, [game] if game else [], strict=False)
+    entries = [_describe(project, files) for files in games]
+    return {"games": entries,
+            "names": [files.game.data["name"].get(entry["languages"][0]) for files, entry in zip(games, entries)]}
+
+
+@click.command("setup")
+@click.argument("game")
+@table_options
+@click.option("--list", "listing", is_flag=True, help="List the game's setups: id, name, player counts, origin.")
+@click.option("--lang", help="The language of the names (default: the game's first).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@decks_option
+def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as_json, decks, includes) -> None:
+    """The cards to deal to a table: a setup's row for a number of players, or the roles you name."""
+    from cardgen.build import card_sizes, check, document_text, languages
+    from cardgen.deck.resolve import AnyGlyph, resolve_deck
+    from cardgen.deck.tonight import tonight
+
+    project = common.project(decks, includes)
+    try:
+        (files,), _ = check(project, [game], strict=False)
+        lang = languages(files, (lang,) if lang else ())[0]
+        deck, _ = resolve_deck(files, lang, None, card_sizes(project), AnyGlyph())
+        if listing:
+            _list_setups(deck, as_json)
+            return
+        if players is None and setup_id is None and not roles:
+            raise click.ClickException("say who plays: --players N, --setup NAME or --roles SPEC "
+                                       "(cardgen setup GAME --list shows the setups)")
+        table = tonight(deck, files.game.where(), document_text(project.template_data, deck.lang), players,
+                        setup_id, tuple(extra_cards), roles or ())
+    except DeckError as exc:
+        raise DeckProblems(exc.problems) from None
+    warn(list(table.warnings))
+    if as_json:
+        click.echo(json.dumps({"game": files.id, "players": table.players, "components": dict(table.dealt),
+                               **({"beside": dict(table.beside)} if table.beside else {})}, ensure_ascii=False))
+        return
+    names = {card.id: deck.introduced(card) for card in deck.cards}
+    source = "--roles" if table.chosen else table.setup.id
+    click.echo(f"{files.id}, {table.players} players ({source}): {sum(table.dealt.values())} cards")
+    for card_id, number in table.dealt.items():
+        click.echo(f"  {number:>3} x {names[card_id]}")
+    for card_id, number in table.beside.items():
+        click.echo(f"  {number:>3} x {names[card_id]} (dealt to nobody)")
+
+
+def _list_setups(deck, as_json: bool) -> None:
+    from cardgen.deck.setups import counts
+
+    setups = [{"id": setup.id, "name": setup.name.value if setup.name else setup.id,
+               "players": list(setup.players), "origin": setup.origin} for setup in deck.setups]
+    if as_json:
+        click.echo(json.dumps({"game": deck.game, "setups": setups}, ensure_ascii=False))
+        return
+    click.echo(f"{deck.game}: {len(setups)} setup{'' if len(setups) == 1 else 's'}")
+    rows = [(s["id"], s["name"], f"{counts(s['players'])} player{'' if s['players'] == [1] else 's'}", s["origin"])
+            for s in setups]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
+        click.echo("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+
+
+def _describe(project: Project, files) -> dict:
+    """A game's entry in `cardgen list`: its cards as the build makes them, derived and word cards included."""
+    from cardgen.build import card_sizes
+    from cardgen.deck.resolve import AnyGlyph, resolve_deck
+
+    languages = list(files.game.data["languages"])
+    deck, _ = resolve_deck(files, languages[0], None, card_sizes(project), AnyGlyph())
+    return {
+        "id": files.id,
+        "languages": languages,
+        "components": [{"id": card.id, "group": card.group.id, "count": card.count} for card in deck.cards],
+    }
