@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Mapping, TypeVar
 
 from cardgen.build.kinds import KINDS, Kind, Made
 from cardgen.build.options import BuildOptions
+from cardgen.core.phrases import block, in_language
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import Project
 
@@ -164,15 +165,14 @@ class Pipeline:
 
         strings = self.read("strings.yaml")
         first = language_pair(lang)[0]
-        return {**_in_language(strings, "en"), **_in_language(strings, first),
-                "language": self.language_name(lang)}
+        return {**in_language(strings, first), "language": self.language_name(lang)}
 
     def language_name(self, lang: str) -> str:
         """A language's name in itself (strings.yaml's `language`); a pair's two names joined by +."""
         from cardgen.deck.resolve import language_pair
 
         strings = self.read("strings.yaml")
-        return " + ".join(_in_language(strings, one).get("language", one) for one in language_pair(lang))
+        return " + ".join(block(strings, one).get("language", one) for one in language_pair(lang))
 
     def drawing_problems(self, files: GameFiles) -> list[Problem]:
         """Every SVG of the game drawn once, as the build draws it: what svglib or ReportLab stumble on."""
@@ -303,9 +303,8 @@ class Pipeline:
         project, deck = self.project, prepared.deck
         text = self.text(deck.lang)
         page_all = project.template_data("narrator/text.yaml")
-        page_text = {**page_all.get("en", {}), **page_all.get(deck.lang, {}),
-                     "language": _in_language(project.template_data("strings.yaml"), deck.lang).get("language",
-                                                                                                 deck.lang)}
+        page_text = {**in_language(page_all, deck.lang),
+                     "language": block(project.template_data("strings.yaml"), deck.lang).get("language", deck.lang)}
         table = self.table(deck, files)
         try:
             return narrator.page(deck, text, page_text, project.template_data("narrator/narrator.yaml"), table,
@@ -351,7 +350,7 @@ class Pipeline:
 def document_text(read: Callable[[str], dict], lang: str) -> dict:
     """The words of the generated documents in a language, English where it has none; `read` reads a template."""
     text = read("documents/text.yaml")
-    return {**text.get("en", {}), **text.get(lang, {})}
+    return in_language(text, lang)
 
 
 def table_of(deck: Deck, files: GameFiles, options: BuildOptions, text: Mapping) -> Tonight:
@@ -392,9 +391,3 @@ def _document(render_document, what: str, template: str, xml: str, *args):
         raise TemplateError(f"documents/{template}", None, "its output has a part taller than a page that cannot "
                                                            "be split across pages (a table row?); shorten it") \
             from None
-
-
-def _in_language(table: dict, lang: str) -> dict:
-    """A language's block of a per-language template file (strings.yaml), or an empty one."""
-    block = table.get(lang) if isinstance(table, dict) else None
-    return block if isinstance(block, dict) else {}

@@ -19,16 +19,18 @@ def fallback_language(languages: list[str]) -> str:
     return FALLBACK if FALLBACK in languages else languages[0]
 
 
+def block(table: Any, lang: str) -> Mapping:
+    """A language's own block of a table of phrases by language; one that is not a mapping counts as empty."""
+    found = table.get(lang) if isinstance(table, Mapping) else None
+    return found if isinstance(found, Mapping) else {}
+
+
 def in_language(table: Any, lang: str, deep: tuple[str, ...] = ()) -> dict:
     """A language's block of a table of phrases by language, with English's beneath it for what it lacks;
-    the mappings under the `deep` keys merged the same way. A block that is not a mapping counts as empty."""
-    def block(name: str) -> Mapping:
-        found = table.get(name) if isinstance(table, Mapping) else None
-        return found if isinstance(found, Mapping) else {}
-
-    merged = {**block(FALLBACK), **block(lang)}
+    the mappings under the `deep` keys merged the same way."""
+    merged = {**block(table, FALLBACK), **block(table, lang)}
     for key in deep:
-        merged[key] = {**block(FALLBACK).get(key, {}), **block(lang).get(key, {})}
+        merged[key] = {**block(table, FALLBACK).get(key, {}), **block(table, lang).get(key, {})}
     return merged
 
 

@@ -17,9 +17,9 @@ import hashlib
 import json
 from typing import Any, Callable, Mapping
 
-from cardgen.documents import script, templating
 from cardgen.deck.model import NOT, Deck
 from cardgen.deck.tonight import Tonight
+from cardgen.documents import script, templating
 
 # Marks the page reads, by the key it reads them under; a default value is left out of the page.
 _MARKS = {"deadly": "deadly", "house": "house", "timer": "timer", "pause": "pause", "secret_word": "word",

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Mapping
 
+from cardgen.core.phrases import FALLBACK, fill
 from cardgen.deck.model import Deck, Marks, Part, Setup, team_color
-from cardgen.core.phrases import fill
-from cardgen.documents.script import deal_line, marked
 from cardgen.deck.tonight import Tonight
+from cardgen.documents.script import deal_line, marked
 
 
 def _house(text: str, mark: str) -> str:
@@ -96,7 +96,7 @@ def _night_order(deck: Deck, text: Mapping) -> dict | None:
 def localized_name(spec: Mapping, lang: str, fallback: str) -> str:
     """A template entry's `name` in the language (card-sizes.yaml, paper.yaml), else English, else fallback."""
     names = spec.get("name") or {}
-    return str(names.get(lang) or names.get("en") or fallback) if isinstance(names, Mapping) else str(names)
+    return str(names.get(lang) or names.get(FALLBACK) or fallback) if isinstance(names, Mapping) else str(names)
 
 
 def _plural(forms: Mapping | str, count: int) -> str:

@@ -27,9 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from cardgen.deck.model import Card, Condition, Deck, Marks, Step, met
 from cardgen.core.phrases import fill
+from cardgen.deck.model import Card, Condition, Deck, Marks, Step, met
 from cardgen.deck.tonight import Tonight
+
 
 def timer_text(seconds: int, text: Mapping) -> str:
     minutes, rest = divmod(seconds, 60)

@@ -33,6 +33,7 @@ from cardgen.build.game_decks import ExportReport, GameLanguages
 from cardgen.cards.layout import named_size
 from cardgen.cards.single import print_pages, print_pdf
 from cardgen.core import pdfinfo, units
+from cardgen.core.phrases import in_language
 from cardgen.core.problems import DeckError, Problem
 from cardgen.core.project import Project
 from cardgen.core.units import Rect, Size, pt
@@ -345,7 +346,7 @@ def make_boxes(project: Project, game: str, langs: tuple[str, ...], out: Path, p
     text_room = 2 + units.mm(float(spec["text-size"])) * 1.4
     for prepared in decks:
         lang = prepared.deck.key
-        words = {**spec["words"]["en"], **spec["words"].get(prepared.deck.lang, {})}
+        words = in_language(spec["words"], prepared.deck.lang)
         placed = _placed_boxes(prepared, decks, game, paper, paper_size, stock, clearance, margin, spec, text_room)
         if placed:
             target = box_path(out, decks.files.id, lang, paper)

@@ -14,9 +14,9 @@ import io
 
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.core.units import Size, pt
 from cardgen.text.fonts import FontBook
 from cardgen.text.markup import Span
-from cardgen.core.units import Size, pt
 
 REACH = 8.0      # mm either side of the middle
 STEP = 0.5       # mm between ticks

@@ -26,8 +26,17 @@ from typing import Sequence, cast
 
 from PIL import Image, ImageCms, ImageMath
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import (ArrayObject, ContentStream, DecodedStreamObject, DictionaryObject, FloatObject,
-                           NameObject, NumberObject, StreamObject, TextStringObject)
+from pypdf.generic import (
+    ArrayObject,
+    ContentStream,
+    DecodedStreamObject,
+    DictionaryObject,
+    FloatObject,
+    NameObject,
+    NumberObject,
+    StreamObject,
+    TextStringObject,
+)
 
 from cardgen.core import pypdf_private
 

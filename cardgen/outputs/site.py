@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from cardgen.build import BuildOptions, Pipeline, build, check, languages, targets
+from cardgen.core.phrases import fallback_language, in_language
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import Project
 from cardgen.core.write import remove_abandoned, write_atomic
@@ -181,13 +182,12 @@ def _kept(entry: object, inputs: str, root: Path) -> dict | None:
 def _first_language(entries: list[dict]) -> str:
     """The index's language: English if a game has it, else the first game's first language."""
     every = [lang for entry in entries for lang in entry["langs"]]
-    return "en" if "en" in every else every[0]
+    return fallback_language(every)
 
 
 def _text(table: dict, lang: str) -> dict:
     """The site's words in a language, English where it has none; each guide step split at its bold lead."""
-    text = {**table.get("en", {}), **(table.get(lang) or {})}
-    text["kinds"] = {**table.get("en", {}).get("kinds", {}), **(table.get(lang) or {}).get("kinds", {})}
+    text = in_language(table, lang, deep=("kinds",))
     steps = []
     for step in text.get("guide", []):
         match = re.match(r"\*\*(.+?)\*\*(.*)", step, re.S)
