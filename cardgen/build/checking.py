@@ -91,12 +91,12 @@ def languages(files: GameFiles, wanted: tuple[str, ...]) -> list[str]:
     code, or two joined by + for bilingual cards (vi+en)."""
     from cardgen.deck.resolve import language_pair
 
-    have = list(files.game.data["languages"])
+    have = list(files.checked_game.data["languages"])
     for choice in wanted:
         pair = language_pair(choice)
         missing = [lang for lang in pair if lang not in have]
         if missing:
-            raise DeckError([Problem(files.game.where(("languages",)),
+            raise DeckError([Problem(files.checked_game.where(("languages",)),
                                      f"game '{files.id}' has no language '{missing[0]}'; it has {', '.join(have)}")])
         if len(pair) > 2 or len(set(pair)) < len(pair):
             raise DeckError([Problem(None, f"--lang {choice}: bilingual cards are in two different languages, "
@@ -118,8 +118,8 @@ def check_pinyin(games: list[GameFiles], options: BuildOptions) -> list[Problem]
         built = ", ".join(dict.fromkeys(lang for _, lang in chinese))
         raise DeckError([Problem(None, f"--pinyin puts pinyin over Chinese names, and this build has no Chinese "
                                        f"({built}): add --lang {CHINESE} or a pair with it, like --lang {CHINESE}+en")])
-    return [Problem(files.game.where(("languages",)), f"--pinyin: '{lang}' has no Chinese; its cards have no pinyin",
-                    "warning")
+    return [Problem(files.checked_game.where(("languages",)),
+                    f"--pinyin: '{lang}' has no Chinese; its cards have no pinyin", "warning")
             for files in games for lang in languages(files, options.langs) if not chinese[files.id, lang]]
 
 

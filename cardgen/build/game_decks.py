@@ -38,7 +38,7 @@ class GameLanguages:
         self.start = time.perf_counter()
         (self.files,), self.warnings = check(project, [game], strict=False)
         self.langs = languages(self.files, langs)
-        options = BuildOptions(langs=tuple(self.langs), out=out, card_size=card_size(self.files.game.data))
+        options = BuildOptions(langs=tuple(self.langs), out=out, card_size=card_size(self.files.checked_game.data))
         self.pipeline = Pipeline(project, options, sizes=sizes)
         self.problems: list[Problem] = []
         self.report = ExportReport(warnings=list(self.warnings))

@@ -51,12 +51,12 @@ def code() -> str:
     package = Path(__file__).resolve().parents[1]
     for module in sorted(package.rglob("*.py")):
         h.update(f"\0{module.relative_to(package).as_posix()}\0".encode() + module.read_bytes())
-    for package in ("reportlab", "svglib"):
+    for name in ("reportlab", "svglib"):
         # Found, not imported: a build with nothing to do loads neither.
-        spec = importlib.util.find_spec(package)
+        spec = importlib.util.find_spec(name)
         origin = spec.origin if spec and spec.origin else ""
         stat = os.stat(origin) if origin else None
-        h.update(f"\0{package}\0{origin}\0{stat and (stat.st_size, stat.st_mtime_ns)}".encode())
+        h.update(f"\0{name}\0{origin}\0{stat and (stat.st_size, stat.st_mtime_ns)}".encode())
     return h.hexdigest()
 
 

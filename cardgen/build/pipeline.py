@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from cardgen.deck.load import GameFiles
     from cardgen.deck.model import Card, Deck
     from cardgen.deck.tonight import Tonight
-    from cardgen.text.fonts import FontBook
+    from cardgen.text.fonts import FontBook, FontError
 
 
 def back_design(card: Card) -> Hashable:
@@ -65,6 +65,13 @@ class Prepared:
     faces: Faces | None          # None when only the documents or the narrator page are made
     pages: list
     book: FontBook
+
+    @property
+    def checked_faces(self) -> Faces:
+        """The card faces, for the card sheets: a build that makes them prepares its decks with faces."""
+        if self.faces is None:
+            raise ValueError(f"{self.deck.game}: cards drawn from a deck prepared without its faces")
+        return self.faces
 
 
 class Pipeline:
@@ -109,7 +116,7 @@ class Pipeline:
         except FontError as exc:     # fonts are opened when a text first needs them
             return None, [self.font_problem(files, exc)]
         except ValueError as exc:
-            return None, [Problem(files.game.where(("fonts",)), f"fonts: {exc}")]
+            return None, [Problem(files.checked_game.where(("fonts",)), f"fonts: {exc}")]
         problems += found + (self.drawing_problems(files) if cards and drawn else [])
         pages = []
         if sheets:
@@ -194,20 +201,20 @@ class Pipeline:
         return [Problem(where, f"{written} is {reason}") for where, written, path, _ in svg_refs(files)
                 if icons.icon_bytes(path) == exc.data] or [Problem(None, f"{files.id}: a symbol is {reason}")]
 
-    def font_problem(self, files: GameFiles, exc: ValueError) -> Problem:
+    def font_problem(self, files: GameFiles, exc: FontError) -> Problem:
         """Where a font that cannot be used is to be fixed: the game's `fonts:` for its own fonts,
         else the project's font file."""
-        families = (files.game.data.get("fonts") or {}).get("families", {})
+        families = (files.checked_game.data.get("fonts") or {}).get("families", {})
         own = {str(file) for faces in families.values() for file in faces.values()}
         if any(path.as_posix().endswith(name) for path in exc.paths for name in own):
-            return Problem(files.game.where(("fonts",)), f"fonts: {exc}")
+            return Problem(files.checked_game.where(("fonts",)), f"fonts: {exc}")
         return Problem(Where(self.project.display(exc.paths[0])), str(exc))
 
     def book_for(self, files: GameFiles):
         """The font book of a game: the built-in one, or with the game's own fonts added."""
         from cardgen.text import fonts
 
-        extra = files.game.data.get("fonts")
+        extra = files.checked_game.data.get("fonts")
         if not extra:
             return self.book
         if files.id not in self.game_books:
@@ -232,7 +239,7 @@ class Pipeline:
         options = self.options
         render_options = render.RenderOptions(options.ink_saver, self.read("sheet.yaml"), self.words(deck.key),
                                               options.back_offset)
-        pdf = render.render_pdf(deck, pages, prepared.faces, prepared.book, render_options)
+        pdf = render.render_pdf(deck, pages, prepared.checked_faces, prepared.book, render_options)
         return Made(pdf, len(pages), len(deck.copies), sheets_of_paper(pages), box_sheets,
                     0.0 if options.ink_saver else back_ink(deck))
 
@@ -357,7 +364,7 @@ def table_of(deck: Deck, files: GameFiles, options: BuildOptions, text: Mapping)
     """Who plays: the table the options name, or the whole box."""
     from cardgen.deck.tonight import tonight
 
-    return tonight(deck, files.game.where(), text, options.players, options.setup, options.extra_cards,
+    return tonight(deck, files.checked_game.where(), text, options.players, options.setup, options.extra_cards,
                    options.roles)
 
 

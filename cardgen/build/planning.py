@@ -67,7 +67,8 @@ def plan(project: Project, games: list[GameFiles], options: BuildOptions
         return [(files, options) for files in games], []
     if options.roles and len(games) != 1:
         raise DeckError([Problem(None, "--roles names the cards of one game: build one game at a time")])
-    planned, warnings = [], []
+    planned: list[tuple[GameFiles, BuildOptions]] = []
+    warnings: list[Problem] = []
     for files in games:
         lang = languages(files, options.langs)[0]
         deck, _ = resolve_deck(files, lang, options.card_size, card_sizes(project), AnyGlyph())

@@ -77,7 +77,8 @@ def run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles,
     """Each job's result, in worker processes when there are several jobs and free cores to share."""
     workers = worker_count(options, todo)
     pipeline = Pipeline(project, options) if todo else None
-    if workers <= 1:
+    # Without jobs there is no pipeline and at most one worker; the loop still runs, for the progress it shows.
+    if workers <= 1 or pipeline is None:
         for files, lang, game_options, files_todo in progress(todo):
             yield files, lang, run_job(project, game_options, files, lang, files_todo, pipeline)
         return
@@ -149,11 +150,12 @@ def _start_worker(pipeline: Pipeline | None) -> None:
     end_on_signals()
 
 
-def _in_worker(*args) -> JobResult:
+def _in_worker(project: Project, options: BuildOptions, files: GameFiles, lang: str,
+               todo: tuple[Target, ...]) -> JobResult:
     """run_job in a worker process; a signal that ends the build ends the worker too, once the job's
     cleanups have run (the pool would otherwise hand it the next job)."""
     try:
-        return run_job(*args, pipeline=_worker_pipeline)
+        return run_job(project, options, files, lang, todo, pipeline=_worker_pipeline)
     except SystemExit as exc:
         os._exit(exc.code if isinstance(exc.code, int) else 1)
 

@@ -53,7 +53,8 @@ def _listing(project: Project, game: str | None) -> dict:
     games, _ = check(project, [game] if game else [], strict=False)
     entries = [_describe(project, files) for files in games]
     return {"games": entries,
-            "names": [files.game.data["name"].get(entry["languages"][0]) for files, entry in zip(games, entries)]}
+            "names": [files.checked_game.data["name"].get(entry["languages"][0])
+                      for files, entry in zip(games, entries)]}
 
 
 @click.command("setup")
@@ -80,7 +81,7 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
         if players is None and setup_id is None and not roles:
             raise click.ClickException("say who plays: --players N, --setup NAME or --roles SPEC "
                                        "(cardgen setup GAME --list shows the setups)")
-        table = tonight(deck, files.game.where(), document_text(project.template_data, deck.lang), players,
+        table = tonight(deck, files.checked_game.where(), document_text(project.template_data, deck.lang), players,
                         setup_id, tuple(extra_cards), roles or ())
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
@@ -90,7 +91,7 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
                                **({"beside": dict(table.beside)} if table.beside else {})}, ensure_ascii=False))
         return
     names = {card.id: deck.introduced(card) for card in deck.cards}
-    source = "--roles" if table.chosen else table.setup.id
+    source = "--roles" if table.chosen else table.checked_setup.id
     click.echo(f"{files.id}, {table.players} players ({source}): {sum(table.dealt.values())} cards")
     for card_id, number in table.dealt.items():
         click.echo(f"  {number:>3} x {names[card_id]}")
@@ -119,7 +120,7 @@ def _describe(project: Project, files) -> dict:
     from cardgen.build import card_sizes
     from cardgen.deck.resolve import AnyGlyph, resolve_deck
 
-    languages = list(files.game.data["languages"])
+    languages = list(files.checked_game.data["languages"])
     deck, _ = resolve_deck(files, languages[0], None, card_sizes(project), AnyGlyph())
     return {
         "id": files.id,

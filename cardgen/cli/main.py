@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any, Sequence
 
 import click
 
@@ -22,12 +23,13 @@ class _Process(click.Group):
     (after a build that is a quarter of a second nobody needs to wait for) unless a profiler or a
     tracer waits for the exit."""
 
-    def main(self, args=None, **extra):
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
         if args is not None:
-            return super().main(args, **extra)
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         common.started = common.process_start()
         try:
-            super().main(args, **extra)
+            super().main(args, prog_name, complete_var, standalone_mode, **extra)
             code = 0
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1

@@ -37,7 +37,7 @@ def narrator_command(ctx, game, lang, no_open, decks, includes, **_options) -> N
         if not NARRATOR.made_for(files):
             raise click.ClickException(f"{project.display(files.folder)}: game '{files.id}' has no "
                                        f"{' or '.join(NARRATOR.needs)}, so no narrator page")
-        options, settings_warnings = gather(ctx, project, langs=(lang or files.game.data["languages"][0],),
+        options, settings_warnings = gather(ctx, project, langs=(lang or files.checked_game.data["languages"][0],),
                                             kinds=(NARRATOR.name,))
         report = build(project, [game], options)
     except DeckError as exc:

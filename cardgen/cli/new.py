@@ -68,7 +68,7 @@ def new_role_command(game, card_id, into, decks, includes) -> None:
     folder = (into / files.id) if into else files.folder
     command = f"cardgen validate {files.id}" + (f" --include {into}" if into else "")
     try:
-        text = newfiles.role_text(project.templates, files.id, card_id, files.game.data, orders, command)
+        text = newfiles.role_text(project.templates, files.id, card_id, files.checked_game.data, orders, command)
     except templating.TemplateError as exc:
         raise click.ClickException(f"the project's templates/new/ cannot make a card: {exc}") from None
     _write_new(folder / "roles" / f"{card_id}.yaml", text)

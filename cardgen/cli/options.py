@@ -239,8 +239,9 @@ def _setting(ctx: click.Context, param: click.Option, value: object) -> tuple[ob
         value = [value] if isinstance(value, str) else value
         expected, ok = "a string or a list of strings", isinstance(value, list) and all(isinstance(v, str) for v in value)
     elif isinstance(param.type, _Offset):
-        ok = isinstance(value, list) and len(value) == 2 and all(_number(v) for v in value)
-        expected, value = "[x, y] in mm", ",".join(map(str, value)) if ok else value
+        expected, ok = "[x, y] in mm", False
+        if isinstance(value, list) and len(value) == 2 and all(_number(v) for v in value):
+            ok, value = True, ",".join(map(str, value))
     elif isinstance(param.type, click.types.IntParamType):
         expected, ok = "a whole number", isinstance(value, int) and not isinstance(value, bool)
     elif isinstance(param.type, click.types.FloatParamType):

@@ -18,7 +18,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, TypeVar
 
 from cardgen.build.manifest import state
 from cardgen.core.write import write_atomic
@@ -26,6 +26,8 @@ from cardgen.core.write import write_atomic
 # A file changed this recently may change again within the same tick of its clock, keeping its size and
 # modification time (git calls this "racily clean"): an answer that read it is not kept.
 SETTLED_NS = 2_000_000_000
+
+T = TypeVar("T")
 
 
 def folder() -> Path | None:
@@ -42,9 +44,11 @@ def folder() -> Path | None:
     return home / ("Library/Caches" if sys.platform == "darwin" else ".cache") / "cardgen"
 
 
-def remembered(question: str, asked: object, folders: Iterable[Path], answer: Callable[[], object]) -> object:
+def remembered(question: str, asked: object, folders: Iterable[Path], answer: Callable[[], T]) -> T:
     """The answer to `question` (a name) about `asked` (its repr is part of the key), which reads the
-    files in `folders`: kept from an earlier run when none of them changed, else answer()'s, kept."""
+    files in `folders`: kept from an earlier run when none of them changed, else answer()'s, kept.
+    A kept answer is read back from JSON, so answer() returns what JSON gives back unchanged: dicts
+    with string keys, lists, strings, numbers, booleans and None (no tuples)."""
     folders = list(folders)
     key, newest = state((question, asked), folders)
     where = folder()

@@ -48,6 +48,13 @@ class Tonight:
     warnings: tuple[Problem, ...] = ()           # chosen roles that do not fit the game's rules
     chosen: bool = False                         # the cards were named (--roles), not a setup's row
 
+    @property
+    def checked_setup(self) -> Setup:
+        """The setup, for a table of N players: only the whole box (no --players, --setup or --roles) has none."""
+        if self.setup is None:
+            raise ValueError(f"{self.label}: the whole box is dealt from no setup")
+        return self.setup
+
 
 def parse_roles(spec: str) -> Roles:
     """``werewolf:2,villager:3,seer`` as (id, count) pairs in the order given; a ValueError says what is wrong."""
