@@ -1637,7 +1637,8 @@ def test_another_font_under_a_bundled_font_s_postscript_name_is_a_clean_error(pr
 
 @pytest.mark.parametrize("body,message", [
     ("{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}",
-     "templates/documents/rulebook.xml.j2: did not finish within 2 s; cardgen stops a template there"),
+     "templates/documents/rulebook.xml.j2: did not finish within 2 s of processor time; cardgen stops a template "
+     "there"),
     ("{{ 'x'.ljust(2 ** 32) }}",
      "templates/documents/rulebook.xml.j2:3: needed more than the 512 MiB of memory a template may use"),
     ("{{ 'x' * 10 ** 9 }}",

@@ -10,11 +10,21 @@ A project's own template is a stranger's program: it runs in a child process
 with a memory budget (:data:`MEMORY_BYTES`, where the system enforces one) and
 a time limit (:data:`SECONDS`), and its output is cut off at
 :data:`MAX_OUTPUT_CHARS`; the built-in templates run in-process.
+
+The time limit is processor time where the system can count it (RLIMIT_CPU:
+the kernel stops the child once it has computed for SECONDS), so that a busy
+machine, which only makes a good template wait, does not stop it. A child that
+waits without computing is stopped by the clock after :data:`WALL_SECONDS_FACTOR`
+times as long (one that computed for :data:`COMPUTING_SHARE` of that time, where
+the system says, is left to the processor-time limit). Where there is no
+processor-time limit, the clock's limit is SECONDS; where there is no fork, the
+template runs in-process, unbounded.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import os
 import pickle
 import select
@@ -27,7 +37,9 @@ from typing import Any, Sequence
 from cardgen.core import bundled, contained
 
 BUILTIN = bundled.folder("templates")
-SECONDS = 10.0
+SECONDS = 10.0               # of processor time (of the clock where the system cannot count processor time)
+WALL_SECONDS_FACTOR = 5     # a child that waits without computing is stopped after this many times SECONDS
+COMPUTING_SHARE = 0.05      # a child that computed for this share of that time is starved, not waiting: it may go on
 MEMORY_BYTES = 512 * 1024 * 1024
 MAX_OUTPUT_CHARS = 2 * 1024 * 1024
 MAX_TEMPLATE_BYTES = 1024 * 1024
@@ -54,7 +66,7 @@ def _template_line(exc: BaseException) -> tuple[str | None, int | None]:
 
 
 # The project templates that ran out of time, as they stood then: each language of a build would
-# otherwise wait SECONDS again for the same loop.
+# otherwise spend SECONDS again on the same loop.
 _TIMED_OUT: dict[tuple, TemplateError] = {}
 
 
@@ -203,10 +215,12 @@ def _generate(env, template_dirs: Sequence[Path], name: str, context: dict[str, 
 
 
 def _bounded(template_dirs: Sequence[Path], name: str, context: dict[str, Any], autoescape: bool) -> str:
-    """_render in a forked child with a memory budget, killed after SECONDS (in-process where the
-    system cannot fork)."""
+    """_render in a forked child with a memory budget, stopped after SECONDS of processor time, or of
+    the clock where the system cannot count processor time (in-process where the system cannot fork)."""
     if not hasattr(os, "fork"):
         return _render(template_dirs, name, context, autoescape)
+    cpu_seconds = _cpu_limit(SECONDS)
+    wall_seconds = SECONDS * WALL_SECONDS_FACTOR if cpu_seconds else SECONDS
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:                                   # the child: render, send the outcome, leave at once
@@ -214,6 +228,8 @@ def _bounded(template_dirs: Sequence[Path], name: str, context: dict[str, Any], 
         code = 0
         try:
             _limit_memory(MEMORY_BYTES)
+            if cpu_seconds:
+                _limit_cpu(cpu_seconds)
             try:
                 outcome: Any = ("text", _render(template_dirs, name, context, autoescape))
             except TemplateError as exc:
@@ -226,17 +242,31 @@ def _bounded(template_dirs: Sequence[Path], name: str, context: dict[str, Any], 
             code = 1
         os._exit(code)
     os.close(write_end)
+    deadline, waited, used = time.monotonic() + wall_seconds, wall_seconds, 0.0
+    chunks: list[bytes] = []
+    closed = False
     try:
-        data = _read_until(read_end, time.monotonic() + SECONDS)
+        while not (closed := _read_until(read_end, deadline, chunks)) and cpu_seconds:
+            # The clock has run out. A child still computing (on a busy machine, slowly) is left to the
+            # kernel's processor-time limit, which ends it soon enough; one that waits is stopped here.
+            now = _cpu_used(pid)
+            if now is None or now - used < wall_seconds * COMPUTING_SHARE:
+                break
+            deadline, waited, used = deadline + wall_seconds, waited + wall_seconds, now
     finally:
         os.close(read_end)
-        _end(pid)
-    if data is None:
-        raise TemplateError(_source(template_dirs, name), None, f"did not finish within {SECONDS:g} s; cardgen "
-                                                                "stops a template there")
+        # A child whose pipe has closed is ending (or was ended): wait for it, until the deadline, to learn how.
+        status = _end(pid, deadline if closed else None)
+    if not closed:
+        raise TemplateError(_source(template_dirs, name), None, f"did not finish within {waited:g} s; "
+                                                                "cardgen stops a template there")
+    data = b"".join(chunks)
     try:
         outcome = pickle.loads(data)
     except Exception:                              # noqa: BLE001 - a child killed half way
+        if cpu_seconds and status is not None and _out_of_time(status, cpu_seconds):
+            raise TemplateError(_source(template_dirs, name), None, f"did not finish within {cpu_seconds} s of "
+                                "processor time; cardgen stops a template there") from None
         raise TemplateError(_source(template_dirs, name), None, "stopped before it finished (" + _OUT_OF_MEMORY
                             + "?)") from None
     if outcome[0] == "text":
@@ -252,29 +282,83 @@ def _source(template_dirs: Sequence[Path], name: str) -> str:
     return next((str(Path(folder) / name) for folder in template_dirs if os.path.lexists(Path(folder) / name)), name)
 
 
-def _read_until(fd: int, deadline: float) -> bytes | None:
-    """All a pipe gives until it closes, or None when the deadline comes first."""
-    chunks: list[bytes] = []
+def _read_until(fd: int, deadline: float, chunks: list[bytes]) -> bool:
+    """What a pipe gives, added to `chunks`: True once it closes, False when the deadline comes first."""
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            return None
+            return False
         ready, _, _ = select.select([fd], [], [], left)
         if not ready:
-            return None
+            return False
         chunk = os.read(fd, 1 << 16)
         if not chunk:
-            return b"".join(chunks)
+            return True
         chunks.append(chunk)
 
 
-def _end(pid: int) -> None:
-    """The child gone and reaped, however it stands."""
+def _cpu_used(pid: int) -> float | None:
+    """The processor seconds a running child has used so far (Linux's /proc), or None where unknown."""
     try:
-        if os.waitpid(pid, os.WNOHANG) == (0, 0):
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _end(pid: int, patience: float | None = None) -> tuple[int, float] | None:
+    """The child gone and reaped, however it stands: killed at once, or when it has not ended by the
+    monotonic time `patience`. Returns its wait status and the processor seconds it used (None when
+    it was already reaped)."""
+    try:
+        while True:
+            ended, status, usage = os.wait4(pid, os.WNOHANG)
+            if ended or patience is None or time.monotonic() >= patience:
+                break
+            time.sleep(0.005)
+        if not ended:
             os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+            _, status, usage = os.wait4(pid, 0)
+        return status, usage.ru_utime + usage.ru_stime
     except ChildProcessError:
+        return None
+
+
+def _out_of_time(ended: tuple[int, float], cpu_seconds: int) -> bool:
+    """Whether a child ended by the kernel for the processor time it used (SIGXCPU at the soft limit,
+    SIGKILL at the hard one)."""
+    status, used = ended
+    if not os.WIFSIGNALED(status):
+        return False
+    sigxcpu = getattr(signal, "SIGXCPU", None)
+    return os.WTERMSIG(status) == sigxcpu or (os.WTERMSIG(status) == signal.SIGKILL and used >= cpu_seconds)
+
+
+def _cpu_limit(seconds: float) -> int | None:
+    """The whole processor seconds the kernel can hold a child to (at least 1), or None where the
+    system has no processor-time limit."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    if not hasattr(resource, "RLIMIT_CPU") or not hasattr(signal, "SIGXCPU"):
+        return None
+    return max(1, math.ceil(seconds))
+
+
+def _limit_cpu(seconds: int) -> None:
+    """The kernel ends the child (SIGXCPU, its default action, then SIGKILL a second later) once it has
+    computed for `seconds`; with no core file. A newly forked child starts at zero processor time."""
+    try:
+        import resource
+
+        signal.signal(signal.SIGXCPU, signal.SIG_DFL)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        hard = seconds + 1 if hard == resource.RLIM_INFINITY else min(hard, seconds + 1)
+        resource.setrlimit(resource.RLIMIT_CPU, (min(seconds, hard), hard))
+    except (ImportError, OSError, ValueError):
         pass
 
 
