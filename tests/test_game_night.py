@@ -19,8 +19,8 @@ import pytest
 
 from cardgen.build import BuildOptions, Pipeline, check
 from cardgen.core.project import Project
-from cardgen.documents.script import deal_line
 from cardgen.deck.tonight import tonight
+from cardgen.documents.script_lines import deal_line
 from conftest import ROOT
 
 LANGS = ("en", "vi", "zh", "es")
@@ -308,9 +308,9 @@ def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_pat
 def test_no_tables_script_names_a_role_or_side_it_does_not_deal(pipeline, game, lang):
     """Every row of every setup, as dealt and with each role of the box added (--with), in every
     language: each line the script prints for that table, as the PDF template gets it."""
-    from cardgen.documents import script as script_writer
     from cardgen.core.problems import DeckError
     from cardgen.deck.tonight import seat_groups
+    from cardgen.documents import script as script_writer
 
     project, pipe = pipeline
     (files,), _ = check(project, [game], strict=False)

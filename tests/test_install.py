@@ -23,7 +23,13 @@ import pytest
 from cardgen import __version__
 from conftest import ROOT
 
-SKIP = shutil.ignore_patterns(".venv", ".git", "output", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache")
+_ANYWHERE = shutil.ignore_patterns("*.egg-info", "__pycache__", ".pytest_cache")
+# Only at the top: cardgen/build/ is a package, not a build folder.
+_AT_TOP = {".venv", ".git", "output", "build", "dist"}
+
+
+def SKIP(folder: str, names: list[str]) -> set[str]:
+    return _ANYWHERE(folder, names) | ({name for name in names if name in _AT_TOP} if Path(folder) == ROOT else set())
 
 
 def _check_dist():

@@ -20,12 +20,12 @@ import pypdf
 import pytest
 import yaml
 
-from cardgen.documents import script as script_writer
-from cardgen.build import check, card_sizes
-from cardgen.deck.model import Marks
+from cardgen.build import card_sizes, check
 from cardgen.core.project import Project
+from cardgen.deck.model import Marks
 from cardgen.deck.resolve import AnyGlyph, resolve_deck
 from cardgen.deck.tonight import parse_roles, tonight
+from cardgen.documents import script_lines as script_writer
 from conftest import ROOT, run
 from narrator_browser import as_built, browser, choose_table, needs_browser, script_view
 

@@ -300,7 +300,7 @@ def test_a_picture_with_transparency_is_refused_for_pdf_x1a(tmp_path):
 
 
 def test_the_ink_of_a_picture_is_its_darkest_pixel_s():
-    from cardgen.outputs.pdfx import _max_ink
+    from cardgen.cards.pdfx import _max_ink
 
     image = Image.new("CMYK", (50, 40), (10, 10, 10, 10))
     image.putpixel((30, 25), (200, 100, 50, 20))          # 370 of 1020: 145 %

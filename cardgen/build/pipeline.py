@@ -320,16 +320,19 @@ class Pipeline:
         except narrator.PageError as exc:
             raise TemplateError("templates/narrator", None, str(exc)) from None
 
-    def documents(self, prepared: Prepared, files: GameFiles, once: bool = False) -> list[tuple[str, bytes, int]]:
+    def documents(self, prepared: Prepared, files: GameFiles, kinds: frozenset[str] | None = None,
+                  once: bool = False) -> list[tuple[str, bytes, int]]:
         """Every output of the deck made without its cards' faces (rulebook, script, narrator page, as it has
-        their texts): (kind, file, pages); `once`: each laid out a single time, to check it (validate)."""
-        return [(kind.name, made.data, made.pages) for kind in KINDS.values() if not kind.faces and kind.made_for(files)
+        their texts; of `kinds`, when given): (kind, file, pages); `once`: each laid out a single time, to
+        check it (validate)."""
+        return [(kind.name, made.data, made.pages) for kind in KINDS.values()
+                if not kind.faces and kind.made_for(files) and (kinds is None or kind.name in kinds)
                 for made in (kind.make(self, prepared, files, False, once),)]
 
     def document_outputs(self, prepared: Prepared, files: GameFiles,
                          once: bool = False) -> tuple[list[tuple[str, bytes, int]], list[Problem]]:
         """documents(), or the problems that stop them."""
-        return self.caught(files, lambda: self.documents(prepared, files, once), [])
+        return self.caught(files, lambda: self.documents(prepared, files, once=once), [])
 
     def make(self, kind: Kind, prepared: Prepared, files: GameFiles, tailored: bool = False) -> tuple[Made | None, list[Problem]]:
         """An output of `kind`, or None and the problems that stop it."""

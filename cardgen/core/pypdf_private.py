@@ -1,6 +1,6 @@
 """pypdf's private names that cardgen relies on, in one place: a pypdf writer in, its objects out.
 
-cardgen writes PDF/X (:mod:`cardgen.outputs.pdfx`) by adding to a PDF that pypdf clones, and pypdf
+cardgen writes PDF/X (:mod:`cardgen.cards.pdfx`) by adding to a PDF that pypdf clones, and pypdf
 has no public way to two of the things that needs:
 
 - :func:`add_object` registers a new object (the output intent and its ICC profile) so that the

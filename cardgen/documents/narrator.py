@@ -1,7 +1,7 @@
 """The narrator page: a resolved Deck, cardgen's phrases and the build's Tonight in; one HTML file out.
 
 The page runs the night aloud in the browser from the script's own lines
-(``script.lines``): every line with the cards it needs in play, which the page
+(``script_lines.lines``): every line with the cards it needs in play, which the page
 filters for the cards ticked on its setup screen exactly as ``script.context``
 filters them for the PDF. Its setup screen starts from the build's Tonight
 (``--players``, ``--setup``, ``--with``). Everything is in the one file: the
@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 
 from cardgen.deck.model import NOT, Deck
 from cardgen.deck.tonight import Tonight
-from cardgen.documents import script, templating
+from cardgen.documents import script_lines, templating
 
 # Marks the page reads, by the key it reads them under; a default value is left out of the page.
 _MARKS = {"deadly": "deadly", "house": "house", "timer": "timer", "pause": "pause", "secret_word": "word",
@@ -30,7 +30,7 @@ class PageError(ValueError):
     """A narrator template that cannot go into the page as it is."""
 
 
-def _line(line: script.Line) -> dict:
+def _line(line: script_lines.Line) -> dict:
     out: dict[str, Any] = {"kind": line.kind, "text": line.text}
     for key, name in _MARKS.items():
         value = getattr(line.marks, key)
@@ -45,7 +45,7 @@ def _line(line: script.Line) -> dict:
     return out
 
 
-def _cards(deck: Deck, versions: tuple[script.VersionLines, ...]) -> list[dict]:
+def _cards(deck: Deck, versions: tuple[script_lines.VersionLines, ...]) -> list[dict]:
     """The cards a table chooses from: those that a line needs (or needs left out), and every card
     of the groups that the setups deal from or that wake at night (a designer's new role among them)."""
     dealt = {card_id for setup in deck.setups for deal in setup.deals for card_id in deal}
@@ -89,7 +89,7 @@ def _tonight(tonight: Tonight) -> dict:
 
 def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonight: Tonight) -> dict:
     """Everything the page knows about the deck, in the deck's language."""
-    versions = script.lines(deck, text)
+    versions = script_lines.lines(deck, text)
     script_title = deck.checked_script.title
     return {
         "game": deck.game,
@@ -109,13 +109,13 @@ def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonig
                     "players": list(setup.players), "deals": [list(deal.items()) for deal in setup.deals],
                     "fill": setup.fill, "extra": setup.extra}
                    for setup in deck.setups],
-        "dealTable": script.deal_line(deck, Tonight(frozenset(), ""), text),
+        "dealTable": script_lines.deal_line(deck, Tonight(frozenset(), ""), text),
         "players": list(deck.rulebook.players) if deck.rulebook else None,
         "tonight": _tonight(tonight),
         "deadRoles": deck.night.dead_roles,
         "winCheck": [{"text": part.wording, **({"when": [list(part.when)]} if part.when else {})}
                      for part in deck.checked_script.win_check],
-        "stops": script.FULL_WIDTH_STOPS,
+        "stops": script_lines.FULL_WIDTH_STOPS,
         "words": _words(deck),
         "settings": dict(settings),
         "t": {**{key: text[key] for key in ("deal_item", "list_separator", "setup_for", "roles_for", "all_cards", "win_check",

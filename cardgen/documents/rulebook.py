@@ -19,7 +19,7 @@ from typing import Mapping
 from cardgen.core.phrases import FALLBACK, fill
 from cardgen.deck.model import Deck, Marks, Part, Setup, team_color
 from cardgen.deck.tonight import Tonight
-from cardgen.documents.script import deal_line, marked
+from cardgen.documents.script_lines import deal_line, marked
 
 
 def _house(text: str, mark: str) -> str:

@@ -11,7 +11,7 @@ Out, for each language, under ``<out>/<game>/<service>/<lang>/``, the files the 
 * ``format: pdf-x1a``: one PDF per deck (a group of cards sharing a back), one page per card
   side in the service's ``order`` for every physical copy, each page the trim plus the
   bleed with TrimBox and BleedBox set, separated into CMYK through the service's profile with
-  a PDF/X-1a output intent (:mod:`cardgen.outputs.pdfx`); a colour or picture over the service's
+  a PDF/X-1a output intent (:mod:`cardgen.cards.pdfx`); a colour or picture over the service's
   total ink limit is an error naming the card, its side and the colour.
 * ``format: png``: one RGB PNG per distinct card face at the service's resolution, bleed
   included; one shared back per deck where its cards show the deck's back, and a CSV of
@@ -307,7 +307,7 @@ def _name(pattern: str, **fields) -> str:
 
 def _deck_files(prepared: Prepared, sheet: dict, group: Group, service: Service) -> tuple[dict[str, bytes], list[Problem]]:
     """One deck's files (name relative to the language folder -> bytes), or its problems."""
-    from cardgen.outputs import pdfx
+    from cardgen.cards import pdfx
 
     sides = _sides(prepared, group, service)
     pages = _pages(prepared, sides, service.bleed)

@@ -1,0 +1,213 @@
+"""The moderator script's lines: a resolved Deck in, every line of every version with the cards it needs
+out, and the lines made per Tonight (the deal, the win check). The PDF script (:mod:`script`), the
+narrator page and the rulebook's setup all read them here.
+
+The script is written once for the whole box (``lines``): every version opens
+with the game's setup steps for that version, then walks its phases step by
+step. A ``roles`` step becomes one call per waking card in night order
+(first-night-only cards only on the first night), each with the shared wake-up
+and go-to-sleep lines around the card's own lines. Every step at which players
+may die is followed by the game's win check, so that no death goes unchecked.
+When a card that can hide roles is in play (the Werewolf Thief's two extra
+cards), the call of every role that may be in the middle says to wait as if
+someone acted, so that nobody learns a role is missing.
+
+Each line carries the condition under which it is read: clauses of card ids,
+each clause met when any of its cards is in play (or, for a step's ``unless``,
+when its card is not). The PDF script is those lines filtered for one Tonight
+(``context``); the narrator page filters the same lines for the cards ticked
+on its setup screen, so the two cannot differ.
+Two lines are made per Tonight: the deal (the exact cards for a player count,
+or a pointer to the rulebook's setup table for the whole box) and the win check
+(its parts for the cards in play). On a bilingual deck the deal and each role's
+first call give its second-language name in brackets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from cardgen.core.phrases import fill
+from cardgen.deck.model import Card, Condition, Deck, Marks, Step, met
+from cardgen.deck.tonight import Tonight
+
+
+def timer_text(seconds: int, text: Mapping) -> str:
+    minutes, rest = divmod(seconds, 60)
+    if not minutes:
+        return fill(text["timer_seconds"], n=seconds)
+    if not rest:
+        return fill(text["timer_minutes"], n=minutes)
+    return f"{minutes}:{rest:02d}"
+
+
+def marked(line: str, marks: Marks, text: Mapping) -> str:
+    """A step's text with its house-rule mark and its countdown."""
+    if marks.house:
+        line = f"{text['house_mark']} {line}"
+    if marks.timer:
+        line += " " + fill(text["timer"], time=timer_text(marks.timer, text))
+    return line
+
+
+def deal_items(deck: Deck, dealt: Mapping[str, int], text: Mapping) -> str:
+    names = {card.id: deck.introduced(card) for card in deck.cards}
+    return text["list_separator"].join(fill(text["deal_item"], n=n, name=names[card_id])
+                                       for card_id, n in dealt.items())
+
+
+def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
+    """What the setup deals: the exact cards for a table, else a pointer to the setup table."""
+    setup = tonight.setup or (deck.setups[0] if deck.setups else None)
+    if setup is None:
+        return text["deal_all"]
+    names = {card.id: card.name.value for card in deck.cards}
+    if not tonight.dealt or tonight.players is None:
+        even = setup.fill is None and not setup.extra
+        # Cards that bring extra cards of their own (the Thief) say so, whether or not the table lists them.
+        extras = [fill(text["deal_card_extra"], card=card.name.value, n=card.extra_cards, fill=names[setup.fill])
+                  for card in deck.cards if card.extra_cards and setup.fill]
+        return " ".join([text["deal_table"], text["deal_even_table" if even else "deal_one"],
+                         *_extra(setup.extra, text), *extras])
+    total = sum(tonight.dealt.values())
+    # Chosen roles that do not fit the rule (a warning) still deal at least one card each.
+    each = max(1, (total - tonight.extra) // tonight.players)
+    dealing = text["deal_one"] if each == 1 else fill(text["deal_each"], n=each)
+    return " ".join([fill(text["deal_cards"], total=total, cards=deal_items(deck, tonight.dealt, text)), dealing,
+                     *_extra(tonight.extra, text)])
+
+
+def _extra(extra: int, text: Mapping) -> list[str]:
+    if not extra:
+        return []
+    return [text["deal_extra_one"] if extra == 1 else fill(text["deal_extra"], extra=extra)]
+
+
+# Chinese runs on after its full-width punctuation; other languages take a space.
+FULL_WIDTH_STOPS = "。；：！？，、）」』"
+
+
+def check_text(deck: Deck, in_play: frozenset[str], text: Mapping) -> str:
+    """The win check as printed: its label, then the parts of it for the cards in play."""
+    line = ""
+    for part in deck.checked_script.win_check:
+        if part.applies(in_play):
+            line += ("" if not line or line[-1] in FULL_WIDTH_STOPS else " ") + part.wording
+    return f"**{text['win_check']}**{text['colon']}{line}"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a script version and the cards it needs in play."""
+
+    kind: str                    # say, do, check or deal (the last two: their text is made per Tonight)
+    text: str
+    marks: Marks = Marks()
+    when: Condition = ()         # every clause met: at least one of its cards in play
+    card: str | None = None      # the card whose night call this line belongs to
+    part: str | None = None      # in a night call: wake, unheld, action (the card's first own line), own, sleep
+
+    def applies(self, in_play: frozenset[str], tailored: bool) -> bool:
+        """Whether the line is read with these cards in play, in a script for one table (tailored) or not."""
+        return self.marks.read_in(tailored) and met(self.when, in_play)
+
+
+@dataclass(frozen=True)
+class PhaseLines:
+    title: str
+    kind: str | None             # setup, or the phase's kind
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class VersionLines:
+    id: str
+    name: str
+    phases: tuple[PhaseLines, ...]
+
+
+@dataclass
+class _Writer:
+    """Turns steps into the lines of one script version, with the win check after every deadly one."""
+
+    deck: Deck
+    text: Mapping
+    version: str
+    called: set[str] = field(default_factory=set)    # cards whose first call is written: they are introduced
+
+    def line(self, kind: str, text: str, marks: Marks, when: Condition, card: str | None = None,
+             part: str | None = None) -> list[Line]:
+        line = Line(kind, text, marks, when, card, part)
+        return [line, self.check(when, card)] if marks.deadly else [line]
+
+    def check(self, when: Condition, card: str | None) -> Line:
+        return Line("check", "", Marks(), when, card)
+
+    def role_call(self, card: Card, when: Condition) -> list[Line]:
+        script = self.deck.checked_script
+        night = card.night_script
+        group = bool(night and night.group)
+        name = card.call_name
+        # A bilingual deck's script gives the second name at a role's first call, as the cards show both.
+        first = self.deck.introduced(card, called=True) if card.id not in self.called else name
+        self.called.add(card.id)
+        when += ((card.id,),)
+        lines = self.line("say", fill(self.text["wake_group" if group else "wake"], name=first), Marks(), when,
+                          card.id, "wake")
+        if script.unheld_if and card.id not in script.always_held:
+            lines += self.line("do", self.text["unheld"], Marks(), when + (script.unheld_if,), card.id, "unheld")
+        if night:
+            lines += self.steps(night.before, when, card.id)
+            # The first of the card's own lines is its action: the pause, the choices and the countdown go there.
+            action = {key: value for key, value in vars(night.marks).items() if key not in ("deadly", "house")}
+            part = "action"
+            for kind, own in (("say", night.say), ("do", night.do)):
+                if own:
+                    lines += self.line(kind, own.value, Marks(house=night.marks.house, **action), when, card.id, part)
+                    action, part = {"secret_word": night.marks.secret_word}, "own"
+            lines += self.steps(night.then, when, card.id)
+            if night.marks.deadly:
+                lines.append(self.check(when, card.id))
+        lines += self.line("say", fill(self.text["sleep_group" if group else "sleep"], name=name), Marks(), when,
+                           card.id, "sleep")
+        if night:
+            lines += self.steps(night.after, when, card.id)
+        return lines
+
+    def dead_roles(self, when: Condition) -> list[Line]:
+        rule = self.deck.night.dead_roles
+        if rule is None:
+            return []
+        return self.line("do", self.text[f"dead_{rule}"], Marks(house="dead-roles" in self.deck.night.house), when)
+
+    def steps(self, steps: tuple[Step, ...], when: Condition = (), card: str | None = None) -> list[Line]:
+        lines = []
+        for step in steps:
+            if step.version not in (None, self.version):
+                continue
+            step_when = when + step.condition
+            if step.kind == "roles":
+                first = step.roles == "first-night"
+                lines += self.dead_roles(step_when)
+                for waking in self.deck.night_order:
+                    if first or not waking.first_night_only:
+                        lines += self.role_call(waking, step_when)
+            elif step.kind == "deal":
+                lines += self.line("deal", "", step.marks, step_when, card)
+            else:
+                lines += self.line(step.kind, step.wording, step.marks, step_when, card)
+        return lines
+
+
+def lines(deck: Deck, text: Mapping) -> tuple[VersionLines, ...]:
+    """Every line of every version of the deck's script, for the whole box, each with its condition."""
+    script = deck.checked_script
+    versions = []
+    for version in script.versions:
+        writer = _Writer(deck, text, version.id)
+        phases = [PhaseLines(text["setup_title"], "setup", tuple(writer.steps(script.setup)))] if script.setup else []
+        phases += [PhaseLines(phase.title.value, phase.kind, tuple(writer.steps(phase.steps)))
+                   for phase in version.phases]
+        versions.append(VersionLines(version.id, version.name.value, tuple(phases)))
+    return tuple(versions)
