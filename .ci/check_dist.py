@@ -23,12 +23,17 @@ DATA = ("decks", "templates", "fonts")
 def tracked(*folders: str) -> list[str]:
     """The files git tracks under those folders, or every file there outside a checkout."""
     try:
-        listed = subprocess.run(["git", "ls-files", "--", *folders], cwd=ROOT, capture_output=True, text=True,
-                                check=True).stdout.split()
+        listed = subprocess.run(
+            ["git", "ls-files", "--", *folders], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.split()
     except (OSError, subprocess.CalledProcessError):
         listed = []
-    return listed or sorted(p.relative_to(ROOT).as_posix() for folder in folders
-                            for p in (ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return listed or sorted(
+        p.relative_to(ROOT).as_posix()
+        for folder in folders
+        for p in (ROOT / folder).rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    )
 
 
 def missing(dist: Path) -> list[str]:

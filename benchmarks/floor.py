@@ -35,8 +35,7 @@ import sys
 import time
 from xml.sax.saxutils import escape
 
-from reportlab.graphics import renderPDF
-from reportlab.graphics import shapes
+from reportlab.graphics import renderPDF, shapes
 from reportlab.lib.colors import Color
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
@@ -49,8 +48,12 @@ from svglib.svglib import svg2rlg
 MM = 72 / 25.4
 WHITE = (1.0, 1.0, 1.0)
 FACE = {(False, False): "regular", (True, False): "bold", (False, True): "italic", (True, True): "bold-italic"}
-STAND_INS = {"regular": ("regular",), "bold": ("bold", "regular"), "italic": ("italic", "regular"),
-             "bold-italic": ("bold-italic", "bold", "italic", "regular")}
+STAND_INS = {
+    "regular": ("regular",),
+    "bold": ("bold", "regular"),
+    "italic": ("italic", "regular"),
+    "bold-italic": ("bold-italic", "bold", "italic", "regular"),
+}
 
 
 class Fonts:
@@ -104,7 +107,7 @@ class Symbols:
 
     def __init__(self):
         self.parsed: dict[str, tuple[shapes.Drawing, list]] = {}
-        self.body_font = ""     # of the PDF being drawn
+        self.body_font = ""  # of the PDF being drawn
 
     def drawing(self, path: str):
         entry = self.parsed.get(path)
@@ -162,10 +165,17 @@ def paragraph(fonts: Fonts, t: dict, lang: str, cjk: bool) -> Paragraph:
     runs = [run for text, bold, italic in t["spans"] for run in fonts.runs(text, bold, italic, lang)]
     markup = "".join(f'<font name="{font}">{escape(piece).replace(chr(10), "<br/>")}</font>' for font, piece in runs)
     first = runs[0][0] if runs else fonts.font(fonts.orders[lang][0], "regular").fontName
-    style = ParagraphStyle("t", fontName=first, fontSize=size, leading=size * 1.2,
-                           alignment=TA_CENTER if t["align"] == "center" else TA_LEFT,
-                           textColor=Color(*t["color"]), wordWrap="CJK" if cjk else None,
-                           splitLongWords=0, spaceShrinkage=0)
+    style = ParagraphStyle(
+        "t",
+        fontName=first,
+        fontSize=size,
+        leading=size * 1.2,
+        alignment=TA_CENTER if t["align"] == "center" else TA_LEFT,
+        textColor=Color(*t["color"]),
+        wordWrap="CJK" if cjk else None,
+        splitLongWords=0,
+        spaceShrinkage=0,
+    )
     p = Paragraph(markup, style)
     p.wrap(t["box"][2] * MM, 1e9)
     return p
@@ -182,8 +192,8 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols) -> bytes:
     c.setCreator("floor")
     symbols.body_font = body
     forms: dict = {}
-    patterns: dict = {}     # each (pattern, colour, card area) one form per PDF, placed on every back that shows it
-    texts: dict[int, Paragraph] = {}   # each text wrapped once per PDF, drawn for every copy
+    patterns: dict = {}  # each (pattern, colour, card area) one form per PDF, placed on every back that shows it
+    texts: dict[int, Paragraph] = {}  # each text wrapped once per PDF, drawn for every copy
 
     def text(t: dict) -> None:
         p = texts.get(id(t))
@@ -259,8 +269,13 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols) -> bytes:
                         row += 1
                     symbols.form(c, forms, pattern)
                     name = patterns[key] = f"P{len(patterns)}"
-                    c.beginForm(name, area[0] * MM, area[1] * MM, max(t[0] + size for t in tiles) * MM,
-                                max(t[1] + size for t in tiles) * MM)
+                    c.beginForm(
+                        name,
+                        area[0] * MM,
+                        area[1] * MM,
+                        max(t[0] + size for t in tiles) * MM,
+                        max(t[1] + size for t in tiles) * MM,
+                    )
                     for tile in tiles:
                         symbols.draw(c, forms, pattern, tile)
                     c.endForm()

@@ -47,8 +47,20 @@ ability:
   zh: "{ability_zh}"
 """
 
-SYMBOLS = ("seer.svg", "witch.svg", "hunter.svg", "guard.svg", "cupid.svg", "elder.svg", "thief.svg",
-           "villager.svg", "werewolf.svg", "little-girl.svg", "scapegoat.svg", "sheriff.svg")
+SYMBOLS = (
+    "seer.svg",
+    "witch.svg",
+    "hunter.svg",
+    "guard.svg",
+    "cupid.svg",
+    "elder.svg",
+    "thief.svg",
+    "villager.svg",
+    "werewolf.svg",
+    "little-girl.svg",
+    "scapegoat.svg",
+    "sheriff.svg",
+)
 WORDS = ("lantern", "orchard", "bell", "river", "mill", "candle", "well", "barn", "meadow", "forge")
 WORDS_ZH = ("灯笼", "果园", "钟楼", "河边", "磨坊", "蜡烛", "水井", "谷仓", "草地", "铁匠铺")
 DIGITS_ZH = "零一二三四五六七八九"
@@ -64,16 +76,27 @@ def write_game(folder: Path, roles: int, copies: int, label: str, title: str = "
     title_zh = "守护者" if title == "Keeper" else "看守"
     (folder / "roles").mkdir(parents=True)
     shutil.copytree(WEREWOLF / "symbols", folder / "symbols")
-    (folder / "game.yaml").write_text(GAME.format(name=f"Generated {label}", name_zh=f"生成 {label}"),
-                                      encoding="utf-8")
+    (folder / "game.yaml").write_text(GAME.format(name=f"Generated {label}", name_zh=f"生成 {label}"), encoding="utf-8")
     for i in range(1, roles + 1):
         word, other = WORDS[i % len(WORDS)], WORDS[(i * 7 + 3) % len(WORDS)]
         word_zh, other_zh = WORDS_ZH[i % len(WORDS_ZH)], WORDS_ZH[(i * 7 + 3) % len(WORDS_ZH)]
-        ability = (f"Each night, the {title.lower()} of the {word} number {i} points at {i % 4 + 1} players; the moderator "
-                   f"shows you whether one of them sleeps by the {other}. Share it only when the village votes.")
-        ability_zh = (f"每晚，{word_zh}的第{_zh_number(i)}号{title_zh}指定{_zh_number(i % 4 + 1)}名玩家，法官告诉你其中是否有人"
-                      f"睡在{other_zh}旁。只在全村投票时才能说出来。")
-        (folder / "roles" / f"role-{i:04d}.yaml").write_text(ROLE.format(
-            name=f"{title} {i}", name_zh=f"{title_zh}{_zh_number(i)}", team="werewolves" if i % 5 == 0 else "village",
-            copies=copies, symbol=SYMBOLS[i % len(SYMBOLS)], ability=ability, ability_zh=ability_zh),
-            encoding="utf-8")
+        ability = (
+            f"Each night, the {title.lower()} of the {word} number {i} points at {i % 4 + 1} players; the moderator "
+            f"shows you whether one of them sleeps by the {other}. Share it only when the village votes."
+        )
+        ability_zh = (
+            f"每晚，{word_zh}的第{_zh_number(i)}号{title_zh}指定{_zh_number(i % 4 + 1)}名玩家，法官告诉你其中是否有人"
+            f"睡在{other_zh}旁。只在全村投票时才能说出来。"
+        )
+        (folder / "roles" / f"role-{i:04d}.yaml").write_text(
+            ROLE.format(
+                name=f"{title} {i}",
+                name_zh=f"{title_zh}{_zh_number(i)}",
+                team="werewolves" if i % 5 == 0 else "village",
+                copies=copies,
+                symbol=SYMBOLS[i % len(SYMBOLS)],
+                ability=ability,
+                ability_zh=ability_zh,
+            ),
+            encoding="utf-8",
+        )

@@ -48,15 +48,15 @@ def _spans(spans, bold: bool = False) -> list[list]:
 
 def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
     """Every card PDF of every game and language, as data (see the module docstring)."""
-    from cardgen.text import markup
     from cardgen.build import BuildOptions, Pipeline, check, jobs
     from cardgen.cards.face import RASTER, ListFace, RoleFace, TokenFace, WordsFace
     from cardgen.cards.icons import has_holes
     from cardgen.cards.layout import widest_bleed
-    from cardgen.deck.model import team_color
-    from cardgen.core.project import Project
     from cardgen.cards.render import shade, tint
+    from cardgen.core.project import Project
     from cardgen.core.units import Rect, mm
+    from cardgen.deck.model import team_color
+    from cardgen.text import markup
 
     project = Project.at(decks)
     options = BuildOptions(langs=langs)
@@ -80,29 +80,51 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
         panel_color = _rgb(layout["panel"]["color"])
 
         def text(fitted, spans, box, align, color, valign=True) -> dict:
-            return {"spans": spans, "size": fitted.size, "box": _rect(box), "align": align,
-                    "color": _rgb(color), "valign": valign}
+            return {
+                "spans": spans,
+                "size": fitted.size,
+                "box": _rect(box),
+                "align": align,
+                "color": _rgb(color),
+                "valign": valign,
+            }
 
         def symbol(path, color, box, hole=(1.0, 1.0, 1.0)) -> dict:
             if path.suffix.lower() in RASTER:
                 raise SystemExit(f"spec: raster picture {path} is not supported by the benchmark")
-            return {"path": str(path), "color": _rgb(color) if color is not None else None,
-                    "hole": list(hole), "box": _rect(box)}
+            return {
+                "path": str(path),
+                "color": _rgb(color) if color is not None else None,
+                "hole": list(hole),
+                "box": _rect(box),
+            }
 
         def framed(face) -> dict:
-            return {"stock": _rgb(layout["stock"]), "frame": _rect(face.frame), "frame_radius": layout["frame"]["radius"],
-                    "color": _rgb(team_color(face.card)), "panel": _rect(face.panel),
-                    "panel_radius": layout["panel"]["radius"], "panel_color": panel_color}
+            return {
+                "stock": _rgb(layout["stock"]),
+                "frame": _rect(face.frame),
+                "frame_radius": layout["frame"]["radius"],
+                "color": _rgb(team_color(face.card)),
+                "panel": _rect(face.panel),
+                "panel_radius": layout["panel"]["radius"],
+                "panel_color": panel_color,
+            }
 
         def parsed(value: str, bold: bool) -> list[list]:
             return _spans(markup.parse(value, icons), bold)
 
         def token(face, name: str) -> dict:
             spec_, color = layout["token"]["name"], team_color(face.card)
-            return {"kind": "token", "color": _rgb(color), "circle": _rect(face.circle), "panel_color": panel_color,
-                    "symbol": symbol(face.symbol, color, face.symbol_box, panel_color) if face.symbol else None,
-                    "name": text(face.name, parsed(name, spec_.get("bold", False)), face.name_box,
-                                 spec_.get("align", "left"), color)}
+            return {
+                "kind": "token",
+                "color": _rgb(color),
+                "circle": _rect(face.circle),
+                "panel_color": panel_color,
+                "symbol": symbol(face.symbol, color, face.symbol_box, panel_color) if face.symbol else None,
+                "name": text(
+                    face.name, parsed(name, spec_.get("bold", False)), face.name_box, spec_.get("align", "left"), color
+                ),
+            }
 
         def front(face) -> dict:
             card = face.card
@@ -124,16 +146,32 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
                         left = not left
                         y -= step / 2
                 label = card.team.name if card.team else card.group.name
-                out["name"] = text(face.name, parsed(card.name.value, boxes["name"].get("bold", False)),
-                                   face.name_box, boxes["name"].get("align", "left"), color)
+                out["name"] = text(
+                    face.name,
+                    parsed(card.name.value, boxes["name"].get("bold", False)),
+                    face.name_box,
+                    boxes["name"].get("align", "left"),
+                    color,
+                )
                 if card.symbol:
                     out["symbol"] = symbol(card.symbol, color, face.symbol_box, panel_color)
                 out["pill"] = _rect(face.team_box)
                 out["marks"] = [symbol(card.team.mark, "#ffffff", box, _rgb(color)) for box in face.marks]
-                out["team"] = text(face.team, parsed(label.value, boxes["team"].get("bold", False)), face.label_box,
-                                   boxes["team"].get("align", "left"), "#ffffff")
-                out["ability"] = text(face.ability, parsed(card.ability.value, False), face.ability_box,
-                                      boxes["text"].get("align", "left"), "#1d1d1d", valign=False)
+                out["team"] = text(
+                    face.team,
+                    parsed(label.value, boxes["team"].get("bold", False)),
+                    face.label_box,
+                    boxes["team"].get("align", "left"),
+                    "#ffffff",
+                )
+                out["ability"] = text(
+                    face.ability,
+                    parsed(card.ability.value, False),
+                    face.ability_box,
+                    boxes["text"].get("align", "left"),
+                    "#1d1d1d",
+                    valign=False,
+                )
                 return out
             if isinstance(face, TokenFace):
                 return token(face, card.name.value)
@@ -147,15 +185,22 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
                         dots.append([x, row.box.cy, pip / 2])
                     rows.append(text(row.word, parsed(word.value, True), row.box, "left", "#1d1d1d"))
                 title = f"{card.group.name.value} {card.name.value}"
-                return {"kind": "words", **framed(face), "dots": dots, "rows": rows,
-                        "title": text(face.title, parsed(title, True), face.title_box, "center", color)}
+                return {
+                    "kind": "words",
+                    **framed(face),
+                    "dots": dots,
+                    "rows": rows,
+                    "title": text(face.title, parsed(title, True), face.title_box, "center", color),
+                }
             if isinstance(face, ListFace):
                 # The spans cardgen laid out: a night order's list of roles by their call names, and its
                 # note (in italics) when the order is a house rule, are made by the composer.
-                return {"kind": "list", **framed(face),
-                        "name": text(face.name, parsed(card.name.value, True), face.name_box, "center", color),
-                        "text": text(face.text, _spans(face.text.spans), face.text_box, "left", "#1d1d1d",
-                                     valign=False)}
+                return {
+                    "kind": "list",
+                    **framed(face),
+                    "name": text(face.name, parsed(card.name.value, True), face.name_box, "center", color),
+                    "text": text(face.text, _spans(face.text.spans), face.text_box, "left", "#1d1d1d", valign=False),
+                }
             raise SystemExit(f"spec: unknown face {type(face).__name__}")
 
         out_faces = {}
@@ -173,19 +218,30 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
             back_spec = faces.layout_for(group)["back"]
             back = faces.backs[group.id]
             design = group.back
-            entry = {"kind": "back", "round": group.shape == "round", "color": _rgb(design.color),
-                     "pattern": None, "emblem": None, "title": None}
+            entry = {
+                "kind": "back",
+                "round": group.shape == "round",
+                "color": _rgb(design.color),
+                "pattern": None,
+                "emblem": None,
+                "title": None,
+            }
             if design.pattern:
                 pattern = back_spec["pattern"]
-                entry["pattern"] = {"path": str(design.pattern), "color": _rgb(tint(design.color, 1 - pattern["tint"])),
-                                    "size": pattern["size"], "step": pattern["step"]}
+                entry["pattern"] = {
+                    "path": str(design.pattern),
+                    "color": _rgb(tint(design.color, 1 - pattern["tint"])),
+                    "size": pattern["size"],
+                    "step": pattern["step"],
+                }
             if design.symbol:
                 # As render.py: a figure on a lit ground sinks into the back, line art is drawn light.
                 dark = shade(design.color, back_spec["emblem-shade"]) if has_holes(design.symbol) else back.light
                 entry["emblem"] = symbol(design.symbol, dark, back.emblem_box, _rgb(back.light))
             if back.title:
-                entry["title"] = text(back.title, parsed(design.title.value, True), back.title_box, "center",
-                                      back.light)
+                entry["title"] = text(
+                    back.title, parsed(design.title.value, True), back.title_box, "center", back.light
+                )
             out_faces[f"b:{group.id}"] = entry
 
         strings = strings_all.get(lang, strings_all["en"])
@@ -206,13 +262,22 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
                     key = f"c:{card.id}"
                 else:
                     key = f"b:{card.group.id}"
-                slots.append({"face": key, "round": card.group.shape == "round", "clip": _rect(slot.paint),
-                              "trim": _rect(slot.trim), "rotation": slot.rotation, "paint": _rect(paint),
-                              "area": _rect(slot.around(bleed))})
+                slots.append(
+                    {
+                        "face": key,
+                        "round": card.group.shape == "round",
+                        "clip": _rect(slot.paint),
+                        "trim": _rect(slot.trim),
+                        "rotation": slot.rotation,
+                        "paint": _rect(paint),
+                        "area": _rect(slot.around(bleed)),
+                    }
+                )
             # The page-info block: positions as render.py computes them (text widths from cardgen's font book).
             side = strings["fronts" if page.side == "front" else "backs" if page.side == "back" else "fold"]
-            label = " · ".join([deck.name.value, strings["language"], side,
-                                strings["page"].format(n=number, total=len(pages))])
+            label = " · ".join(
+                [deck.name.value, strings["language"], side, strings["page"].format(n=number, total=len(pages))]
+            )
             size, length, depth = ruler["text-size"], ruler["length"], ruler["depth"]
             along = max(length, *(mm(prepared.book.width(t, lang, size)) for t in (strings["ruler"], label)))
             strip, cards_box, gap = page.info, page.bleed_box, ruler["gap"]
@@ -223,20 +288,46 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
                 y = strip.top - gap - depth if strip.top <= cards_box.y else strip.y + gap
                 origin = [strip.cx - along / 2, y]
             top = depth - 0.2
-            info = {"origin": origin, "rotation": page.info_rotation, "length": length, "top": top,
-                    "line_width_pt": ruler["line-width-pt"], "size": size,
-                    "lines": [[strings["ruler"], 0, top - 1.2 - mm(size)], [label, 0, mm(size) * 0.3]]}
+            info = {
+                "origin": origin,
+                "rotation": page.info_rotation,
+                "length": length,
+                "top": top,
+                "line_width_pt": ruler["line-width-pt"],
+                "size": size,
+                "lines": [[strings["ruler"], 0, top - 1.2 - mm(size)], [label, 0, mm(size) * 0.3]],
+            }
             tb, bb = page.trim_box, page.bleed_box
-            out_pages.append({"size": [page.size.w, page.size.h], "side": page.side,
-                              "trim_box": [tb.x, tb.y, tb.right, tb.top], "bleed_box": [bb.x, bb.y, bb.right, bb.top],
-                              "slots": slots, "marks": [list(m) for m in page.marks],
-                              "fold": list(page.fold_line) if page.fold_line else None, "info": info})
-        spec["pdfs"].append({
-            "name": f"{files.id}-cards-{lang}", "game": files.id, "lang": lang, "cjk": prepared.book.is_cjk(lang),
-            "title": f"{deck.name.value} ({lang})", "cards": len(copies),
-            "sheet": {"mark_width_pt": sheet["crop-marks"]["line-width-pt"], "fold_width_pt": sheet["fold"]["line-width-pt"],
-                      "fold_dash": sheet["fold"]["dash"], "guide_width_pt": sheet["cut-guide"]["line-width-pt"]},
-            "faces": out_faces, "pages": out_pages})
+            out_pages.append(
+                {
+                    "size": [page.size.w, page.size.h],
+                    "side": page.side,
+                    "trim_box": [tb.x, tb.y, tb.right, tb.top],
+                    "bleed_box": [bb.x, bb.y, bb.right, bb.top],
+                    "slots": slots,
+                    "marks": [list(m) for m in page.marks],
+                    "fold": list(page.fold_line) if page.fold_line else None,
+                    "info": info,
+                }
+            )
+        spec["pdfs"].append(
+            {
+                "name": f"{files.id}-cards-{lang}",
+                "game": files.id,
+                "lang": lang,
+                "cjk": prepared.book.is_cjk(lang),
+                "title": f"{deck.name.value} ({lang})",
+                "cards": len(copies),
+                "sheet": {
+                    "mark_width_pt": sheet["crop-marks"]["line-width-pt"],
+                    "fold_width_pt": sheet["fold"]["line-width-pt"],
+                    "fold_dash": sheet["fold"]["dash"],
+                    "guide_width_pt": sheet["cut-guide"]["line-width-pt"],
+                },
+                "faces": out_faces,
+                "pages": out_pages,
+            }
+        )
     return spec
 
 
@@ -268,11 +359,20 @@ def timed_main(description: str, render_all, out_help: str, before=lambda: None)
         for name, data in pdfs.items():
             (args.out / f"{name}.pdf").write_bytes(data)
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({"seconds": seconds, "cpu": cpu, "pdfs": len(pdfs),
-                      "pages": sum(len(PdfReader(io.BytesIO(data)).pages) for data in pdfs.values()),
-                      "expected_pages": sum(len(p["pages"]) for p in spec["pdfs"]),
-                      "bytes": sum(map(len, pdfs.values())), "per_pdf": times,
-                      "maxrss_kb": maxrss}))
+    print(
+        json.dumps(
+            {
+                "seconds": seconds,
+                "cpu": cpu,
+                "pdfs": len(pdfs),
+                "pages": sum(len(PdfReader(io.BytesIO(data)).pages) for data in pdfs.values()),
+                "expected_pages": sum(len(p["pages"]) for p in spec["pdfs"]),
+                "bytes": sum(map(len, pdfs.values())),
+                "per_pdf": times,
+                "maxrss_kb": maxrss,
+            }
+        )
+    )
 
 
 def main() -> None:

@@ -51,7 +51,7 @@ class Symbols:
 
                 def recolor(m: re.Match) -> str:
                     value = m.group(2)
-                    white = min(int(value[i:i + 2], 16) for i in (1, 3, 5)) > 0.9 * 255
+                    white = min(int(value[i : i + 2], 16) for i in (1, 3, 5)) > 0.9 * 255
                     return f'{m.group(1)}="{paper if white and m.group(1) == "fill" else ink}"'
 
                 svg = _FILL.sub(recolor, svg).replace("<svg ", f'<svg fill="{ink}" ', 1)
@@ -68,15 +68,24 @@ class Symbols:
             svg = self.bodies[self.url(path, color, (1, 1, 1))].decode("utf-8")
             head = re.search(r"<svg\b[^>]*>", svg)
             view = re.search(r'viewBox="([^"]+)"', head.group(0)).group(1)
-            inner = svg[head.end():svg.rindex("</svg>")]
+            inner = svg[head.end() : svg.rindex("</svg>")]
             fill = re.search(r'fill="([^"]+)"', head.group(0)).group(1)
             height = 1.6 * step
-            spots = [(0, height - size), (step / 2, height - 0.8 * step - size), (-step / 2, height - 0.8 * step - size),
-                     (step, height - size)]
-            body = "".join(f'<svg x="{x:.3f}" y="{y:.3f}" width="{size}" height="{size}" viewBox="{view}" '
-                           f'fill="{fill}">{inner}</svg>' for x, y in spots)
-            tile = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{step}mm" height="{height:.3f}mm" '
-                    f'viewBox="0 0 {step} {height:.3f}">{body}</svg>')
+            spots = [
+                (0, height - size),
+                (step / 2, height - 0.8 * step - size),
+                (-step / 2, height - 0.8 * step - size),
+                (step, height - size),
+            ]
+            body = "".join(
+                f'<svg x="{x:.3f}" y="{y:.3f}" width="{size}" height="{size}" viewBox="{view}" '
+                f'fill="{fill}">{inner}</svg>'
+                for x, y in spots
+            )
+            tile = (
+                f'<svg xmlns="http://www.w3.org/2000/svg" width="{step}mm" height="{height:.3f}mm" '
+                f'viewBox="0 0 {step} {height:.3f}">{body}</svg>'
+            )
             url = self.urls[key] = f"https://symbols.invalid/{len(self.urls)}.svg"
             self.bodies[url] = tile.encode("utf-8")
         return url
@@ -93,6 +102,7 @@ def _fetcher(symbols: Symbols):
             if url in symbols.bodies:
                 return {"string": symbols.bodies[url], "mime_type": "image/svg+xml"}
             return default_url_fetcher(url, *args, **kwargs)
+
         return fetch
 
     class Fetcher(URLFetcher):
@@ -121,8 +131,12 @@ html {{ font-family: {families}; }}
 .info div {{ position: absolute; white-space: nowrap; color: rgb(38,38,38); line-height: 1 }}
 """
 
-FACE_KEYS = {"regular": ("normal", "normal"), "bold": ("bold", "normal"), "italic": ("normal", "italic"),
-             "bold-italic": ("bold", "italic")}
+FACE_KEYS = {
+    "regular": ("normal", "normal"),
+    "bold": ("bold", "normal"),
+    "italic": ("normal", "italic"),
+    "bold-italic": ("bold", "italic"),
+}
 
 
 def font_faces(fonts: dict) -> str:
@@ -130,8 +144,10 @@ def font_faces(fonts: dict) -> str:
     for family, faces in fonts.items():
         for key, path in faces.items():
             weight, style = FACE_KEYS[key]
-            rules.append(f"@font-face {{ font-family: {family}; font-weight: {weight}; font-style: {style}; "
-                         f"src: url({Path(path).as_uri()}) }}")
+            rules.append(
+                f"@font-face {{ font-family: {family}; font-weight: {weight}; font-style: {style}; "
+                f"src: url({Path(path).as_uri()}) }}"
+            )
     return "\n".join(rules)
 
 
@@ -146,7 +162,9 @@ def html_for(pdf: dict, spec: dict, symbols: Symbols) -> str:
         return f"left:{r[0]:.3f}mm;top:{height - r[1] - r[3]:.3f}mm;width:{r[2]:.3f}mm;height:{r[3]:.3f}mm"
 
     def rect(r, height, fill, radius=0.0, extra="") -> None:
-        add(f'<div class="a" style="{box(r, height)};background:{_css(fill)};border-radius:{radius:.3f}mm{extra}"></div>')
+        add(
+            f'<div class="a" style="{box(r, height)};background:{_css(fill)};border-radius:{radius:.3f}mm{extra}"></div>'
+        )
 
     def circle(r, height, fill) -> None:
         d = min(r[2], r[3])
@@ -167,8 +185,10 @@ def html_for(pdf: dict, spec: dict, symbols: Symbols) -> str:
                 piece = f"<i>{piece}</i>"
             parts.append(piece)
         cls = "t v" if t["valign"] else "t"
-        add(f'<div class="{cls}" style="{box(t["box"], height)};font-size:{t["size"]}pt;color:{_css(t["color"])};'
-            f'text-align:{t["align"]}"><p>{"".join(parts)}</p></div>')
+        add(
+            f'<div class="{cls}" style="{box(t["box"], height)};font-size:{t["size"]}pt;color:{_css(t["color"])};'
+            f'text-align:{t["align"]}"><p>{"".join(parts)}</p></div>'
+        )
 
     def framed(f, paint, height) -> None:
         rect(paint, height, f["stock"])
@@ -213,7 +233,9 @@ def html_for(pdf: dict, spec: dict, symbols: Symbols) -> str:
             if pattern:
                 step = pattern["step"]
                 tile = symbols.tile(pattern["path"], pattern["color"], pattern["size"], step)
-                background = f";background:{_css(f['color'])} url({tile}) left bottom/{step}mm {1.6 * step:.3f}mm repeat"
+                background = (
+                    f";background:{_css(f['color'])} url({tile}) left bottom/{step}mm {1.6 * step:.3f}mm repeat"
+                )
             if f["round"]:
                 rect(paint, height, f["color"], extra=";border-radius:50%" + background)
             else:
@@ -249,8 +271,10 @@ def html_for(pdf: dict, spec: dict, symbols: Symbols) -> str:
             add("</div></div>")
             if slot["round"]:
                 guide = sheet["guide_width_pt"] / PT_PER_MM
-                add(f'<div class="a" style="{box(trim, h)};border:{sheet["guide_width_pt"]}pt solid black;'
-                    f'border-radius:50%;margin:-{guide / 2:.3f}mm"></div>')
+                add(
+                    f'<div class="a" style="{box(trim, h)};border:{sheet["guide_width_pt"]}pt solid black;'
+                    f'border-radius:50%;margin:-{guide / 2:.3f}mm"></div>'
+                )
         for x1, y1, x2, y2 in page["marks"]:
             line(x1, y1, x2, y2, h, sheet["mark_width_pt"])
         if page["fold"]:
@@ -259,14 +283,18 @@ def html_for(pdf: dict, spec: dict, symbols: Symbols) -> str:
         ox, oy = info["origin"]
         top, length, depth = info["top"], info["length"], 6.0
         turn = "transform:rotate(-90deg);" if info["rotation"] == 90 else ""
-        add(f'<div class="info" style="{turn}left:{ox:.3f}mm;top:{h - oy - depth:.3f}mm;width:{length}mm;'
-            f'height:{depth}mm;font-size:{info["size"]}pt">')
+        add(
+            f'<div class="info" style="{turn}left:{ox:.3f}mm;top:{h - oy - depth:.3f}mm;width:{length}mm;'
+            f'height:{depth}mm;font-size:{info["size"]}pt">'
+        )
         lw = info["line_width_pt"]
         add(f'<div style="left:0;bottom:{top:.3f}mm;width:{length}mm;border-top:{lw}pt solid black"></div>')
         for tick in range(int(length) + 1):
             drop = 1.2 if tick % 10 == 0 else 0.8 if tick % 5 == 0 else 0.45
-            add(f'<div style="left:{tick}mm;bottom:{top - drop:.3f}mm;height:{drop}mm;border-left:{lw}pt solid black">'
-                "</div>")
+            add(
+                f'<div style="left:{tick}mm;bottom:{top - drop:.3f}mm;height:{drop}mm;border-left:{lw}pt solid black">'
+                "</div>"
+            )
         for value, x, y in info["lines"]:
             add(f'<div style="left:{x}mm;bottom:{y:.3f}mm">{escape(value)}</div>')
         add("</div></div>")
@@ -274,8 +302,10 @@ def html_for(pdf: dict, spec: dict, symbols: Symbols) -> str:
     families = ", ".join(spec["order"][lang])
     pages_css = "\n".join(f"@page {name} {{ size: {w}mm {h}mm }}" for (w, h), name in sizes.items())
     style = STYLE.format(pages=pages_css, fonts=font_faces(spec["fonts"]), families=families)
-    return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{escape(pdf["title"])}</title>'
-            f"<style>{style}</style></head><body>{''.join(out)}</body></html>")
+    return (
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{escape(pdf["title"])}</title>'
+        f"<style>{style}</style></head><body>{''.join(out)}</body></html>"
+    )
 
 
 def render_all(spec: dict, times: dict | None = None) -> dict[str, bytes]:
@@ -302,8 +332,9 @@ def main() -> None:
         logging.getLogger("weasyprint").setLevel(logging.ERROR)
         import weasyprint  # noqa: F401  (imported before the clock, like reportlab in floor.py)
 
-    timed_main(__doc__.splitlines()[0], render_all,
-               "Also write the PDFs (and the HTML) here, after the clock stops.", before)
+    timed_main(
+        __doc__.splitlines()[0], render_all, "Also write the PDFs (and the HTML) here, after the clock stops.", before
+    )
 
 
 if __name__ == "__main__":

@@ -26,13 +26,34 @@ VOICE = """Object.defineProperty(window, "speechSynthesis", {value: {getVoices: 
 def main() -> None:
     with tempfile.TemporaryDirectory() as work:
         out = Path(work) / "out"
-        subprocess.run([sys.executable, "-m", "cardgen", "narrator", "werewords", "--lang", "vi", "--players", "6",
-                        "--out", str(out), "--no-open"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "cardgen",
+                "narrator",
+                "werewords",
+                "--lang",
+                "vi",
+                "--players",
+                "6",
+                "--out",
+                str(out),
+                "--no-open",
+            ],
+            cwd=ROOT,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         with sync_playwright() as playwright:
             context = playwright.chromium.launch_persistent_context(
-                str(Path(work) / "profile"), executable_path=shutil.which("chromium"), headless=True,
+                str(Path(work) / "profile"),
+                executable_path=shutil.which("chromium"),
+                headless=True,
                 args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-                viewport={"width": 390, "height": 844}, device_scale_factor=2)
+                viewport={"width": 390, "height": 844},
+                device_scale_factor=2,
+            )
             page = context.new_page()
             page.add_init_script(VOICE)
             page.goto((out / "werewords" / "werewords-narrator-vi.html").as_uri())

@@ -46,8 +46,7 @@ def mini_project(root: Path, card_size: str = "poker") -> Path:
     game = root / "decks" / "mini" / "game.yaml"
     text = game.read_text(encoding="utf-8").replace("card-size: poker", f"card-size: {card_size}")
     if card_size.startswith("token-"):
-        text = text.replace("  role: {en: Role, vi: Vai trò}",
-                            "  role: {name: {en: Role, vi: Vai trò}, layout: token}")
+        text = text.replace("  role: {en: Role, vi: Vai trò}", "  role: {name: {en: Role, vi: Vai trò}, layout: token}")
     game.write_text(text + f'back:\n  color: "{MINI_BACK}"\n', encoding="utf-8")
     return root
 
@@ -101,8 +100,8 @@ def cards():
     """cards(game, lang, **build options) -> (Prepared, PDF bytes): a bundled game's card sheets,
     rendered in-process without the documents, once per session. One pipeline serves every
     option set (its options are swapped), so the fonts and the fitted texts are shared."""
-    from cardgen.cards import render
     from cardgen.build import BuildOptions, Pipeline, check
+    from cardgen.cards import render
     from cardgen.core.project import Project
 
     project = Project.at(ROOT / "decks")
@@ -117,11 +116,16 @@ def cards():
             pipeline.options = BuildOptions(**options)
             prepared, problems = pipeline.prepare(games[game], lang)
             assert prepared is not None, "\n".join(map(str, problems))
-            render_options = render.RenderOptions(pipeline.options.ink_saver, project.template_data("sheet.yaml"),
-                                                  {**strings["en"], **strings.get(lang, {})},
-                                                  pipeline.options.back_offset)
-            cache[key] = prepared, render.render_pdf(prepared.deck, prepared.pages, prepared.faces,
-                                                     prepared.book, render_options)
+            render_options = render.RenderOptions(
+                pipeline.options.ink_saver,
+                project.template_data("sheet.yaml"),
+                {**strings["en"], **strings.get(lang, {})},
+                pipeline.options.back_offset,
+            )
+            cache[key] = (
+                prepared,
+                render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options),
+            )
         return cache[key]
 
     return get

@@ -18,17 +18,27 @@ import pytest
 
 try:
     from playwright.sync_api import sync_playwright
-except ImportError:          # the test extra is not installed
+except ImportError:  # the test extra is not installed
     sync_playwright = None
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 needs_browser = pytest.mark.skipif(
     CHROMIUM is None or sync_playwright is None,
     reason="needs Debian's chromium (apt-get install chromium; .ci/run installs it) and Playwright for Python "
-           "(pip install -e '.[test]')" if CHROMIUM is None else "needs Playwright for Python (pip install -e '.[test]')")
+    "(pip install -e '.[test]')"
+    if CHROMIUM is None
+    else "needs Playwright for Python (pip install -e '.[test]')",
+)
 
 # Records what the page asks the speech synthesiser and the sound card to do; `voices` are the
 # voices this device pretends to have.
@@ -86,7 +96,8 @@ class Session:
 def browser(profile: Path, **context_options):
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, args=ARGS, headless=True, **context_options)
+            str(profile), executable_path=CHROMIUM, args=ARGS, headless=True, **context_options
+        )
         try:
             yield Session(context)
         finally:
@@ -95,10 +106,12 @@ def browser(profile: Path, **context_options):
 
 def script_view(page) -> list[tuple[str, list[tuple[str, bool, int | None, str]]]]:
     """The page's whole script for the table on its setup screen: phases and their steps."""
-    return [(title, [(kind, house == "1", int(timer) if timer else None, text) for kind, house, timer, text in steps])
-            for title, steps in page.evaluate("""() => [...document.querySelectorAll('#script section')].map(s =>
+    return [
+        (title, [(kind, house == "1", int(timer) if timer else None, text) for kind, house, timer, text in steps])
+        for title, steps in page.evaluate("""() => [...document.querySelectorAll('#script section')].map(s =>
                 [s.querySelector('h3').textContent, [...s.querySelectorAll('li')].map(li =>
-                    [li.dataset.kind, li.dataset.house, li.dataset.timer, li.textContent])])""")]
+                    [li.dataset.kind, li.dataset.house, li.dataset.timer, li.textContent])])""")
+    ]
 
 
 def as_built(page, version: int | None = None) -> None:
@@ -110,8 +123,9 @@ def as_built(page, version: int | None = None) -> None:
         page.select_option("#version", str(version))
 
 
-def choose_table(page, players: int | None = None, setup: int | None = None, extra: tuple[str, ...] = (),
-                 version: int | None = None) -> None:
+def choose_table(
+    page, players: int | None = None, setup: int | None = None, extra: tuple[str, ...] = (), version: int | None = None
+) -> None:
     """Sets the setup screen, from the start, as `cardgen build --players --setup --with` would."""
     page.evaluate("localStorage.clear()")
     page.reload()

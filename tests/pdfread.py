@@ -15,7 +15,7 @@ import pypdfium2.raw as pdfium_c
 
 from cardgen.core.units import PT_PER_INCH, mm
 
-TOL = 0.02                 # mm, for positions the PDF stores to 1e-4 pt
+TOL = 0.02  # mm, for positions the PDF stores to 1e-4 pt
 
 
 @dataclass(frozen=True)
@@ -41,34 +41,40 @@ class Box:
     def cy(self) -> float:
         return (self.y0 + self.y1) / 2
 
-    def gap(self, other: "Box") -> float:
+    def gap(self, other: Box) -> float:
         """The distance between two boxes (0 when they touch or overlap)."""
         dx = max(other.x0 - self.x1, self.x0 - other.x1, 0.0)
         dy = max(other.y0 - self.y1, self.y0 - other.y1, 0.0)
         return (dx * dx + dy * dy) ** 0.5
 
-    def grown(self, d: float) -> "Box":
+    def grown(self, d: float) -> Box:
         return Box(self.x0 - d, self.y0 - d, self.x1 + d, self.y1 + d)
 
-    def contains(self, other: "Box", tol: float = TOL) -> bool:
-        return (self.x0 - tol <= other.x0 and other.x1 <= self.x1 + tol
-                and self.y0 - tol <= other.y0 and other.y1 <= self.y1 + tol)
+    def contains(self, other: Box, tol: float = TOL) -> bool:
+        return (
+            self.x0 - tol <= other.x0
+            and other.x1 <= self.x1 + tol
+            and self.y0 - tol <= other.y0
+            and other.y1 <= self.y1 + tol
+        )
 
-    def overlaps(self, other: "Box") -> bool:
+    def overlaps(self, other: Box) -> bool:
         """Interiors intersect (touching edges do not count)."""
-        return (min(self.x1, other.x1) - max(self.x0, other.x0) > TOL
-                and min(self.y1, other.y1) - max(self.y0, other.y0) > TOL)
+        return (
+            min(self.x1, other.x1) - max(self.x0, other.x0) > TOL
+            and min(self.y1, other.y1) - max(self.y0, other.y0) > TOL
+        )
 
-    def close_to(self, other: "Box", tol: float = TOL) -> bool:
+    def close_to(self, other: Box, tol: float = TOL) -> bool:
         return all(abs(a - b) <= tol for a, b in zip(self.tuple(), other.tuple()))
 
     def tuple(self) -> tuple[float, float, float, float]:
         return (self.x0, self.y0, self.x1, self.y1)
 
-    def mirror_x(self, at: float) -> "Box":
+    def mirror_x(self, at: float) -> Box:
         return Box(2 * at - self.x1, self.y0, 2 * at - self.x0, self.y1)
 
-    def mirror_y(self, at: float) -> "Box":
+    def mirror_y(self, at: float) -> Box:
         return Box(self.x0, 2 * at - self.y1, self.x1, 2 * at - self.y0)
 
 
@@ -81,11 +87,11 @@ class Fill:
 @dataclass(frozen=True)
 class Char:
     text: str
-    box: Box          # the glyph's own outline box
-    size: float       # pt
+    box: Box  # the glyph's own outline box
+    size: float  # pt
     font: str
     rgb: tuple[int, int, int]
-    baseline: float   # y of the glyph's origin
+    baseline: float  # y of the glyph's origin
 
 
 def _box(left: float, bottom: float, right: float, top: float) -> Box:
@@ -113,8 +119,11 @@ def fills(page) -> list[Fill]:
 
 def dashed(page) -> list[Box]:
     """The boxes of the dashed strokes of a page (the fold line)."""
-    return [_box(*obj.get_bounds()) for obj in page.get_objects(max_depth=1)
-            if obj.type == pdfium_c.FPDF_PAGEOBJ_PATH and pdfium_c.FPDFPageObj_GetDashCount(obj.raw) > 0]
+    return [
+        _box(*obj.get_bounds())
+        for obj in page.get_objects(max_depth=1)
+        if obj.type == pdfium_c.FPDF_PAGEOBJ_PATH and pdfium_c.FPDFPageObj_GetDashCount(obj.raw) > 0
+    ]
 
 
 def chars(page) -> list[Char]:
@@ -132,8 +141,16 @@ def chars(page) -> list[Char]:
         pdfium_c.FPDFText_GetFontInfo(text.raw, i, name, 256, flags)
         pdfium_c.FPDFText_GetFillColor(text.raw, i, r, g, b, a)
         pdfium_c.FPDFText_GetCharOrigin(text.raw, i, x, y)
-        out.append(Char(ch, _box(*text.get_charbox(i)), pdfium_c.FPDFText_GetFontSize(text.raw, i),
-                        name.value.decode("latin-1"), (r.value, g.value, b.value), mm(y.value)))
+        out.append(
+            Char(
+                ch,
+                _box(*text.get_charbox(i)),
+                pdfium_c.FPDFText_GetFontSize(text.raw, i),
+                name.value.decode("latin-1"),
+                (r.value, g.value, b.value),
+                mm(y.value),
+            )
+        )
     return out
 
 
@@ -150,4 +167,4 @@ def image(page, dpi: float):
 def rgb_pixels(picture) -> list[tuple[int, int, int]]:
     """The pixels of an RGB image, row by row (Image.getdata is going away)."""
     data = picture.convert("RGB").tobytes()
-    return [tuple(data[i:i + 3]) for i in range(0, len(data), 3)]  # type: ignore[misc]
+    return [tuple(data[i : i + 3]) for i in range(0, len(data), 3)]  # type: ignore[misc]

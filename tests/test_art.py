@@ -57,14 +57,15 @@ def png_chunks(data: bytes) -> list[bytes]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     chunks, i = [], 8
     while i < len(data):
-        (length,) = struct.unpack(">I", data[i:i + 4])
-        chunks.append(data[i + 4:i + 8])
+        (length,) = struct.unpack(">I", data[i : i + 4])
+        chunks.append(data[i + 4 : i + 8])
         i += 12 + length
     return chunks
 
 
 def swapped_rgb_profile() -> bytes:
     """A minimal ICC v2 RGB profile whose red and blue primaries are swapped (gamma 2.2)."""
+
     def s15(v: float) -> bytes:
         return struct.pack(">i", round(v * 65536))
 
@@ -75,9 +76,16 @@ def swapped_rgb_profile() -> bytes:
     desc = b"desc\0\0\0\0" + struct.pack(">I", len(text)) + text + bytes(4 + 4 + 2 + 1 + 67)
     curve = b"curv\0\0\0\0" + struct.pack(">IH", 1, 0x0233) + b"\0\0"
     red, green, blue = (0.4361, 0.2225, 0.0139), (0.3851, 0.7169, 0.0971), (0.1431, 0.0606, 0.7141)
-    tags = [(b"desc", desc), (b"wtpt", xyz(0.9642, 1.0, 0.8249)), (b"rXYZ", xyz(*blue)),
-            (b"gXYZ", xyz(*green)), (b"bXYZ", xyz(*red)), (b"rTRC", curve), (b"gTRC", curve),
-            (b"bTRC", curve)]
+    tags = [
+        (b"desc", desc),
+        (b"wtpt", xyz(0.9642, 1.0, 0.8249)),
+        (b"rXYZ", xyz(*blue)),
+        (b"gXYZ", xyz(*green)),
+        (b"bXYZ", xyz(*red)),
+        (b"rTRC", curve),
+        (b"gTRC", curve),
+        (b"bTRC", curve),
+    ]
     offset = 128 + 4 + 12 * len(tags)
     table, data = struct.pack(">I", len(tags)), b""
     for signature, body in tags:
@@ -85,14 +93,26 @@ def swapped_rgb_profile() -> bytes:
         table += signature + struct.pack(">II", offset + len(data), len(body))
         data += body
     size = offset + len(data)
-    header = (struct.pack(">I", size) + bytes(4) + struct.pack(">I", 0x02100000) + b"mntrRGB XYZ "
-              + bytes(12) + b"acsp" + bytes(24) + struct.pack(">I", 0) + s15(0.9642) + s15(1.0)
-              + s15(0.8249) + bytes(4))
+    header = (
+        struct.pack(">I", size)
+        + bytes(4)
+        + struct.pack(">I", 0x02100000)
+        + b"mntrRGB XYZ "
+        + bytes(12)
+        + b"acsp"
+        + bytes(24)
+        + struct.pack(">I", 0)
+        + s15(0.9642)
+        + s15(1.0)
+        + s15(0.8249)
+        + bytes(4)
+    )
     header += bytes(128 - len(header))
     return header + table + data
 
 
 # -- fitting -----------------------------------------------------------------------------------
+
 
 def test_contain_letterboxes_and_downsamples_to_300_dpi(tmp_path):
     path = save(halves((3000, 1500)), tmp_path / "wide.jpg", quality=95)
@@ -161,13 +181,14 @@ def test_small_image_keeps_its_pixels_and_is_too_small(tmp_path):
     assert not too_small(placed, minimum_dpi=60)
     message = resolution_warning(path, placed)
     assert message.startswith("tiny.png: ") and "DPI" in message and "150" in message
-    assert resolution_warning(path, place(path, 10, 10)) is None   # 254 DPI
+    assert resolution_warning(path, place(path, 10, 10)) is None  # 254 DPI
 
 
 # -- colour modes ------------------------------------------------------------------------------
 
+
 def test_cmyk_jpeg_comes_out_rgb(tmp_path):
-    im = Image.new("CMYK", (200, 100), (0, 255, 255, 0))     # process red
+    im = Image.new("CMYK", (200, 100), (0, 255, 255, 0))  # process red
     path = save(im, tmp_path / "cmyk.jpg", quality=95)
     with Image.open(path) as check:
         assert check.mode == "CMYK"
@@ -219,7 +240,7 @@ def test_opaque_alpha_is_dropped(tmp_path):
 
 
 def test_sixteen_bit_greyscale_is_scaled_not_clipped(tmp_path):
-    im = Image.new("I;16", (100, 100), 32896)     # mid grey: 128 * 257
+    im = Image.new("I;16", (100, 100), 32896)  # mid grey: 128 * 257
     im.paste(65535, (50, 0, 100, 100))
     path = save(im, tmp_path / "grey16.png")
     with Image.open(path) as check:
@@ -235,7 +256,7 @@ def test_rgba_keeps_its_alpha(tmp_path):
     im.paste((255, 0, 0, 255), (0, 0, 500, 1000))
     im.paste((0, 255, 0, 128), (500, 0, 1000, 500))
     path = save(im, tmp_path / "rgba.png")
-    out = opened(place(path, 20, 20))          # downsampled to 237 px
+    out = opened(place(path, 20, 20))  # downsampled to 237 px
     assert out.mode == "RGBA" and out.size == (237, 237)
     assert out.getpixel((50, 100)) == (255, 0, 0, 255)
     assert out.getpixel((200, 50))[3] == pytest.approx(128, abs=1)
@@ -285,11 +306,12 @@ def test_output_carries_no_metadata(tmp_path):
 
 # -- orientation -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("fmt", ["jpg", "png"])
 def test_exif_orientation_6_is_applied(tmp_path, fmt):
-    im = halves((200, 100))                  # stored landscape: red left, blue right
+    im = halves((200, 100))  # stored landscape: red left, blue right
     exif = im.getexif()
-    exif[0x0112] = 6                         # display rotated 90 degrees clockwise
+    exif[0x0112] = 6  # display rotated 90 degrees clockwise
     path = save(im, tmp_path / f"rotated.{fmt}", exif=exif)
     placed = place(path, 40, 40)
     assert (placed.x, placed.y, placed.w, placed.h) == pytest.approx((10, 0, 20, 40))
@@ -307,11 +329,12 @@ def test_exif_orientation_is_honoured_when_the_decoder_downscales(tmp_path):
     path = save(im, tmp_path / "big-rotated.jpg", exif=exif, quality=90)
     placed = place(path, 20, 20, "cover", focus=(0.5, 0))
     assert opened(placed).size == (237, 237)
-    assert mean(opened(placed))[0] > 230          # the top of the displayed image is red
+    assert mean(opened(placed))[0] > 230  # the top of the displayed image is red
     assert placed.dpi == pytest.approx(2000 / (20 / 25.4))
 
 
 # -- determinism and caching -------------------------------------------------------------------
+
 
 def test_same_input_gives_identical_bytes_and_key(tmp_path):
     path = save(halves((1200, 900)), tmp_path / "art.jpg")
@@ -358,6 +381,7 @@ def test_a_touched_file_of_the_same_size_is_prepared_again(tmp_path, monkeypatch
 
 # -- refusals ----------------------------------------------------------------------------------
 
+
 def test_text_file_named_png_is_refused(tmp_path):
     path = tmp_path / "notes.png"
     path.write_text("this is not an image\n")
@@ -377,15 +401,18 @@ def test_a_jpeg_named_png_is_accepted(tmp_path):
     assert opened(place(path, 10, 10)).mode == "RGB"
 
 
-@pytest.mark.parametrize("fmt, keep, message", [
-    ("jpg", 0.5, "cannot decode the JPEG image"),     # the pixel data is cut short
-    ("png", 0.5, "cannot decode the PNG image"),
-    ("jpg", 300, "cannot decode the file"),           # even the header is cut short
-])
+@pytest.mark.parametrize(
+    "fmt, keep, message",
+    [
+        ("jpg", 0.5, "cannot decode the JPEG image"),  # the pixel data is cut short
+        ("png", 0.5, "cannot decode the PNG image"),
+        ("jpg", 300, "cannot decode the file"),  # even the header is cut short
+    ],
+)
 def test_truncated_file_is_refused(tmp_path, fmt, keep, message):
     good = save(Image.effect_noise((400, 400), 60).convert("RGB"), tmp_path / f"good.{fmt}").read_bytes()
     path = tmp_path / f"cut.{fmt}"
-    path.write_bytes(good[:int(len(good) * keep) if keep < 1 else keep])
+    path.write_bytes(good[: int(len(good) * keep) if keep < 1 else keep])
     with pytest.raises(ArtError, match=rf"cut\.{fmt}: {message}") as info:
         place(path, 10, 10)
     assert "\n" not in str(info.value)
@@ -396,7 +423,7 @@ def test_missing_file_is_refused(tmp_path):
         place(tmp_path / "gone.png", 10, 10)
 
 
-@pytest.mark.parametrize("size", [(100, 100), (40, 40)])   # over twice the limit, and just over it
+@pytest.mark.parametrize("size", [(100, 100), (40, 40)])  # over twice the limit, and just over it
 def test_decompression_bomb_is_refused(tmp_path, monkeypatch, size):
     path = save(Image.new("RGB", size, "red"), tmp_path / "bomb.png")
     monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)
@@ -408,12 +435,15 @@ def test_the_bomb_guard_is_left_on():
     assert Image.MAX_IMAGE_PIXELS == int(1024 * 1024 * 1024 // 4 // 3)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"fit": "stretch"}, "fit must be one of contain, cover"),
-    ({"focus": (1.5, 0.5)}, "focus fractions must lie between 0 and 1"),
-    ({"box_w": 0}, "positive size"),
-    ({"dpi": 0}, "print resolution must be positive"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"fit": "stretch"}, "fit must be one of contain, cover"),
+        ({"focus": (1.5, 0.5)}, "focus fractions must lie between 0 and 1"),
+        ({"box_w": 0}, "positive size"),
+        ({"dpi": 0}, "print resolution must be positive"),
+    ],
+)
 def test_bad_arguments_are_refused(tmp_path, kwargs, message):
     path = save(Image.new("RGB", (10, 10)), tmp_path / "art.png")
     args = {"box_w": 10, "box_h": 10} | kwargs
@@ -422,6 +452,7 @@ def test_bad_arguments_are_refused(tmp_path, kwargs, message):
 
 
 # -- embedding ---------------------------------------------------------------------------------
+
 
 def image_xobjects(pdf: bytes) -> list:
     """Every image XObject in the file, wherever it is referenced from."""
@@ -439,11 +470,12 @@ def draw(placements: list[list[Placed]]) -> bytes:
     """One page per list; each Placed drawn the way the module docstring tells the renderer to."""
     buffer = io.BytesIO()
     canvas = Canvas(buffer, invariant=1)
-    for n, page in enumerate(placements):
+    for page in placements:
         for i, placed in enumerate(page):
-            reader = ImageReader(io.BytesIO(placed.png))        # a fresh reader each time, on purpose
-            canvas.drawImage(reader, pt(10 + 50 * i + placed.x), pt(10 + placed.y), pt(placed.w),
-                             pt(placed.h), mask="auto")
+            reader = ImageReader(io.BytesIO(placed.png))  # a fresh reader each time, on purpose
+            canvas.drawImage(
+                reader, pt(10 + 50 * i + placed.x), pt(10 + placed.y), pt(placed.w), pt(placed.h), mask="auto"
+            )
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
@@ -467,6 +499,6 @@ def test_transparent_art_is_embedded_once_with_one_soft_mask(tmp_path):
     im.paste((255, 0, 0, 255), (100, 100, 300, 300))
     placed = place(save(im, tmp_path / "alpha.png"), 20, 20)
     images = image_xobjects(draw([[placed, placed, placed]]))
-    assert len(images) == 2                                  # the colour image and its SMask
+    assert len(images) == 2  # the colour image and its SMask
     colour = [i for i in images if "/SMask" in i]
     assert len(colour) == 1 and colour[0]["/ColorSpace"] == "/DeviceRGB"

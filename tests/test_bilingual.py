@@ -13,9 +13,9 @@ import pypdf
 import pytest
 from pypinyin import Style, pinyin
 
+from cardgen.core.units import Rect
 from cardgen.text import markup
 from cardgen.text.linebreak import CANNOT_START
-from cardgen.core.units import Rect
 from conftest import ROOT, run, write
 from pdfread import Box, Char, chars, pages
 
@@ -61,8 +61,7 @@ def reading(printed: list[Char]) -> str:
     return "".join(c.text for line in lines(printed) for c in line)
 
 
-@pytest.mark.parametrize("game, pair", [("werewolf", "vi+en"), ("mafia-vendetta", "es+zh"),
-                                        ("salem-1692", "zh+vi")])
+@pytest.mark.parametrize("game, pair", [("werewolf", "vi+en"), ("mafia-vendetta", "es+zh"), ("salem-1692", "zh+vi")])
 def test_every_role_card_reads_name_team_and_ability_in_both_languages_in_order(cards, game, pair):
     prepared, pdf = cards(game, pair)
     deck, second = prepared.deck, prepared.deck.second
@@ -75,8 +74,11 @@ def test_every_role_card_reads_name_team_and_ability_in_both_languages_in_order(
         teams = [plain(c.team.name.value if c.team else c.group.name.value) for c in (card, other)]
         expected = []
         # A text both languages share (a Vecino who is of the Vecinos) prints once.
-        for first, second in ((plain(card.name.value), plain(other.name.value)), (teams[0], "·" + teams[1]),
-                              (plain(card.ability.value), plain(other.ability.value))):
+        for first, second in (
+            (plain(card.name.value), plain(other.name.value)),
+            (teams[0], "·" + teams[1]),
+            (plain(card.ability.value), plain(other.ability.value)),
+        ):
             expected += [first] if second in (first, "·" + first) else [first, second]
         text, at = reading(printed), 0
         for part in expected:
@@ -87,8 +89,7 @@ def test_every_role_card_reads_name_team_and_ability_in_both_languages_in_order(
     assert role_cards >= 10
 
 
-@pytest.mark.parametrize("game, pair", [("werewolf", "vi+en"), ("mafia-vendetta", "es+zh"),
-                                        ("werewolf", "en+zh")])
+@pytest.mark.parametrize("game, pair", [("werewolf", "vi+en"), ("mafia-vendetta", "es+zh"), ("werewolf", "en+zh")])
 def test_the_second_language_is_smaller_and_in_another_colour_and_style(cards, game, pair):
     prepared, pdf = cards(game, pair)
     deck = prepared.deck
@@ -99,16 +100,17 @@ def test_the_second_language_is_smaller_and_in_another_colour_and_style(cards, g
         other = deck.second_card(card)
         body = lines(printed)
         # The first language's ability in the body colour, the second's in its own blue.
-        first = [c for line in body for c in line if c.rgb == (0x1d, 0x1d, 0x1d)]
-        second = [c for line in body for c in line if c.rgb == (0x33, 0x62, 0x8f)]
+        first = [c for line in body for c in line if c.rgb == (0x1D, 0x1D, 0x1D)]
+        second = [c for line in body for c in line if c.rgb == (0x33, 0x62, 0x8F)]
         assert "".join(c.text for c in first) == plain(card.ability.value), card.id
         assert "".join(c.text for c in second) == plain(other.ability.value), card.id
         assert max(c.size for c in second) < min(c.size for c in first), card.id
-        if deck.second.lang != "zh":      # Noto Sans SC has no italic: there the colour alone sets it apart
+        if deck.second.lang != "zh":  # Noto Sans SC has no italic: there the colour alone sets it apart
             assert all("Italic" in c.font for c in second), card.id
         # The name's second line: smaller, and in the regular weight under the bold first.
-        name_chars = [c for c in printed if c.box.y0 > max(ch.box.y1 for ch in first + second)
-                      and c.rgb != (255, 255, 255)]
+        name_chars = [
+            c for c in printed if c.box.y0 > max(ch.box.y1 for ch in first + second) and c.rgb != (255, 255, 255)
+        ]
         first_name = [c for c in name_chars if "Bold" in c.font]
         second_name = [c for c in name_chars if "Bold" not in c.font]
         if other.name.value != card.name.value:
@@ -136,8 +138,9 @@ def test_chinese_beside_vietnamese_keeps_its_line_breaking_rules_and_both_fonts_
                 chinese = [c for c in line if "NotoSansSC" in c.font]
                 if chinese and line[0] is chinese[0]:
                     line_starts += 1
-                    assert line[0].text not in CHINESE_CLOSING + "".join(CANNOT_START), \
+                    assert line[0].text not in CHINESE_CLOSING + "".join(CANNOT_START), (
                         f"{pair} {card.id}: a line starts with {line[0].text!r}: {''.join(c.text for c in line)}"
+                    )
             vietnamese = "".join(c.text for c in printed if "NotoSansSC" not in c.font)
             assert vietnamese == unicodedata.normalize("NFC", vietnamese), card.id
             assert not any(unicodedata.combining(c) for c in vietnamese), card.id
@@ -152,19 +155,23 @@ def test_pinyin_sits_above_each_character_of_a_chinese_name_and_reads_as_pypinyi
             continue
         name = card.name.value
         # The name: the Chinese set large and bold in the card's top fifth.
-        hanzi = sorted((c for c in printed if "NotoSansSC-Bold" in c.font and c.box.y0 > trim.y1 - 0.2 * trim.h),
-                       key=lambda c: c.box.x0)
+        hanzi = sorted(
+            (c for c in printed if "NotoSansSC-Bold" in c.font and c.box.y0 > trim.y1 - 0.2 * trim.h),
+            key=lambda c: c.box.x0,
+        )
         assert "".join(c.text for c in hanzi) == name, card.id
-        latin = sorted((c for c in printed if c.font == "NotoSans-Regular" and c.box.y0 > hanzi[0].box.y0),
-                       key=lambda c: c.box.x0)
+        latin = sorted(
+            (c for c in printed if c.font == "NotoSans-Regular" and c.box.y0 > hanzi[0].box.y0), key=lambda c: c.box.x0
+        )
         # The readings, told apart by the room between them (wider than between two letters of one).
         syllables = [[latin[0]]]
         for before, char in zip(latin, latin[1:]):
             if char.box.x0 - before.box.x1 > 0.25 * char.size * 0.3528:
                 syllables.append([])
             syllables[-1].append(char)
-        assert ["".join(c.text for c in syllable) for syllable in syllables] == \
-            [reading[0] for reading in pinyin(name, style=Style.TONE)], card.id
+        assert ["".join(c.text for c in syllable) for syllable in syllables] == [
+            reading[0] for reading in pinyin(name, style=Style.TONE)
+        ], card.id
         for char, syllable in zip(hanzi, syllables):
             middle = (syllable[0].box.x0 + syllable[-1].box.x1) / 2
             assert abs(middle - char.box.cx) < 0.5, (card.id, char.text)
@@ -175,12 +182,14 @@ def test_pinyin_sits_above_each_character_of_a_chinese_name_and_reads_as_pypinyi
 
 
 def test_pinyin_needs_chinese_in_the_build(tmp_path):
-    result = run("build", "werewolf", "--decks", str(ROOT / "decks"), "--lang", "vi+en", "--pinyin",
-                 "--out", str(tmp_path))
+    result = run(
+        "build", "werewolf", "--decks", str(ROOT / "decks"), "--lang", "vi+en", "--pinyin", "--out", str(tmp_path)
+    )
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
         "--pinyin puts pinyin over Chinese names, and this build has no Chinese (vi+en): add --lang zh or a "
-        "pair with it, like --lang zh+en")
+        "pair with it, like --lang zh+en"
+    )
     assert not list(tmp_path.rglob("*.pdf"))
 
 
@@ -188,9 +197,13 @@ def long_abilities(project) -> None:
     """The mini game's Seer with an ability that fits a card in either language, not in both."""
     en = "Each night, look at one player's card and keep what you learn to yourself until the day. " * 5
     vi = "Mỗi đêm, xem lá bài của một người chơi và giữ kín điều mình biết cho tới khi trời sáng. " * 5
-    write(project, "roles/seer.yaml", f"name: {{en: Seer, vi: Tiên tri}}\nteam: village\ncount: 1\n"
-                                      f"ability:\n  en: {en.strip()}\n  vi: {vi.strip()}\n"
-                                      "night:\n  order: 50\n  first-night-only: false\n")
+    write(
+        project,
+        "roles/seer.yaml",
+        f"name: {{en: Seer, vi: Tiên tri}}\nteam: village\ncount: 1\n"
+        f"ability:\n  en: {en.strip()}\n  vi: {vi.strip()}\n"
+        "night:\n  order: 50\n  first-night-only: false\n",
+    )
 
 
 def test_an_ability_that_fits_in_one_language_but_not_in_two_names_the_role_and_both_languages(mini, tmp_path):
@@ -201,26 +214,34 @@ def test_an_ability_that_fits_in_one_language_but_not_in_two_names_the_role_and_
     result = run("build", "--decks", str(mini / "decks"), "--lang", "en+vi", "-q", "--out", str(out))
     assert result.exit_code == 1
     message = result.stderr.splitlines()[0]
-    assert re.fullmatch(r"decks/mini/roles/seer\.yaml:5: seer: the ability text in 'en' and 'vi' does not fit its "
-                        r"box together: \d+\.\d mm too tall at the smallest size \(6\.5 pt, 'vi' at 5\.59 pt\); "
-                        r"shorten them", message), message
+    assert re.fullmatch(
+        r"decks/mini/roles/seer\.yaml:5: seer: the ability text in 'en' and 'vi' does not fit its "
+        r"box together: \d+\.\d mm too tall at the smallest size \(6\.5 pt, 'vi' at 5\.59 pt\); "
+        r"shorten them",
+        message,
+    ), message
     assert not (out / "mini" / "mini-cards-en+vi.pdf").exists()
 
 
 def test_a_size_with_no_room_for_two_languages_says_so(mini, tmp_path):
-    result = run("build", "--decks", str(mini / "decks"), "--lang", "vi+en", "--card-size", "mini", "-q",
-                 "--out", str(tmp_path))
+    result = run(
+        "build", "--decks", str(mini / "decks"), "--lang", "vi+en", "--card-size", "mini", "-q", "--out", str(tmp_path)
+    )
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
         "decks/mini/game.yaml:12: role: mini cards are too small for two languages (vi+en): build them at a "
-        "larger size (--card-size poker, or the group's size:) or in one language")
+        "larger size (--card-size poker, or the group's size:) or in one language"
+    )
 
 
-@pytest.mark.parametrize("choice, message", [
-    ("vi+vi", "--lang vi+vi: bilingual cards are in two different languages, like en+vi"),
-    ("vi+en+vi", "--lang vi+en+vi: bilingual cards are in two different languages, like en+vi"),
-    ("vi+fr", "decks/mini/game.yaml:2: game 'mini' has no language 'fr'; it has en, vi"),
-])
+@pytest.mark.parametrize(
+    "choice, message",
+    [
+        ("vi+vi", "--lang vi+vi: bilingual cards are in two different languages, like en+vi"),
+        ("vi+en+vi", "--lang vi+en+vi: bilingual cards are in two different languages, like en+vi"),
+        ("vi+fr", "decks/mini/game.yaml:2: game 'mini' has no language 'fr'; it has en, vi"),
+    ],
+)
 def test_a_pair_is_two_of_the_games_languages(mini, tmp_path, choice, message):
     result = run("build", "--decks", str(mini / "decks"), "--lang", choice, "--out", str(tmp_path))
     assert result.exit_code == 1
@@ -229,22 +250,41 @@ def test_a_pair_is_two_of_the_games_languages(mini, tmp_path, choice, message):
 
 def test_a_pair_writes_its_own_cards_and_documents_beside_the_first_languages(tmp_path):
     decks = ["--decks", str(ROOT / "decks")]
-    listed = run("build", "werewolf", *decks, "--lang", "vi+en", "--players", "9", "--only-needed",
-                 "--list-targets", "--json", "--out", str(tmp_path))
+    listed = run(
+        "build",
+        "werewolf",
+        *decks,
+        "--lang",
+        "vi+en",
+        "--players",
+        "9",
+        "--only-needed",
+        "--list-targets",
+        "--json",
+        "--out",
+        str(tmp_path),
+    )
     assert listed.exit_code == 0, listed.stderr
     (target,) = json.loads(listed.stdout)["targets"]
     assert target["languages"] == ["vi+en"]
     assert [path.rsplit("/", 1)[1] for path in target["outputs"]] == [
-        "werewolf-cards-vi+en-9p.pdf", "werewolf-rulebook-vi+en.pdf", "werewolf-script-vi+en-9p.pdf"]
+        "werewolf-cards-vi+en-9p.pdf",
+        "werewolf-rulebook-vi+en.pdf",
+        "werewolf-script-vi+en-9p.pdf",
+    ]
 
-    built = run("build", "werewolf", *decks, "--lang", "vi", "--lang", "vi+en", "--jobs", "1",
-                "--out", str(tmp_path))
+    built = run("build", "werewolf", *decks, "--lang", "vi", "--lang", "vi+en", "--jobs", "1", "--out", str(tmp_path))
     assert built.exit_code == 0, built.stderr
     folder = tmp_path / "werewolf"
     assert sorted(p.name for p in folder.iterdir()) == [
-        "werewolf-cards-vi+en.pdf", "werewolf-cards-vi.pdf", "werewolf-narrator-vi.html",
-        "werewolf-rulebook-vi+en.pdf", "werewolf-rulebook-vi.pdf", "werewolf-script-vi+en.pdf",
-        "werewolf-script-vi.pdf"]
+        "werewolf-cards-vi+en.pdf",
+        "werewolf-cards-vi.pdf",
+        "werewolf-narrator-vi.html",
+        "werewolf-rulebook-vi+en.pdf",
+        "werewolf-rulebook-vi.pdf",
+        "werewolf-script-vi+en.pdf",
+        "werewolf-script-vi.pdf",
+    ]
 
     def text(name: str) -> str:
         return " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(folder / name).pages)

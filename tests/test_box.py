@@ -27,7 +27,12 @@ def _lines(pdf: Path, page: int = 0):
         p = document.pages[page]
         folds, cuts = [], []
         for line in p.lines:
-            segment = (line["x0"] * PT, (p.height - line["top"]) * PT, line["x1"] * PT, (p.height - line["bottom"]) * PT)
+            segment = (
+                line["x0"] * PT,
+                (p.height - line["top"]) * PT,
+                line["x1"] * PT,
+                (p.height - line["bottom"]) * PT,
+            )
             grey = line["stroking_color"]
             (folds if grey and min(grey) > 0.3 else cuts).append(segment)
         return folds, cuts, (p.width * PT, p.height * PT)
@@ -53,7 +58,7 @@ def test_panels_are_the_card_plus_clearance_and_the_spine_the_deck_s_thickness(m
     # front | side | back | side | glue flap: four vertical folds.
     assert len(xs) == 4
     side, back, side_2 = (b - a for a, b in zip(xs, xs[1:]))
-    depth = 3 * 0.5 + 1.5                                    # 3 cards of 0.5 mm, and the clearance
+    depth = 3 * 0.5 + 1.5  # 3 cards of 0.5 mm, and the clearance
     assert side == pytest.approx(depth, abs=0.01) and side_2 == pytest.approx(depth, abs=0.01)
     assert back == pytest.approx(63 + 1.5, abs=0.01)
     ys = _positions(folds, vertical=False)
@@ -82,7 +87,7 @@ def test_the_net_is_inside_the_printable_margin_of_a4(mini_box):
 def test_the_box_shows_the_name_the_count_and_the_back_art_and_embeds_its_fonts(mini_box):
     page = PdfReader(mini_box).pages[0]
     text = page.extract_text()
-    assert text.count("Mini") >= 5                            # two spines, the lid, the art on two panels
+    assert text.count("Mini") >= 5  # two spines, the lid, the art on two panels
     assert "3 cards" in text and "glue" in text and "Cut on the solid lines" in text
     for font in page["/Resources"]["/Font"].values():
         font = font.get_object()
@@ -105,13 +110,24 @@ def test_a_box_too_big_for_one_sheet_becomes_one_box_per_deck(tmp_path):
     copy_werewolf_box(tmp_path / "decks")
     # 31 cards at 2 mm: 64 mm deep, 2 × 65 + 2 × 64 + 10 = 268 mm wide, too wide for A4 portrait
     # and, at 64 + 64 + 90 + 30 = 248 mm tall, for A4 landscape.
-    result = run("box", "werewolf", "--lang", "en", "--stock", "2", "--decks", str(tmp_path / "decks"),
-                 "--out", str(tmp_path / "out"))
+    result = run(
+        "box",
+        "werewolf",
+        "--lang",
+        "en",
+        "--stock",
+        "2",
+        "--decks",
+        str(tmp_path / "decks"),
+        "--out",
+        str(tmp_path / "out"),
+    )
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
         "decks/werewolf/game.yaml:1: werewolf (en): a box for 31 cards of 63 × 88 mm at 2 mm a card is 268 × 248 mm "
         "flat, more than a4 holds inside a 5 mm margin even one deck to a box; try larger paper or thinner stock",
-        "1 error"]
+        "1 error",
+    ]
     assert not (tmp_path / "out").exists()
 
 

@@ -34,8 +34,9 @@ from conftest import ROOT, copy_werewolf_box, run
 
 SUMMARY = re.compile(r"^(\d+) files?, (\d+) pages?, (\d+) cards? on (\d+) sheets? in \d+\.\d s$")
 CARDS = 31
-RUNE_LINE = ("decks/mini/roles/wolf.yaml:7: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' "
-             "is in none of the fonts")
+RUNE_LINE = (
+    "decks/mini/roles/wolf.yaml:7: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' is in none of the fonts"
+)
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -104,7 +105,7 @@ def _distinct(values, tol: float = 0.02) -> list[float]:
 
 def _rgb(color: str) -> tuple[int, int, int]:
     color = color.lstrip("#")
-    return tuple(int(color[i:i + 2], 16) for i in (0, 2, 4))  # type: ignore[return-value]
+    return tuple(int(color[i : i + 2], 16) for i in (0, 2, 4))  # type: ignore[return-value]
 
 
 # --- fixtures -----------------------------------------------------------------------------
@@ -143,8 +144,18 @@ def stock_color() -> tuple[int, int, int]:
 
 def test_rebuild_is_byte_identical(build, project, tmp_path):
     _, first = build("--lang", "en", "--lang", "zh")
-    result = run("build", "werewolf", "--lang", "en", "--lang", "zh", "--decks", str(project / "decks"),
-                 "--out", str(tmp_path / "again"))
+    result = run(
+        "build",
+        "werewolf",
+        "--lang",
+        "en",
+        "--lang",
+        "zh",
+        "--decks",
+        str(project / "decks"),
+        "--out",
+        str(tmp_path / "again"),
+    )
     assert result.exit_code == 0
     for lang in ("en", "zh"):
         assert _pdf(tmp_path / "again", lang).read_bytes() == _pdf(first, lang).read_bytes(), lang
@@ -153,9 +164,23 @@ def test_rebuild_is_byte_identical(build, project, tmp_path):
 def test_build_in_a_fresh_process_is_byte_identical(build, project, tmp_path):
     _, first = build("--lang", "en", "--lang", "zh")
     cardgen = [sys.executable, "-c", "from cardgen.cli import main; main()"]
-    completed = subprocess.run([*cardgen, "build", "werewolf", "--lang", "zh", "--decks", str(project / "decks"),
-                                "--out", str(tmp_path / "fresh")], cwd=tmp_path, capture_output=True, text=True,
-                               timeout=120)
+    completed = subprocess.run(
+        [
+            *cardgen,
+            "build",
+            "werewolf",
+            "--lang",
+            "zh",
+            "--decks",
+            str(project / "decks"),
+            "--out",
+            str(tmp_path / "fresh"),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert completed.returncode == 0, completed.stderr
     assert _pdf(tmp_path / "fresh", "zh").read_bytes() == _pdf(first, "zh").read_bytes()
 
@@ -186,9 +211,11 @@ def test_prints_one_path_per_file_then_a_summary(build):
 def test_progress_goes_to_stderr_one_line_per_language(build):
     """Then the advice on the dark Werewolf backs; with --ink-saver there is none."""
     result, _ = build("--lang", "en", "--lang", "zh")
-    assert result.stderr == ("building werewolf (en)\nbuilding werewolf (zh)\n"
-                             "the backs of werewolf print dark (up to 98 % ink coverage); "
-                             "--ink-saver prints them as light tints\n")
+    assert result.stderr == (
+        "building werewolf (en)\nbuilding werewolf (zh)\n"
+        "the backs of werewolf print dark (up to 98 % ink coverage); "
+        "--ink-saver prints them as light tints\n"
+    )
     assert build("--lang", "en", "--ink-saver")[0].stderr == "building werewolf (en)\n"
 
 
@@ -217,8 +244,7 @@ def test_one_page_summary_is_singular(mini, tmp_path):
 
 def _add_rune(mini: Path) -> None:
     wolf = mini / "decks" / "mini" / "roles" / "wolf.yaml"
-    wolf.write_text(wolf.read_text(encoding="utf-8").replace("Win when wolves", "Win when ᚠ wolves"),
-                    encoding="utf-8")
+    wolf.write_text(wolf.read_text(encoding="utf-8").replace("Win when wolves", "Win when ᚠ wolves"), encoding="utf-8")
 
 
 def test_failed_build_leaves_the_existing_pdf_untouched(mini, tmp_path):
@@ -256,11 +282,12 @@ def test_build_writes_a_temp_file_beside_the_target_then_renames_it(mini, tmp_pa
 
     def spy(src, dst):
         src, dst = Path(src), Path(dst)
-        if dst.suffix != ".pdf":   # the build manifest is written the same way
+        if dst.suffix != ".pdf":  # the build manifest is written the same way
             return real_replace(src, dst)
         # At the moment of the rename: a complete PDF beside the target, the old file still in place.
-        seen.append((src.parent == dst.parent, src.name, src.read_bytes()[:5], src.read_bytes().rstrip()[-5:],
-                     dst.read_bytes()))
+        seen.append(
+            (src.parent == dst.parent, src.name, src.read_bytes()[:5], src.read_bytes().rstrip()[-5:], dst.read_bytes())
+        )
         real_replace(src, dst)
 
     monkeypatch.setattr(os, "replace", spy)
@@ -350,7 +377,10 @@ def test_out_is_respected(build, project):
     assert result.stdout.splitlines()[0] == str(_pdf(out))
     assert _pdf(out).is_file()
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [
-        "cardgen-manifest.json", "werewolf", "werewolf/werewolf-cards-en.pdf"]
+        "cardgen-manifest.json",
+        "werewolf",
+        "werewolf/werewolf-cards-en.pdf",
+    ]
     # Nothing lands in the project or the default output folder.
     assert sorted(p.name for p in project.iterdir()) == ["decks"]
 
@@ -431,18 +461,23 @@ def test_backs_fold(build):
         assert f"fold here, glue, then cut · page {n} of 8" in page.get_textpage().get_text_range()
 
 
-@pytest.mark.parametrize("margin, upside_down", [("0", "short"), ("5", "long")],
-                         ids=["portrait-sheets", "landscape-sheets"])
+@pytest.mark.parametrize(
+    "margin, upside_down", [("0", "short"), ("5", "long")], ids=["portrait-sheets", "landscape-sheets"]
+)
 def test_backs_turned_about_a_horizontal_line_are_upside_down(build, margin, upside_down):
     """Portrait sheets (printed to the edge) flip short-edge backs; the landscape sheets the 5 mm
     margin gives poker cards reach the paper turned, so there long-edge backs come out turned."""
+
     def angles(backs: str) -> set[float]:
         result, out = build("--lang", "en", "--backs", backs, "--margin", margin)
         document = pdfium.PdfDocument(_pdf(out))
         assert len(document) == 8
         back = document[1].get_textpage()
-        return {round(pdfium_c.FPDFText_GetCharAngle(back.raw, i), 2) for i in range(back.count_chars())
-                if pdfium_c.FPDFText_GetFontSize(back.raw, i) > 8}
+        return {
+            round(pdfium_c.FPDFText_GetCharAngle(back.raw, i), 2)
+            for i in range(back.count_chars())
+            if pdfium_c.FPDFText_GetFontSize(back.raw, i) > 8
+        }
 
     upright = "long" if upside_down == "short" else "short"
     assert angles(upside_down) == {round(math.pi, 2)}
@@ -471,10 +506,13 @@ def test_bleed_out_of_range_is_a_usage_error(project, tmp_path):
 
 def test_strict_turns_warnings_into_errors_before_writing(mini, tmp_path):
     seer = mini / "decks" / "mini" / "roles" / "seer.yaml"
-    seer.write_text(seer.read_text(encoding="utf-8").replace("  vi: Mỗi đêm, xem lá bài của một người chơi.\n", ""),
-                    encoding="utf-8")
-    warning = ("decks/mini/roles/seer.yaml:4: warning: card 'seer': no 'vi' text for ability; "
-               "the card falls back to English")
+    seer.write_text(
+        seer.read_text(encoding="utf-8").replace("  vi: Mỗi đêm, xem lá bài của một người chơi.\n", ""),
+        encoding="utf-8",
+    )
+    warning = (
+        "decks/mini/roles/seer.yaml:4: warning: card 'seer': no 'vi' text for ability; the card falls back to English"
+    )
     lenient = run("build", "--lang", "vi", "--decks", str(mini / "decks"), "--out", str(tmp_path / "lenient"))
     assert lenient.exit_code == 0
     assert warning in lenient.stderr.splitlines()
@@ -490,18 +528,22 @@ def test_strict_turns_warnings_into_errors_before_writing(mini, tmp_path):
 def test_unknown_language(project, tmp_path):
     result = run("build", "werewolf", "--lang", "fr", "--decks", str(project / "decks"), "--out", str(tmp_path / "o"))
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == ("decks/werewolf/game.yaml:2: game 'werewolf' has no language 'fr'; "
-                             "it has en, vi, zh, es\n1 error\n")
+    assert result.stderr == (
+        "decks/werewolf/game.yaml:2: game 'werewolf' has no language 'fr'; it has en, vi, zh, es\n1 error\n"
+    )
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "o").exists()
 
 
 def test_unknown_card_size(project, tmp_path):
-    result = run("build", "werewolf", "--card-size", "pokr", "--decks", str(project / "decks"),
-                 "--out", str(tmp_path / "o"))
+    result = run(
+        "build", "werewolf", "--card-size", "pokr", "--decks", str(project / "decks"), "--out", str(tmp_path / "o")
+    )
     assert (result.exit_code, result.stdout) == (1, "")
     first, count = result.stderr.splitlines()
-    assert first.startswith("unknown card size 'pokr' (did you mean 'poker'?); known card sizes: poker, poker-us, bridge, tarot, ")
+    assert first.startswith(
+        "unknown card size 'pokr' (did you mean 'poker'?); known card sizes: poker, poker-us, bridge, tarot, "
+    )
     assert count == "1 error"
     assert not (tmp_path / "o").exists()
 
@@ -509,13 +551,15 @@ def test_unknown_card_size(project, tmp_path):
 def test_unknown_paper_lists_the_papers_of_the_templates(project, tmp_path):
     result = run("build", "werewolf", "--paper", "a44", "--decks", str(project / "decks"), "--out", str(tmp_path))
     assert result.exit_code == 1
-    assert result.stderr.splitlines()[0] == ("unknown paper 'a44' (did you mean 'a4'?); "
-                                             "known papers: a5, a4, a3, letter, legal, tabloid")
+    assert result.stderr.splitlines()[0] == (
+        "unknown paper 'a44' (did you mean 'a4'?); known papers: a5, a4, a3, letter, legal, tabloid"
+    )
 
 
 def test_paper_sizes_are_data(project, tmp_path):
-    result = run("build", "werewolf", "--lang", "en", "--paper", "a3", "--decks", str(project / "decks"),
-                 "--out", str(tmp_path))
+    result = run(
+        "build", "werewolf", "--lang", "en", "--paper", "a3", "--decks", str(project / "decks"), "--out", str(tmp_path)
+    )
     assert result.exit_code == 0, result.output
     box = PdfReader(tmp_path / "werewolf" / "werewolf-cards-en.pdf").pages[0].mediabox
     # A3 may be turned to landscape if that fits more cards; its size is the same.
@@ -569,9 +613,27 @@ def test_list_human(project):
 def test_watch_rebuilds_when_a_card_changes(tmp_path):
     shutil.copytree(ROOT / "tests" / "fixtures" / "mini", tmp_path / "project")
     project = tmp_path / "project"
-    process = subprocess.Popen([sys.executable, "-m", "cardgen", "watch", "mini", "--lang", "en", "--interval", "0.2",
-                                "--decks", "decks", "--out", "out"], cwd=project, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cardgen",
+            "watch",
+            "mini",
+            "--lang",
+            "en",
+            "--interval",
+            "0.2",
+            "--decks",
+            "decks",
+            "--out",
+            "out",
+        ],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     # readline() has no timeout: a watch that never prints must not hang the suite.
     watchdog = threading.Timer(60, process.kill)
     watchdog.start()
@@ -581,8 +643,9 @@ def test_watch_rebuilds_when_a_card_changes(tmp_path):
         pdf = project / "out" / "mini" / "mini-cards-en.pdf"
         before = pdf.read_bytes()
         seer = project / "decks" / "mini" / "roles" / "seer.yaml"
-        seer.write_text(seer.read_text(encoding="utf-8").replace("name: {en: Seer,", "name: {en: Oracle,"),
-                        encoding="utf-8")
+        seer.write_text(
+            seer.read_text(encoding="utf-8").replace("name: {en: Seer,", "name: {en: Oracle,"), encoding="utf-8"
+        )
         second = process.stdout.readline()
         assert " built: 1 file, " in second
         assert pdf.read_bytes() != before

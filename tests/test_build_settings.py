@@ -47,7 +47,7 @@ def test_a_default_from_the_file_shapes_the_outputs_as_the_option_would(mini, mo
     fronts = pypdf.PdfReader(mini / "output" / "mini" / "mini-cards-en.pdf")
     duplex = pypdf.PdfReader(mini / "long" / "mini" / "mini-cards-en.pdf")
     assert len(duplex.pages) == 2 * len(fronts.pages)
-    assert round(float(duplex.pages[0].mediabox.width)) == 792      # letter, turned: --paper left as the file says
+    assert round(float(duplex.pages[0].mediabox.width)) == 792  # letter, turned: --paper left as the file says
 
 
 def test_an_unknown_key_is_a_warning_where_it_is_that_fails_with_strict(mini, monkeypatch):
@@ -64,8 +64,10 @@ def test_an_unknown_key_is_a_warning_where_it_is_that_fails_with_strict(mini, mo
     settings(mini, '[build]\nstrict = true\nlang = "en"\ncolour = "red"\n')
     result = run("build", "-q")
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == ["cardgen.toml:4: warning: unknown key 'colour' in [build]",
-                                          "1 warning (fails with --strict)"]
+    assert result.stderr.splitlines() == [
+        "cardgen.toml:4: warning: unknown key 'colour' in [build]",
+        "1 warning (fails with --strict)",
+    ]
     settings(mini, '[build]\nlang = "en"\ncolour = "red"\n')
     result = run("build", "-q")
     assert result.exit_code == 0
@@ -73,16 +75,19 @@ def test_an_unknown_key_is_a_warning_where_it_is_that_fails_with_strict(mini, mo
     assert result.stdout.endswith(", 1 warning\n")
 
 
-@pytest.mark.parametrize("line, message", [
-    ('bleed = "3"', "[build] bleed: expected a number of mm, got '3'"),
-    ("bleed = 11", "[build] bleed: 11.0 is not in the range 0<=x<=10."),
-    ('backs = "sideways"', "[build] backs: 'sideways' is not one of 'long', 'short', 'fold', 'none'."),
-    ('ink-saver = "yes"', "[build] ink-saver: expected true or false, got 'yes'"),
-    ("lang = [1]", "[build] lang: expected a string or a list of strings, got [1]"),
-    ("jobs = 0", "[build] jobs: 0 is not in the range x>=1."),
-    ("back-offset = [1]", "[build] back-offset: expected [x, y] in mm, got [1]"),
-    ("paper = 4", "[build] paper: expected a string, got 4"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('bleed = "3"', "[build] bleed: expected a number of mm, got '3'"),
+        ("bleed = 11", "[build] bleed: 11.0 is not in the range 0<=x<=10."),
+        ('backs = "sideways"', "[build] backs: 'sideways' is not one of 'long', 'short', 'fold', 'none'."),
+        ('ink-saver = "yes"', "[build] ink-saver: expected true or false, got 'yes'"),
+        ("lang = [1]", "[build] lang: expected a string or a list of strings, got [1]"),
+        ("jobs = 0", "[build] jobs: 0 is not in the range x>=1."),
+        ("back-offset = [1]", "[build] back-offset: expected [x, y] in mm, got [1]"),
+        ("paper = 4", "[build] paper: expected a string, got 4"),
+    ],
+)
 def test_a_wrong_value_is_an_error_on_its_line(mini, monkeypatch, line, message):
     monkeypatch.chdir(mini)
     settings(mini, f"[build]\npinyin = false\n{line}\n")
@@ -107,7 +112,17 @@ def test_only_writes_just_those_kinds(mini, tmp_path):
 
 
 def test_site_takes_the_build_options(mini, tmp_path):
-    options = ["--lang", "en", "--backs", "none", "--ink-saver", "--card-size", "bridge", "--decks", str(mini / "decks")]
+    options = [
+        "--lang",
+        "en",
+        "--backs",
+        "none",
+        "--ink-saver",
+        "--card-size",
+        "bridge",
+        "--decks",
+        str(mini / "decks"),
+    ]
     assert run("site", *options, "--out", str(tmp_path / "site")).exit_code == 0
     assert run("build", *options, "--out", str(tmp_path / "build")).exit_code == 0
     name = "mini/mini-cards-en.pdf"

@@ -24,13 +24,17 @@ def settle(project: Path, when: float = AN_HOUR_AGO) -> None:
 def listed(project: Path, *args: str) -> dict:
     result = run("list", "--json", "--decks", str(project / "decks"), *args)
     assert result.exit_code == 0, result.output
-    return {entry["id"]: {c["id"]: c["count"] for c in entry["components"]} for entry in json.loads(result.stdout)["games"]}
+    return {
+        entry["id"]: {c["id"]: c["count"] for c in entry["components"]} for entry in json.loads(result.stdout)["games"]
+    }
 
 
 def refuse_loading(monkeypatch) -> None:
     """From here on a listing that loads the decks fails: only a cached answer gets through."""
+
     def refuse(*args, **kwargs):
         raise AssertionError("the decks were loaded")
+
     monkeypatch.setattr(build, "check", refuse)
 
 
@@ -41,8 +45,10 @@ def test_a_second_listing_is_the_cached_first(mini, monkeypatch):
     refuse_loading(monkeypatch)
     again = run("list", "--decks", str(mini / "decks"))
     assert again.exit_code == 0
-    assert again.stdout == first.stdout == "mini: Mini [en, vi], 3 cards\n  role     seer             x1\n" \
-                                          "  role     wolf             x2\n"
+    assert (
+        again.stdout == first.stdout == "mini: Mini [en, vi], 3 cards\n  role     seer             x1\n"
+        "  role     wolf             x2\n"
+    )
 
 
 def test_a_changed_card_is_listed_as_it_is_now(mini):
@@ -58,8 +64,9 @@ def test_a_card_added_is_listed(mini):
     settle(mini)
     assert sorted(listed(mini)["mini"]) == ["seer", "wolf"]
     seer = game(mini) / "roles" / "seer.yaml"
-    (game(mini) / "roles" / "oracle.yaml").write_text(seer.read_text(encoding="utf-8").replace("Seer", "Oracle")
-                                                      .replace("order: 50", "order: 55"), encoding="utf-8")
+    (game(mini) / "roles" / "oracle.yaml").write_text(
+        seer.read_text(encoding="utf-8").replace("Seer", "Oracle").replace("order: 50", "order: 55"), encoding="utf-8"
+    )
     settle(mini)
     assert sorted(listed(mini)["mini"]) == ["oracle", "seer", "wolf"]
 

@@ -15,8 +15,11 @@ GAMES = ("werewolf", "salem-1692", "mafia-vendetta", "werewords")
 
 def advertised() -> list[tuple[str, float, float]]:
     """(name, width, height) of each size in the README's --card-size row."""
-    row = next(line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
-               if line.startswith("| `--card-size"))
+    row = next(
+        line
+        for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `--card-size")
+    )
     return [(name, float(w), float(h)) for name, w, h in re.findall(r"([a-z-]+) (\d+(?:\.\d+)?)×(\d+(?:\.\d+)?)", row)]
 
 
@@ -52,6 +55,10 @@ def test_every_advertised_size_builds_for_every_game(pipeline, game, size, lang)
     assert not [p for p in problems if p.severity == "error"]
     # The cards of the game's own size take the size asked for; tokens keep theirs.
     expected = dict((name, (w, h)) for name, w, h in advertised())[size]
-    trims = {(slot.trim.w, slot.trim.h) for page in prepared.pages for slot in page.slots
-             if prepared.deck.copies[slot.item].group.shape == "rect"}
+    trims = {
+        (slot.trim.w, slot.trim.h)
+        for page in prepared.pages
+        for slot in page.slots
+        if prepared.deck.copies[slot.item].group.shape == "rect"
+    }
     assert trims == {expected}

@@ -22,7 +22,8 @@ def test_setup_list_shows_the_official_table_and_the_boards_groups_play():
         "  standard        Standard                        8–18 players  source\n"
         "  board-9         Classic 9-player board          9 players     community\n"
         "  board-12-idiot  12-player board with the Idiot  12 players    community\n"
-        "  board-12-guard  12-player board with the Guard  12 players    community\n")
+        "  board-12-guard  12-player board with the Guard  12 players    community\n"
+    )
 
 
 @pytest.mark.parametrize("board", BOARDS)
@@ -38,9 +39,10 @@ def test_the_chinese_rulebook_prints_the_boards_in_their_marked_table(tmp_path):
     reader = pypdf.PdfReader(tmp_path / "werewolf" / "werewolf-rulebook-zh.pdf")
     text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages).replace(" ", "")
     assert "○玩家常用板子：许多玩家群体常用，既非官方规则，也不是我们定的。" in text
-    table = text[text.index("玩家常用板子○"):]
-    assert table.startswith("玩家常用板子○板子预女猎预女猎白预女猎守人数91212狼人344预言家111女巫111猎人111"
-                            "白痴–1–守卫––1村民344")
+    table = text[text.index("玩家常用板子○") :]
+    assert table.startswith(
+        "玩家常用板子○板子预女猎预女猎白预女猎守人数91212狼人344预言家111女巫111猎人111白痴–1–守卫––1村民344"
+    )
 
 
 def test_the_boards_table_keeps_each_card_name_on_one_line_under_names_that_wrap(tmp_path):
@@ -48,7 +50,7 @@ def test_the_boards_table_keeps_each_card_name_on_one_line_under_names_that_wrap
     result = run("build", "werewolf", "--lang", "es", "--out", str(tmp_path), "--jobs", "1")
     assert result.exit_code == 0, result.output
     text = pypdf.PdfReader(tmp_path / "werewolf" / "werewolf-rulebook-es.pdf").pages[0].extract_text()
-    table = text[text.index("Preparaciones que juegan los grupos"):]
+    table = text[text.index("Preparaciones que juegan los grupos") :]
     # Each cell is a line of its own: a label broken inside a word would be two.
     for label in ("Hombre lobo", "Idiota del pueblo", "Aldeano", "Preparación"):
         assert label in [line.strip() for line in table.splitlines()], table

@@ -54,14 +54,15 @@ WATCH_FAILED = re.compile(r"^\d\d:\d\d:\d\d not built; watching for changes$")
 
 # -- the guide, as blocks -------------------------------------------------------------------------
 
+
 @dataclass
 class Block:
-    info: str                 # the fence's info string
-    text: str                 # the content, each line ending in "\n"
-    line: int                 # the line of the opening fence, 1-based
-    section: str              # the "## " heading it is under
-    subsection: str           # the "### " heading it is under, or ""
-    follows_block: bool       # only blank lines since the previous block's closing fence
+    info: str  # the fence's info string
+    text: str  # the content, each line ending in "\n"
+    line: int  # the line of the opening fence, 1-based
+    section: str  # the "## " heading it is under
+    subsection: str  # the "### " heading it is under, or ""
+    follows_block: bool  # only blank lines since the previous block's closing fence
 
     @property
     def kind(self) -> str:
@@ -126,6 +127,7 @@ for _block in _section(4):
 
 # -- running commands -----------------------------------------------------------------------------
 
+
 def _cardgen_env(tmp: Path) -> dict[str, str]:
     """The environment with `cardgen` on PATH: the installed console script, else `python -m cardgen`."""
     # The script beside this Python first: it runs the cardgen these tests import.
@@ -159,7 +161,7 @@ class Ran:
     command: str
     exit_code: int
     output: str
-    expected: str | None          # the output block, when the command has one
+    expected: str | None  # the output block, when the command has one
 
 
 @dataclass
@@ -172,7 +174,7 @@ class Session:
     ran: list[Ran] = field(default_factory=list)
     last_file: Path | None = None
     watch_log: list[str] = field(default_factory=list)
-    watch_kept_pdfs: bool = False     # the PDFs were left alone by a broken save
+    watch_kept_pdfs: bool = False  # the PDFs were left alone by a broken save
 
     def __post_init__(self):
         self.cwd = self.root
@@ -201,8 +203,14 @@ class Session:
         if command.startswith("cardgen watch"):
             self.watch(where, command)
             return
-        result = subprocess.run(["bash", "-c", command], cwd=self.cwd, env=self.env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, timeout=120)
+        result = subprocess.run(
+            ["bash", "-c", command],
+            cwd=self.cwd,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=120,
+        )
         self.ran.append(Ran(where, command, result.returncode, result.stdout.decode("utf-8"), expected))
 
     def watch(self, where: str, command: str) -> None:
@@ -210,8 +218,13 @@ class Session:
         the PDFs left alone, Ctrl-C."""
         assert self.last_file is not None, f"{where}: watch before any file was written"
         lines: queue.Queue[str] = queue.Queue()
-        proc = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=self.cwd, env=self.env,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            ["bash", "-c", f"exec {command}"],
+            cwd=self.cwd,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
 
         def read() -> None:
             for raw in proc.stdout:
@@ -232,12 +245,14 @@ class Session:
                 self.watch_log.append(line)
                 if pattern.search(line):
                     return
-                assert not unexpected.search(line), f"{where}: watch printed {line!r} instead of {what}: {self.watch_log}"
+                assert not unexpected.search(line), (
+                    f"{where}: watch printed {line!r} instead of {what}: {self.watch_log}"
+                )
             raise AssertionError(f"{where}: watch never printed {what}: {self.watch_log}")
 
         def save(text: str) -> None:
             self.last_file.write_text(text, encoding="utf-8")
-            stamp = time.time_ns() + 2_000_000_000     # a new modification time, whatever the clock's grain
+            stamp = time.time_ns() + 2_000_000_000  # a new modification time, whatever the clock's grain
             os.utime(self.last_file, ns=(stamp, stamp))
 
         good = self.last_file.read_text(encoding="utf-8")
@@ -248,8 +263,9 @@ class Session:
             pdfs = {p: p.stat().st_mtime_ns for p in (self.cwd / "output").rglob("*.pdf")}
             save("name: [\n")
             wait_for(WATCH_FAILED, "'not built' after a broken save")
-            self.watch_kept_pdfs = bool(pdfs) and pdfs == {p: p.stat().st_mtime_ns
-                                                           for p in (self.cwd / "output").rglob("*.pdf")}
+            self.watch_kept_pdfs = bool(pdfs) and pdfs == {
+                p: p.stat().st_mtime_ns for p in (self.cwd / "output").rglob("*.pdf")
+            }
             proc.send_signal(signal.SIGINT)
             proc.wait(timeout=30)
             reader.join(timeout=5)
@@ -292,9 +308,9 @@ def _draft() -> Block:
 
 @dataclass
 class Walkthrough:
-    session: Session                  # sections 1 and 2, in one folder
-    after_part_one: Path              # a copy of the folder as section 1 left it
-    draft: Session | BaseException    # the mistakes' draft, validated
+    session: Session  # sections 1 and 2, in one folder
+    after_part_one: Path  # a copy of the folder as section 1 left it
+    draft: Session | BaseException  # the mistakes' draft, validated
     mistakes: dict[str, Session | BaseException]
 
 
@@ -328,14 +344,17 @@ def walkthrough(tmp_path_factory) -> Walkthrough:
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
         part_two = pool.submit(session.run_blocks, _section(2))
         drafted = pool.submit(draft)
-        mistakes = {title: pool.submit(in_copy, f"mistake-{n}", blocks)
-                    for n, (title, blocks) in enumerate(MISTAKES.items())}
+        mistakes = {
+            title: pool.submit(in_copy, f"mistake-{n}", blocks) for n, (title, blocks) in enumerate(MISTAKES.items())
+        }
         part_two.result()
-        return Walkthrough(session, snapshot, outcome(drafted),
-                           {title: outcome(future) for title, future in mistakes.items()})
+        return Walkthrough(
+            session, snapshot, outcome(drafted), {title: outcome(future) for title, future in mistakes.items()}
+        )
 
 
 # -- the tests ------------------------------------------------------------------------------------
+
 
 def test_guide_has_the_promised_examples():
     assert len(_section(1)) >= 10 and len(_section(2)) >= 8
@@ -343,11 +362,13 @@ def test_guide_has_the_promised_examples():
     for index, block in enumerate(BLOCKS):
         if block.kind == "output":
             previous = BLOCKS[index - 1]
-            assert previous.kind == "console" and block.follows_block, \
+            assert previous.kind == "console" and block.follows_block, (
                 f"{block.where()}: an output block must come right after a console block"
+            )
         if block.kind in ("yaml", "text") and "file=" in block.info:
-            assert block.path and not Path(block.path).is_absolute() and ".." not in Path(block.path).parts, \
+            assert block.path and not Path(block.path).is_absolute() and ".." not in Path(block.path).parts, (
                 f"{block.where()}: bad file= path in {block.info!r}"
+            )
 
 
 def test_walkthrough_commands_print_what_the_guide_shows(walkthrough: Walkthrough):
@@ -375,7 +396,7 @@ def test_watch_prints_what_the_guide_says(walkthrough: Walkthrough):
     def bare(line: str) -> str:
         return normalise(re.sub(r"^\d\d:\d\d:\d\d", "HH:MM:SS", line))
 
-    assert bare(example.group(1)) == bare(built[1])      # the rebuild after an edit
+    assert bare(example.group(1)) == bare(built[1])  # the rebuild after an edit
 
 
 def _pdf_text(path: Path) -> list[str]:
@@ -390,8 +411,8 @@ def test_the_fox_is_on_the_card_sheet_in_the_rulebook_and_in_the_script(walkthro
         (word,) = [w for w in page.extract_words() if w["text"] == "Cáo"]
         assert page.width / 2 < word["x0"] < page.width * 3 / 4 and word["bottom"] < page.height / 2, word
     rulebook = "\n".join(_pdf_text(out / "werewolf-rulebook-vi.pdf"))
-    assert "Cáo," in rulebook                               # the components list
-    assert "Mỗi đêm, bạn chỉ vào một người chơi." in rulebook   # the roles section
+    assert "Cáo," in rulebook  # the components list
+    assert "Mỗi đêm, bạn chỉ vào một người chơi." in rulebook  # the roles section
     script = "\n".join(_pdf_text(out / "werewolf-script-vi.pdf"))
     seer, fox, wolves = (script.find(f"{name}, hãy mở mắt.") for name in ("Tiên tri", "Cáo", "Bầy Sói"))
     assert -1 < seer < fox < wolves, (seer, fox, wolves)
@@ -444,12 +465,20 @@ def test_a_games_own_fonts_as_in_the_guide(walkthrough: Walkthrough, tmp_path):
         shutil.copy(dejavu / name, project / "fonts" / name)
     game = project / "decks" / "night-village" / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8") + snippet.text, encoding="utf-8")
-    result = subprocess.run(["bash", "-c", "cardgen build night-village"], cwd=project,
-                            env=walkthrough.session.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    result = subprocess.run(
+        ["bash", "-c", "cardgen build night-village"],
+        cwd=project,
+        env=walkthrough.session.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     assert result.returncode == 0, result.stdout.decode()
     reader = PdfReader(project / "output" / "night-village" / "night-village-cards-ru.pdf")
-    fonts = {str(font.get_object()["/BaseFont"]).split("+")[-1]
-             for page in reader.pages for font in page["/Resources"]["/Font"].values()}
+    fonts = {
+        str(font.get_object()["/BaseFont"]).split("+")[-1]
+        for page in reader.pages
+        for font in page["/Resources"]["/Font"].values()
+    }
     assert fonts == {"DejaVuSerif", "DejaVuSerif-Bold"}, fonts
 
 
@@ -485,7 +514,7 @@ def test_example_pictures_are_what_the_guide_says():
     assert fox.stat().st_size < 60_000
     with Image.open(fox) as image:
         assert (image.format, image.size, image.mode) == ("PNG", (600, 600), "RGBA")
-        assert image.getpixel((0, 0))[3] == 0 and image.getpixel((300, 300))[3] == 255   # transparent around
+        assert image.getpixel((0, 0))[3] == 0 and image.getpixel((300, 300))[3] == 255  # transparent around
     assert "`fox.png` is 600 × 600 pixels" in " ".join(GUIDE.read_text(encoding="utf-8").split())
     for picture in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", GUIDE.read_text(encoding="utf-8")):
         assert (GUIDE.parent / picture).is_file(), picture
@@ -511,6 +540,6 @@ def test_reference_names_every_schema_key():
     keys = set()
     for rule in (schema.GAME, schema.CARD, schema.RULEBOOK, schema.SCRIPT):
         keys |= _schema_keys(rule)
-    assert {"night", "per-card", "bold-italic", "unheld-roles-if", "focus"} <= keys   # the walk finds nested keys
+    assert {"night", "per-card", "bold-italic", "unheld-roles-if", "focus"} <= keys  # the walk finds nested keys
     missing = sorted(keys - named)
     assert not missing, f"keys of cardgen.deck.schema the reference does not name: {missing}"

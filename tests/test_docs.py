@@ -27,11 +27,11 @@ import sys
 import time
 
 import pytest
-from conftest import ROOT, copy_werewolf_box
 
 from cardgen.core import yaml12
 from cardgen.deck import schema
 from cardgen.deck.schema_check import _SchemaCheck
+from conftest import ROOT, copy_werewolf_box
 
 FORMAT = ROOT / "docs" / "deck-format.md"
 README = ROOT / "README.md"
@@ -70,8 +70,7 @@ def _relaxed(rule):
     if isinstance(rule, dict):
         if "$ref" in rule:
             return _relaxed(schema.DEFS[rule["$ref"].rsplit("/", 1)[1]])
-        return {k: _relaxed(v) for k, v in rule.items()
-                if k not in ("required", "minProperties", "minItems", "$defs")}
+        return {k: _relaxed(v) for k, v in rule.items() if k not in ("required", "minProperties", "minItems", "$defs")}
     if isinstance(rule, list):
         return [_relaxed(v) for v in rule]
     return rule
@@ -92,10 +91,12 @@ def test_every_yaml_example_of_the_deck_format_fits_the_schema(line, text):
     found = {kind: _SchemaCheck(None).run(data, _relaxed(rule)) for kind, rule in SCHEMAS.items()}
     assert any(not problems for problems in found.values()), (
         f"docs/deck-format.md:{line}: fits no file's schema:\n"
-        + "\n".join(f"  as {kind}: {problems}" for kind, problems in found.items()))
+        + "\n".join(f"  as {kind}: {problems}" for kind, problems in found.items())
+    )
 
 
 # -- the README's commands --------------------------------------------------------------------------
+
 
 def _readme_commands() -> list[str]:
     text = README.read_text(encoding="utf-8")
@@ -118,14 +119,17 @@ def test_every_command_of_the_readme_runs_as_written(tmp_path):
     copy_werewolf_box(tmp_path / "decks")
     # `cardgen narrator` needs the moderator script; nothing here opens a browser (no display).
     shutil.copy(ROOT / "decks" / "werewolf" / "script.yaml", tmp_path / "decks" / "werewolf" / "script.yaml")
-    env = {**{k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")},
-           "PYTHONIOENCODING": "utf-8"}
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")},
+        "PYTHONIOENCODING": "utf-8",
+    }
     commands = _readme_commands()
     last = [c for c in commands if c.startswith(("cardgen new", "cardgen watch"))]
 
     def ran(command: str) -> str:
-        done = subprocess.run(_cardgen() + command.split()[1:], cwd=tmp_path, env=env, capture_output=True,
-                              text=True, timeout=300)
+        done = subprocess.run(
+            _cardgen() + command.split()[1:], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+        )
         wrong = f"`{command}` exited {done.returncode}:\n{done.stdout}{done.stderr}" if done.returncode else ""
         return wrong or ("Traceback" in done.stderr and done.stderr) or ""
 
@@ -134,8 +138,14 @@ def test_every_command_of_the_readme_runs_as_written(tmp_path):
     assert not wrong, "\n".join(wrong)
     assert last[0].startswith("cardgen new") and last[1].startswith("cardgen watch")
     assert not ran(last[0])
-    watch = subprocess.Popen(_cardgen() + last[1].split()[1:], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True)
+    watch = subprocess.Popen(
+        _cardgen() + last[1].split()[1:],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     lines, deadline = [], time.monotonic() + 120
     try:
         for line in watch.stdout:

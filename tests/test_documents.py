@@ -7,8 +7,8 @@ import shutil
 import pypdf
 import pytest
 
-from cardgen.documents.booklet import saddle_order
 from cardgen.core.units import mm
+from cardgen.documents.booklet import saddle_order
 from conftest import ROOT, run
 
 WEREWOLF_FIRST_NIGHT = ["Thief", "Cupid", "Guard", "Seer", "Werewolves", "Witch", "Pied Piper"]
@@ -34,8 +34,10 @@ def test_every_game_gets_a_rulebook_and_a_script_in_every_language(bundled):
         # A quick reference: two to four A4 pages.
         pages = pypdf.PdfReader(bundled / game / f"{game}-rulebook-en.pdf").pages
         assert 2 <= len(pages) <= 4, game
-        assert [round(mm(float(pages[0].mediabox.width)), 1), round(mm(float(pages[0].mediabox.height)), 1)] \
-            == [210.0, 297.0]
+        assert [round(mm(float(pages[0].mediabox.width)), 1), round(mm(float(pages[0].mediabox.height)), 1)] == [
+            210.0,
+            297.0,
+        ]
 
 
 def test_rulebook_lists_every_role_from_the_cards_and_the_setup_table(werewolf):
@@ -69,8 +71,8 @@ def test_script_covers_exactly_the_roles_in_play(tmp_path):
     assert "Seer, open your eyes." in text and "Werewolves, open your eyes." in text
     for absent in ("Witch, open", "Thief, open", "Possibly nobody holds this card"):
         assert absent not in text
-    assert "The Hunter has fallen" in text          # an `if: hunter` step, in play with --with
-    assert "Scapegoat dies" not in text              # an `if: scapegoat` step, not in play
+    assert "The Hunter has fallen" in text  # an `if: hunter` step, in play with --with
+    assert "Scapegoat dies" not in text  # an `if: scapegoat` step, not in play
 
 
 def test_every_script_page_names_game_language_setup_and_page(werewolf):
@@ -84,7 +86,8 @@ def test_every_script_page_names_game_language_setup_and_page(werewolf):
 def test_a_designer_s_night_role_slots_into_the_script_and_the_rulebook(tmp_path):
     decks = tmp_path / "decks"
     shutil.copytree(ROOT / "decks" / "werewolf", decks / "werewolf")
-    (decks / "werewolf" / "roles" / "fox.yaml").write_text("""\
+    (decks / "werewolf" / "roles" / "fox.yaml").write_text(
+        """\
 name: {en: Fox, vi: Cáo, zh: 狐狸, es: Zorro}
 team: village
 symbol: symbols/seer.svg
@@ -93,7 +96,9 @@ night:
   order: 55
   script:
     say: {en: Point at a player to sniff., vi: Chỉ một người., zh: 指一名玩家。, es: Señala a alguien.}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     result = run("build", "werewolf", "--lang", "en", "--decks", str(decks), "--out", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
     script = text_of(tmp_path / "out" / "werewolf" / "werewolf-script-en.pdf")

@@ -18,20 +18,24 @@ from PIL import ImageChops
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate
 
-from cardgen.build import workers as build_module
-from cardgen.documents import typeset
-from cardgen.cards import render
-from cardgen.deck import load as load_module
 from cardgen.build import BuildOptions
+from cardgen.build import workers as build_module
+from cardgen.cards import render
 from cardgen.core.units import Rect
+from cardgen.deck import load as load_module
+from cardgen.documents import typeset
 from conftest import ROOT, run
 from pdfread import image, pages
 
 DPI = 150
 GAMES = ("werewolf", "salem-1692", "mafia-vendetta", "werewords")
 LANGS = ("en", "vi", "zh", "es")
-PAGE = {lang: text["page"] for lang, text in
-        yaml.safe_load((ROOT / "templates" / "documents" / "text.yaml").read_text(encoding="utf-8")).items()}
+PAGE = {
+    lang: text["page"]
+    for lang, text in yaml.safe_load(
+        (ROOT / "templates" / "documents" / "text.yaml").read_text(encoding="utf-8")
+    ).items()
+}
 
 
 def test_every_page_of_every_document_says_its_number_and_the_right_total(bundled):
@@ -82,8 +86,17 @@ def test_a_last_page_of_a_line_or_two_is_laid_out_a_second_time_and_numbered_rig
     for lines in range(60, 400):
         layouts.calls = 0
         source = "<doc>" + "".join(f"<p>Line {i} of the text.</p>" for i in range(lines)) + "</doc>"
-        pdf, total = typeset.render_document(source, pipeline.book, "en", style["script"], style["colors"],
-                                              Size(210, 297), furniture, Info("test", "", "", "en"), {})
+        pdf, total = typeset.render_document(
+            source,
+            pipeline.book,
+            "en",
+            style["script"],
+            style["colors"],
+            Size(210, 297),
+            furniture,
+            Info("test", "", "", "en"),
+            {},
+        )
         if layouts.calls > 1:
             break
     assert layouts.calls == 2 and total > 1
@@ -118,8 +131,7 @@ def _documents(project, lang):
     games, _ = check(project, ["werewolf"], strict=False)
     pipeline = Pipeline(project, BuildOptions())
     prepared, _ = pipeline.prepare(games[0], lang)
-    return {kind: (pdf, pages_) for kind, pdf, pages_ in pipeline.documents(prepared, games[0])
-            if kind != "narrator"}
+    return {kind: (pdf, pages_) for kind, pdf, pages_ in pipeline.documents(prepared, games[0]) if kind != "narrator"}
 
 
 @pytest.mark.parametrize("lang", ["en", "vi", "es", "zh"])
@@ -173,18 +185,24 @@ def _tile_by_tile(self, path, color, size, step, paint):
         row += 1
 
 
-@pytest.mark.parametrize("game,lang,options", [("werewolf", "en", {}), ("salem-1692", "zh", {}),
-                                               ("werewords", "en", {"ink_saver": True}),
-                                               ("mafia-vendetta", "es", {"backs": "fold"})])
-def test_a_back_pattern_drawn_as_one_form_looks_as_drawn_symbol_by_symbol(cards, game, lang, options,
-                                                                         monkeypatch):
+@pytest.mark.parametrize(
+    "game,lang,options",
+    [
+        ("werewolf", "en", {}),
+        ("salem-1692", "zh", {}),
+        ("werewords", "en", {"ink_saver": True}),
+        ("mafia-vendetta", "es", {"backs": "fold"}),
+    ],
+)
+def test_a_back_pattern_drawn_as_one_form_looks_as_drawn_symbol_by_symbol(cards, game, lang, options, monkeypatch):
     from cardgen.core.project import Project
 
     prepared, pdf = cards(game, lang, **options)
     project = Project.at(ROOT / "decks")
     strings = project.template_data("strings.yaml")
-    render_options = render.RenderOptions(options.get("ink_saver", False), project.template_data("sheet.yaml"),
-                                          {**strings["en"], **strings.get(lang, {})})
+    render_options = render.RenderOptions(
+        options.get("ink_saver", False), project.template_data("sheet.yaml"), {**strings["en"], **strings.get(lang, {})}
+    )
     assert render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options) == pdf
     monkeypatch.setattr(render._Painter, "pattern", _tile_by_tile)
     before = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, render_options)
@@ -197,8 +215,15 @@ def test_a_back_pattern_drawn_as_one_form_looks_as_drawn_symbol_by_symbol(cards,
         assert max(high for _, high in difference.getextrema()) <= 1, number + 1
 
 
-@pytest.mark.parametrize("game,options", [("werewolf", {}), ("werewords", {}), ("salem-1692", {"backs": "fold"}),
-                                          ("mafia-vendetta", {"paper": "letter", "backs": "short"})])
+@pytest.mark.parametrize(
+    "game,options",
+    [
+        ("werewolf", {}),
+        ("werewords", {}),
+        ("salem-1692", {"backs": "fold"}),
+        ("mafia-vendetta", {"paper": "letter", "backs": "short"}),
+    ],
+)
 def test_every_back_of_a_design_has_its_pattern_at_the_same_place_on_the_card(cards, game, options):
     # A back whose bleed a neighbour cuts short used to start its rows at its own paint edge, 3 mm
     # further in: cut out, cards from the edge and from the middle of a sheet were told apart by their backs.
@@ -220,14 +245,19 @@ def test_every_back_of_a_design_has_its_pattern_at_the_same_place_on_the_card(ca
             over = [b for b in forms if mm(b[0]) < t.cx < mm(b[2]) and mm(b[1]) < t.cy < mm(b[3])]
             left, bottom, right, top = max(over, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
             found.setdefault((card.group.id, slot.rotation), []).append(
-                (mm(left) - t.x, mm(bottom) - t.y, mm(right) - t.right, mm(top) - t.top))
+                (mm(left) - t.x, mm(bottom) - t.y, mm(right) - t.right, mm(top) - t.top)
+            )
             designs.add((card.group.back.pattern, card.group.back.color, card.group.size_name))
     assert found, "the game has patterned backs"
     spread = {key: max(max(side) - min(side) for side in zip(*places)) for key, places in found.items()}
     assert all(mm_apart < 0.01 for mm_apart in spread.values()), spread
     # Drawn once a PDF, whatever the slot: one pattern form for each design and card size.
-    names = {name for page in PdfReader(io.BytesIO(pdf)).pages
-             for name in page["/Resources"].get("/XObject", {}) if "Pattern" in name}
+    names = {
+        name
+        for page in PdfReader(io.BytesIO(pdf)).pages
+        for name in page["/Resources"].get("/XObject", {})
+        if "Pattern" in name
+    }
     assert len(names) == len(designs), names
 
 
@@ -248,17 +278,23 @@ def test_default_workers_are_the_cores_nobody_else_keeps_busy(monkeypatch):
     assert build_module.worker_count(BuildOptions(), [job("en", "narrator")] * 4) == 1
 
 
-@pytest.mark.parametrize("loadavg,busy", [
-    ("1.90 1.20 0.80 1/310 4242\n", 0),       # a build just ended: the minute's average is high, nothing runs now
-    ("0.10 0.30 0.20 3/310 4242\n", 2),       # two other tasks runnable besides this one
-])
+@pytest.mark.parametrize(
+    "loadavg,busy",
+    [
+        ("1.90 1.20 0.80 1/310 4242\n", 0),  # a build just ended: the minute's average is high, nothing runs now
+        ("0.10 0.30 0.20 3/310 4242\n", 2),  # two other tasks runnable besides this one
+    ],
+)
 def test_busy_cores_are_those_runnable_now_not_in_the_last_minute(monkeypatch, loadavg, busy):
     import builtins
     import io
 
     real_open = builtins.open
-    monkeypatch.setattr(builtins, "open", lambda path, *a, **k: io.StringIO(loadavg) if path == "/proc/loadavg"
-                        else real_open(path, *a, **k))
+    monkeypatch.setattr(
+        builtins,
+        "open",
+        lambda path, *a, **k: io.StringIO(loadavg) if path == "/proc/loadavg" else real_open(path, *a, **k),
+    )
     assert build_module.busy_cores() == busy
 
 
@@ -295,8 +331,9 @@ def project(tmp_path):
 
 
 def _build(project, *args):
-    return run("build", "--decks", str(project / "decks"), "--out", str(project / "out"), "--lang", "en",
-               "--jobs", "1", *args)
+    return run(
+        "build", "--decks", str(project / "decks"), "--out", str(project / "out"), "--lang", "en", "--jobs", "1", *args
+    )
 
 
 def test_a_rebuild_with_nothing_changed_loads_no_deck_and_warns_as_the_build_did(project, monkeypatch):

@@ -25,10 +25,17 @@ from conftest import MINI_BACK, ROOT, mini_project, run
 
 BACK = MINI_BACK
 SEER_GREEN, WOLF_RED = "#2f6b3a", "#8c1c13"
-BLEED = 3.175                      # 1/8 in
-POKER = (63.5, 88.9)   # poker as print services cut it: 2.5 × 3.5 in (card-sizes.yaml's poker-us)
-FILES = ["001-seer-back.png", "001-seer-front.png", "002-wolf-back.png", "002-wolf-front.png",
-         "003-wolf-back.png", "003-wolf-front.png", "cards.csv"]
+BLEED = 3.175  # 1/8 in
+POKER = (63.5, 88.9)  # poker as print services cut it: 2.5 × 3.5 in (card-sizes.yaml's poker-us)
+FILES = [
+    "001-seer-back.png",
+    "001-seer-front.png",
+    "002-wolf-back.png",
+    "002-wolf-front.png",
+    "003-wolf-back.png",
+    "003-wolf-front.png",
+    "cards.csv",
+]
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -49,7 +56,7 @@ def _folder(out: Path, lang: str = "en") -> Path:
 
 
 def _rgb(color: str) -> tuple[int, int, int]:
-    return tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+    return tuple(int(color[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
 
 
 def _share(image: Image.Image, color: str) -> float:
@@ -87,8 +94,7 @@ def exported(project, tmp_path_factory):
 def test_one_front_and_one_back_per_copy_numbered_in_printing_order(exported):
     result, out = exported
     assert sorted(p.name for p in _folder(out).iterdir()) == FILES
-    assert result.stdout.splitlines()[:2] == [str(out / "mini" / "mini-print-en.pdf"),
-                                             str(_folder(out) / "cards.csv")]
+    assert result.stdout.splitlines()[:2] == [str(out / "mini" / "mini-print-en.pdf"), str(_folder(out) / "cards.csv")]
     assert result.stdout.splitlines()[2].startswith("8 files (6 PNG), 3 cards in ")
 
 
@@ -97,7 +103,8 @@ def test_csv_has_one_row_per_distinct_card_with_its_copies_and_first_files(expor
     assert (_folder(out) / "cards.csv").read_bytes() == (
         b"number,card,copies,front,back\r\n"
         b"001,seer,1,001-seer-front.png,001-seer-back.png\r\n"
-        b"002,wolf,2,002-wolf-front.png,002-wolf-back.png\r\n")
+        b"002,wolf,2,002-wolf-front.png,002-wolf-back.png\r\n"
+    )
 
 
 def test_poker_pngs_are_trim_plus_eighth_inch_bleed_at_300_dpi_in_rgb(exported):
@@ -116,17 +123,21 @@ def test_a_card_of_2_5_by_3_5_inches_gives_the_print_services_825_by_1125(tmp_pa
     (project / "templates").mkdir()
     (project / "templates" / "card-sizes.yaml").write_text(
         sizes.replace("poker:     {width: 63,   height: 88,", "poker:     {width: 63.5, height: 88.9,"),
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     _export(project, tmp_path / "out", "--lang", "en", "--png")
     with Image.open(_folder(tmp_path / "out") / "001-seer-front.png") as image:
         assert image.size == (825, 1125)
 
 
-@pytest.mark.parametrize("size, pixels", [
-    ("tarot", (902, 1492)),      # (70 + 6.35) mm = 901.77 px, (120 + 6.35) mm = 1492.32 px
-    ("mini", (601, 825)),        # (44.5 + 6.35) mm = 600.59 px, (63.5 + 6.35) mm = 825.00 px
-    ("token-25", (370, 370)),    # werewords' answer tokens: (25 + 6.35) mm = 370.28 px
-])
+@pytest.mark.parametrize(
+    "size, pixels",
+    [
+        ("tarot", (902, 1492)),  # (70 + 6.35) mm = 901.77 px, (120 + 6.35) mm = 1492.32 px
+        ("mini", (601, 825)),  # (44.5 + 6.35) mm = 600.59 px, (63.5 + 6.35) mm = 825.00 px
+        ("token-25", (370, 370)),  # werewords' answer tokens: (25 + 6.35) mm = 370.28 px
+    ],
+)
 def test_every_card_size_gets_its_own_pixel_size(tmp_path, size, pixels):
     project = _project(tmp_path / "project", size)
     _export(project, tmp_path / "out", "--lang", "en", "--png")
@@ -141,20 +152,24 @@ def test_a_round_token_is_a_square_image_with_the_token_in_it_and_no_cut_guide(t
     with Image.open(_folder(tmp_path / "out") / "002-wolf-front.png") as front:
         side = front.width
         assert front.getpixel((1, 1)) == front.getpixel((side - 2, side - 2)) == (255, 255, 255)
-        assert front.getpixel((side // 2, 3)) == _rgb(WOLF_RED)        # the bleed reaches the edge mid-side
+        assert front.getpixel((side // 2, 3)) == _rgb(WOLF_RED)  # the bleed reaches the edge mid-side
         # Along the trim circle (25 mm across) the token's red goes on all the way round: the
         # black ring cut guides draw on a sheet for scissors is not there.
         radius = 12.5 * 300 / 25.4
-        ring = [front.getpixel((round(side / 2 + radius * math.cos(a / 50)),
-                                round(side / 2 + radius * math.sin(a / 50)))) for a in range(315)]
+        ring = [
+            front.getpixel((round(side / 2 + radius * math.cos(a / 50)), round(side / 2 + radius * math.sin(a / 50))))
+            for a in range(315)
+        ]
         assert min(max(p) for p in ring) > 0x70, "a dark ring on the cut line"
 
 
 def test_a_back_shows_the_back_and_a_front_the_front(exported):
     _, out = exported
     for number, card, team in (("001", "seer", SEER_GREEN), ("002", "wolf", WOLF_RED)):
-        with Image.open(_folder(out) / f"{number}-{card}-back.png") as back, \
-                Image.open(_folder(out) / f"{number}-{card}-front.png") as front:
+        with (
+            Image.open(_folder(out) / f"{number}-{card}-back.png") as back,
+            Image.open(_folder(out) / f"{number}-{card}-front.png") as front,
+        ):
             assert _dominant(back) == _rgb(BACK)
             assert _share(back, team) == 0
             assert _share(front, team) > 0.05
@@ -164,8 +179,9 @@ def test_a_back_shows_the_back_and_a_front_the_front(exported):
 def test_copies_of_a_card_are_the_same_pictures(exported):
     _, out = exported
     for side in ("front", "back"):
-        assert (_folder(out) / f"002-wolf-{side}.png").read_bytes() == \
-               (_folder(out) / f"003-wolf-{side}.png").read_bytes()
+        assert (_folder(out) / f"002-wolf-{side}.png").read_bytes() == (
+            _folder(out) / f"003-wolf-{side}.png"
+        ).read_bytes()
     assert (_folder(out) / "001-seer-front.png").read_bytes() != (_folder(out) / "002-wolf-front.png").read_bytes()
 
 
@@ -195,8 +211,7 @@ def test_a_card_the_deck_no_longer_has_is_removed_and_the_user_s_files_are_kept(
     wolf = project / "decks" / "mini" / "roles" / "wolf.yaml"
     wolf.write_text(wolf.read_text(encoding="utf-8").replace("count: 2", "count: 1"), encoding="utf-8")
     _export(project, out, "--lang", "en", "--png")
-    assert sorted(p.name for p in _folder(out).iterdir()) == sorted(
-        [*FILES[:4], "cards.csv", "cover.png", "notes.txt"])
+    assert sorted(p.name for p in _folder(out).iterdir()) == sorted([*FILES[:4], "cards.csv", "cover.png", "notes.txt"])
     assert b"002,wolf,1," in (_folder(out) / "cards.csv").read_bytes()
 
 
@@ -219,7 +234,7 @@ def test_print_pdf_text_is_each_card_s_and_nothing_of_the_sheet(exported):
     texts = [" ".join(page.extract_text().split()) for page in PdfReader(out / "mini" / "mini-print-en.pdf").pages]
     assert [t.split()[0] for t in texts[::2]] == ["Seer", "Wolf", "Wolf"]
     assert "look at one player" in texts[0] and "wolves pick" in texts[2]
-    assert texts[1::2] == ["Mini"] * 3                       # the back's title, nothing else
+    assert texts[1::2] == ["Mini"] * 3  # the back's title, nothing else
     assert not any("page" in t or "100 %" in t or "fronts" in t for t in texts)
 
 
@@ -265,10 +280,13 @@ def test_exporting_again_gives_the_same_bytes(exported, project, tmp_path):
         assert (tmp_path / name).read_bytes() == (first / name).read_bytes(), name
 
 
-@pytest.mark.parametrize("args, message", [
-    (("nope",), "no game 'nope'"),
-    (("mini", "--lang", "xx"), "game 'mini' has no language 'xx'; it has en, vi"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("nope",), "no game 'nope'"),
+        (("mini", "--lang", "xx"), "game 'mini' has no language 'xx'; it has en, vi"),
+    ],
+)
 def test_an_unknown_game_or_language_is_a_clean_error(project, tmp_path, args, message):
     result = run("export", *args, "--decks", str(project / "decks"), "--out", str(tmp_path / "out"))
     assert result.exit_code == 1
@@ -280,11 +298,12 @@ def test_an_unknown_game_or_language_is_a_clean_error(project, tmp_path, args, m
 def test_a_deck_problem_stops_the_export_as_it_stops_the_build(tmp_path):
     project = _project(tmp_path / "project")
     wolf = project / "decks" / "mini" / "roles" / "wolf.yaml"
-    wolf.write_text(wolf.read_text(encoding="utf-8").replace("pick **one player**", "pick **one ᚠ player**"),
-                    encoding="utf-8")
+    wolf.write_text(
+        wolf.read_text(encoding="utf-8").replace("pick **one player**", "pick **one ᚠ player**"), encoding="utf-8"
+    )
     exported = run("export", "mini", "--lang", "en", "--decks", str(project / "decks"), "--out", str(tmp_path / "out"))
     built = run("build", "mini", "--lang", "en", "--decks", str(project / "decks"), "--out", str(tmp_path / "built"))
     assert exported.exit_code == built.exit_code == 1
     assert "is in none of the fonts" in exported.stderr
-    assert built.stderr == "building mini (en)\n" + exported.stderr     # the build's progress line, then the same
+    assert built.stderr == "building mini (en)\n" + exported.stderr  # the build's progress line, then the same
     assert not (tmp_path / "out").exists()

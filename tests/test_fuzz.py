@@ -27,26 +27,31 @@ from hypothesis import strategies as st
 from conftest import FIXTURES, run
 from test_hostile import cli
 
-RUN_SECONDS = 20.0       # one validate or build of the mini game takes well under a second here
+RUN_SECONDS = 20.0  # one validate or build of the mini game takes well under a second here
 
-FUZZ = settings(deadline=None, database=None, print_blob=True,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                       HealthCheck.filter_too_much])
+FUZZ = settings(
+    deadline=None,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 
 # A line of stderr: progress, a problem with its file (and line), a problem of a game and language,
 # an option no template knows, or the summary.
-_LINE = re.compile(r"building [\w-]+ \([^)]*\)"
-                   r"|(decks|templates)/[^:\n]+(:\d+)?: .*"
-                   r"|[\w-]+ \([^)]*\): .*"
-                   r"|unknown (paper|card size) .*"
-                   r"|\d+ errors?(, \d+ warnings?)?|\d+ warnings? \(fails with --strict\)")
+_LINE = re.compile(
+    r"building [\w-]+ \([^)]*\)"
+    r"|(decks|templates)/[^:\n]+(:\d+)?: .*"
+    r"|[\w-]+ \([^)]*\): .*"
+    r"|unknown (paper|card size) .*"
+    r"|\d+ errors?(, \d+ warnings?)?|\d+ warnings? \(fails with --strict\)"
+)
 _USAGE = re.compile(r"Usage: .*\nTry '.*' for help\.\n\nError: .*\n", re.DOTALL)
 
 
 class Example:
     """A fresh copy of the mini game as a project, in its own temporary folder."""
 
-    def __enter__(self) -> "Example":
+    def __enter__(self) -> Example:
         self._tmp = tempfile.TemporaryDirectory(prefix="cardgen-fuzz-")
         self.root = Path(self._tmp.name)
         shutil.copytree(FIXTURES / "mini", self.root / "project")
@@ -83,18 +88,59 @@ def assert_clean(result, usage_errors: bool = False) -> None:
     for line in result.stderr.split("\n"):
         assert not line or _LINE.fullmatch(line), f"stderr line not shaped file:line: message: {line!r}"
     if result.exit_code == 1:
-        assert re.fullmatch(r"\d+ errors?(, \d+ warnings?)?|\d+ warnings? \(fails with --strict\)",
-                            result.stderr.rstrip("\n").split("\n")[-1]), result.stderr
+        assert re.fullmatch(
+            r"\d+ errors?(, \d+ warnings?)?|\d+ warnings? \(fails with --strict\)",
+            result.stderr.rstrip("\n").split("\n")[-1],
+        ), result.stderr
 
 
 # == random text as a card's name and ability ==================================================
 
-_SPECIAL = st.sampled_from([
-    "<", ">", "&", "*", "**", "***", "\n", "\n\n", "\r", "\t", "\x00", "\x07", "\x1b[2J", "\x85", "\u2028",
-    "\ufeff", "\ud800", "\u202e", "\u0301", "&amp;", "&#0;", "<b>", "</font>", '<font name="x">', "<br/>",
-    '<img src="/etc/passwd"/>', "{{ 7*7 }}", "{%", "%}", "]]>", "\\", '"', "'", " ", "é", "Ế", "狼", "🐺",
-    "- ", ":", "#",
-])
+_SPECIAL = st.sampled_from(
+    [
+        "<",
+        ">",
+        "&",
+        "*",
+        "**",
+        "***",
+        "\n",
+        "\n\n",
+        "\r",
+        "\t",
+        "\x00",
+        "\x07",
+        "\x1b[2J",
+        "\x85",
+        "\u2028",
+        "\ufeff",
+        "\ud800",
+        "\u202e",
+        "\u0301",
+        "&amp;",
+        "&#0;",
+        "<b>",
+        "</font>",
+        '<font name="x">',
+        "<br/>",
+        '<img src="/etc/passwd"/>',
+        "{{ 7*7 }}",
+        "{%",
+        "%}",
+        "]]>",
+        "\\",
+        '"',
+        "'",
+        " ",
+        "é",
+        "Ế",
+        "狼",
+        "🐺",
+        "- ",
+        ":",
+        "#",
+    ]
+)
 TEXT = st.lists(st.one_of(st.text(max_size=8), _SPECIAL), max_size=10).map("".join)
 
 
@@ -104,7 +150,8 @@ def test_any_text_as_a_card_name_and_ability_validates_and_builds_cleanly(name, 
     with Example() as example:
         data = {"name": {"en": name, "vi": name}, "team": "village", "ability": {"en": ability, "vi": ability}}
         (example.game / "roles" / "seer.yaml").write_text(
-            yaml.safe_dump(data, allow_unicode=True, width=100_000), encoding="utf-8")
+            yaml.safe_dump(data, allow_unicode=True, width=100_000), encoding="utf-8"
+        )
         checked = example.run("validate")
         built = example.build("--lang", "en")
         # Validation runs every stage but drawing: a card that validates must build.
@@ -114,13 +161,51 @@ def test_any_text_as_a_card_name_and_ability_validates_and_builds_cleanly(name, 
 
 # == mutated YAML ===============================================================================
 
-MINI_FILES = {name: (FIXTURES / "mini" / "decks" / "mini" / name).read_text(encoding="utf-8")
-              for name in ("game.yaml", "roles/seer.yaml", "roles/wolf.yaml")}
+MINI_FILES = {
+    name: (FIXTURES / "mini" / "decks" / "mini" / name).read_text(encoding="utf-8")
+    for name in ("game.yaml", "roles/seer.yaml", "roles/wolf.yaml")
+}
 _YAML_CHARS = ":-[]{}&*!|>'\"#%@`,?~ \t\\\nazZ09.é狼\x07\x85"
-_SCALARS = ["[a, b]", "{x: y}", "[]", "{}", "", "~", "null", "0", "-1", "1e309", ".nan", ".inf", "yes", "no",
-            "'*'", '"\\x1b[2J"', "!!binary aGk=", "!!str 1", "!!int x", "!!float x", "2024-01-01", "|\n  a\n  b",
-            "'", '"', "&", "*", "*undefined", "<<: {x: 1}", "? x", "- a", "{en: x, vi: y}", "{en: [x], vi: {y: z}}",
-            "1001", "99999999999999999999", "-0", "0x10", "0o7", "1_000"]
+_SCALARS = [
+    "[a, b]",
+    "{x: y}",
+    "[]",
+    "{}",
+    "",
+    "~",
+    "null",
+    "0",
+    "-1",
+    "1e309",
+    ".nan",
+    ".inf",
+    "yes",
+    "no",
+    "'*'",
+    '"\\x1b[2J"',
+    "!!binary aGk=",
+    "!!str 1",
+    "!!int x",
+    "!!float x",
+    "2024-01-01",
+    "|\n  a\n  b",
+    "'",
+    '"',
+    "&",
+    "*",
+    "*undefined",
+    "<<: {x: 1}",
+    "? x",
+    "- a",
+    "{en: x, vi: y}",
+    "{en: [x], vi: {y: z}}",
+    "1001",
+    "99999999999999999999",
+    "-0",
+    "0x10",
+    "0o7",
+    "1_000",
+]
 _KEY_VALUE = re.compile(r"^(\s*(?:- )?[\w-]+:\s+)(\S.*)$")
 
 
@@ -151,7 +236,9 @@ def _insert_characters(draw, lines):
 def _indent(draw, lines):
     i = _index(draw, lines)
     change = draw(st.integers(-4, 4))
-    lines[i] = " " * change + lines[i] if change > 0 else lines[i][min(-change, len(lines[i]) - len(lines[i].lstrip())):]
+    lines[i] = (
+        " " * change + lines[i] if change > 0 else lines[i][min(-change, len(lines[i]) - len(lines[i].lstrip())) :]
+    )
 
 
 def _replace_scalar(draw, lines):
@@ -167,8 +254,9 @@ def _anchor_and_alias(draw, lines):
         return
     anchored, aliased = draw(st.sampled_from(candidates)), draw(st.sampled_from(candidates))
     lines[anchored] = _KEY_VALUE.sub(lambda m: m.group(1) + "&x " + m.group(2), lines[anchored])
-    lines[aliased] = _KEY_VALUE.sub(lambda m: m.group(1) + draw(st.sampled_from(["*x", "*y", "[*x, *x]"])),
-                                    lines[aliased])
+    lines[aliased] = _KEY_VALUE.sub(
+        lambda m: m.group(1) + draw(st.sampled_from(["*x", "*y", "[*x, *x]"])), lines[aliased]
+    )
 
 
 def _recursive_alias(draw, lines):
@@ -181,8 +269,16 @@ def _recursive_alias(draw, lines):
         lines.insert(i + 1, " " * (indent + 2) + draw(st.sampled_from(["again: *x", "again: [*x]"])))
 
 
-MUTATIONS = [_delete, _duplicate, _swap, _insert_characters, _indent, _replace_scalar, _anchor_and_alias,
-             _recursive_alias]
+MUTATIONS = [
+    _delete,
+    _duplicate,
+    _swap,
+    _insert_characters,
+    _indent,
+    _replace_scalar,
+    _anchor_and_alias,
+    _recursive_alias,
+]
 
 
 @st.composite
@@ -218,13 +314,17 @@ def mostly(known: st.SearchStrategy, other: st.SearchStrategy) -> st.SearchStrat
 
 
 @settings(FUZZ, max_examples=100)
-@given(paper=mostly(st.sampled_from([None, *PAPERS]), _WORD),
-       card_size=mostly(st.sampled_from([None, *CARD_SIZES]), _WORD),
-       bleed=mostly(st.one_of(st.none(), st.floats(0, 10).map(repr)),
-                    st.one_of(st.floats().map(repr), st.sampled_from(["-1", "10.5", "1e3", "nan", "-0", "abc", ""]))),
-       backs=mostly(st.sampled_from([None, "long", "short", "fold", "none"]), _WORD),
-       lang=mostly(st.sampled_from(["en", "vi"]), _WORD),
-       ink_saver=st.booleans())
+@given(
+    paper=mostly(st.sampled_from([None, *PAPERS]), _WORD),
+    card_size=mostly(st.sampled_from([None, *CARD_SIZES]), _WORD),
+    bleed=mostly(
+        st.one_of(st.none(), st.floats(0, 10).map(repr)),
+        st.one_of(st.floats().map(repr), st.sampled_from(["-1", "10.5", "1e3", "nan", "-0", "abc", ""])),
+    ),
+    backs=mostly(st.sampled_from([None, "long", "short", "fold", "none"]), _WORD),
+    lang=mostly(st.sampled_from(["en", "vi"]), _WORD),
+    ink_saver=st.booleans(),
+)
 def test_any_build_options_end_cleanly(paper, card_size, bleed, backs, lang, ink_saver):
     # One language: several would run the jobs in worker processes forked from the test process.
     options = ["--lang", lang]

@@ -53,8 +53,12 @@ def evening(pipeline, game: str, lang: str):
     players, extra = EVENINGS[game]
     pipe.options = replace(pipe.options, players=players, extra_cards=extra)
     ((kind, pdf, _),) = pipe.documents(prepared, files, frozenset({"script"}))
-    lines = [line.strip() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages
-             for line in page.extract_text().splitlines() if line.strip()]
+    lines = [
+        line.strip()
+        for page in pypdf.PdfReader(io.BytesIO(pdf)).pages
+        for line in page.extract_text().splitlines()
+        if line.strip()
+    ]
     phrases = phrases_of(project, lang)
     table = tonight(prepared.deck, files.game.where(), phrases, players, None, extra)
     return prepared.deck, table, phrases, lines
@@ -87,8 +91,12 @@ def test_a_game_runs_from_setup_to_the_end(pipeline, game, lang):
     text = squeeze("".join(lines))
     script = deck.script
     waking = [card for card in deck.night_order if card.id in table.in_play]
-    wake = lambda card: (phrases["wake_group"] if card.night_script and card.night_script.group
-                         else phrases["wake"]).replace("{name}", card.call_name)
+
+    def wake(card):
+        return (phrases["wake_group"] if card.night_script and card.night_script.group else phrases["wake"]).replace(
+            "{name}", card.call_name
+        )
+
     for version in script.versions:
         kinds = [phase.kind for phase in version.phases]
         # Every game opens with its setup and has a first night, a day and an end, in that order.
@@ -96,8 +104,10 @@ def test_a_game_runs_from_setup_to_the_end(pipeline, game, lang):
         titles = [phrases["setup_title"]] + [phase.title.value for phase in version.phases]
         version_at = lines.index(version.name.value) if len(script.versions) > 1 else 0
         at = headings(lines, titles, version_at)
-        sections = {kind: squeeze("".join(lines[start:end])) for kind, start, end in
-                    zip(["setup"] + kinds, at, at[1:] + [len(lines)])}
+        sections = {
+            kind: squeeze("".join(lines[start:end]))
+            for kind, start, end in zip(["setup"] + kinds, at, at[1:] + [len(lines)])
+        }
         # The setup deals exactly tonight's cards, each with its number.
         assert squeeze(deal_line(deck, table, phrases)) in sections["setup"]
         for card_id, n in table.dealt.items():
@@ -143,7 +153,7 @@ def night_order_card_matches_the_script(pipeline, tmp_path, lang):
     # The card lists them numbered, in night order, by the very names the script wakes them with.
     in_order(cards, [f"{number}.{card.call_name}" for number, card in enumerate(order, start=1)])
     for card in order:
-        if card.id in ("thug", "detective"):       # in play in the evening walked above
+        if card.id in ("thug", "detective"):  # in play in the evening walked above
             wake = phrases["wake_group" if card.night_script.group else "wake"]
             assert squeeze(wake.replace("{name}", card.call_name)) in script
 
@@ -152,9 +162,14 @@ def pdf_lines(path) -> str:
     return squeeze("".join(page.extract_text() for page in pypdf.PdfReader(path).pages))
 
 
-@pytest.mark.parametrize("game, table", [("werewolf", ["--players", "9", "--with", "witch"]),
-                                         ("werewolf", ["--roles", "werewolf:2,villager:3,seer,witch"]),
-                                         ("mafia-vendetta", ["--players", "10"])])
+@pytest.mark.parametrize(
+    "game, table",
+    [
+        ("werewolf", ["--players", "9", "--with", "witch"]),
+        ("werewolf", ["--roles", "werewolf:2,villager:3,seer,witch"]),
+        ("mafia-vendetta", ["--players", "10"]),
+    ],
+)
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_script_for_one_table_leaves_out_how_to_pick_its_cards(pipeline, tmp_path, game, table, lang):
     from conftest import run
@@ -169,7 +184,10 @@ def test_a_script_for_one_table_leaves_out_how_to_pick_its_cards(pipeline, tmp_p
         assert result.exit_code == 0, result.output
     folder = tmp_path / game
     tailored = pdf_lines(next(folder.glob(f"{game}-script-{lang}-*p.pdf")))
-    whole_box, rulebook = pdf_lines(folder / f"{game}-script-{lang}.pdf"), pdf_lines(folder / f"{game}-rulebook-{lang}.pdf")
+    whole_box, rulebook = (
+        pdf_lines(folder / f"{game}-script-{lang}.pdf"),
+        pdf_lines(folder / f"{game}-rulebook-{lang}.pdf"),
+    )
     for text in picking:
         assert squeeze(text) in whole_box and squeeze(text) in rulebook
         assert squeeze(text) not in tailored
@@ -193,9 +211,13 @@ def test_the_beholder_sees_only_the_roles_that_are_in_play(pipeline, tmp_path, l
     phrases = phrases_of(project, lang)
     thumbs = {step.when: step.text.value for step in beholder.night_script.before}
     assert set(thumbs) == {("seer",), ("fortune-teller",), ("apprentice",), ("mayor",)}
-    call = [phrases["wake"].replace("{name}", beholder.call_name), beholder.night_script.say.value,
-            beholder.night_script.do.value, phrases["sleep"].replace("{name}", beholder.call_name),
-            beholder.night_script.after[0].text.value]
+    call = [
+        phrases["wake"].replace("{name}", beholder.call_name),
+        beholder.night_script.say.value,
+        beholder.night_script.do.value,
+        phrases["sleep"].replace("{name}", beholder.call_name),
+        beholder.night_script.after[0].text.value,
+    ]
     for roles in ("mayor,seer,werewolf,villager:2,beholder", "mayor,seer,werewolf,villager:2,beholder,apprentice"):
         result = run("build", "werewords", "--lang", lang, "--out", str(tmp_path), "--roles", roles)
         assert result.exit_code == 0, result.output
@@ -218,8 +240,9 @@ def test_a_step_for_tables_only_is_left_out_of_the_whole_box_and_the_rulebook(tm
     decks = tmp_path / "decks"
     shutil.copytree(ROOT / "decks" / "werewolf", decks / "werewolf")
     script = decks / "werewolf" / "script.yaml"
-    script.write_text(script.read_text(encoding="utf-8").replace("if-tailored: false", "if-tailored: true"),
-                      encoding="utf-8")
+    script.write_text(
+        script.read_text(encoding="utf-8").replace("if-tailored: false", "if-tailored: true"), encoding="utf-8"
+    )
     out = tmp_path / "out"
     for args in ([], ["--players", "8"]):
         result = run("build", "werewolf", "--lang", "en", "--decks", str(decks), "--out", str(out), *args)
@@ -239,9 +262,12 @@ def test_a_setup_step_for_tables_without_a_card_is_in_their_script_only(tmp_path
     shutil.copytree(ROOT / "decks" / "werewolf", decks / "werewolf")
     script = decks / "werewolf" / "script.yaml"
     step = "Without the Thief, every card is dealt."
-    script.write_text(script.read_text(encoding="utf-8").replace(
-        "setup:\n", f'setup:\n  - do: {{en: "{step}", vi: "x", zh: "x", es: "x"}}\n    unless: thief\n', 1),
-        encoding="utf-8")
+    script.write_text(
+        script.read_text(encoding="utf-8").replace(
+            "setup:\n", f'setup:\n  - do: {{en: "{step}", vi: "x", zh: "x", es: "x"}}\n    unless: thief\n', 1
+        ),
+        encoding="utf-8",
+    )
     out = tmp_path / "out"
     for args in ([], ["--players", "8"], ["--players", "8", "--with", "thief"]):
         result = run("build", "werewolf", "--lang", "en", "--decks", str(decks), "--out", str(out), *args)
@@ -264,25 +290,49 @@ def not_dealt_named(deck, table, text: str, lang: str) -> list[str]:
     seats = seat_groups(deck)
     dealt = [card for card in deck.cards if card.id in table.in_play]
     dealt_teams = {card.team.id for card in dealt if card.team}
-    for name in sorted({name for card in dealt for name in (card.name.value, card.call_name,
-                                                            *([card.team.name.value] if card.team else []))},
-                       key=len, reverse=True):
+    for name in sorted(
+        {
+            name
+            for card in dealt
+            for name in (card.name.value, card.call_name, *([card.team.name.value] if card.team else []))
+        },
+        key=len,
+        reverse=True,
+    ):
         text = text.replace(name, "#" * len(name))
-    roles = {name for card in deck.cards if card.group.id in seats and card.id not in table.in_play
-             for name in (card.name.value, card.call_name)}
-    sides = {card.team.name.value for card in deck.cards
-             if card.group.id in seats and card.team and card.team.id not in dealt_teams}
+    roles = {
+        name
+        for card in deck.cards
+        if card.group.id in seats and card.id not in table.in_play
+        for name in (card.name.value, card.call_name)
+    }
+    sides = {
+        card.team.name.value
+        for card in deck.cards
+        if card.group.id in seats and card.team and card.team.id not in dealt_teams
+    }
     # Chinese has no spaces to find a word's start by.
     edge = "" if lang == "zh" else r"\b"
-    return sorted({name for name in roles if re.search(rf"{edge}{re.escape(name)}{edge}", text)} |
-                  {name for name in sides if re.search(rf"{edge}{re.escape(name)}", text)})
+    return sorted(
+        {name for name in roles if re.search(rf"{edge}{re.escape(name)}{edge}", text)}
+        | {name for name in sides if re.search(rf"{edge}{re.escape(name)}", text)}
+    )
 
 
-@pytest.mark.parametrize("game, players, setup, extra", [
-    ("werewolf", 8, None, ()), ("werewolf", 8, None, ("elder",)), ("werewolf", 8, None, ("guard",)),
-    ("mafia-vendetta", 8, None, ()), ("mafia-vendetta", 7, None, ("journalist",)),
-    ("mafia-vendetta", 12, "yakuza", ()), ("mafia-vendetta", 10, "loner", ()), ("werewords", 5, None, ()),
-    ("werewords", 6, None, ("apprentice",))])
+@pytest.mark.parametrize(
+    "game, players, setup, extra",
+    [
+        ("werewolf", 8, None, ()),
+        ("werewolf", 8, None, ("elder",)),
+        ("werewolf", 8, None, ("guard",)),
+        ("mafia-vendetta", 8, None, ()),
+        ("mafia-vendetta", 7, None, ("journalist",)),
+        ("mafia-vendetta", 12, "yakuza", ()),
+        ("mafia-vendetta", 10, "loner", ()),
+        ("werewords", 5, None, ()),
+        ("werewords", 6, None, ("apprentice",)),
+    ],
+)
 def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_path, game, players, setup, extra):
     from cardgen.deck.tonight import seat_groups
     from conftest import run
@@ -292,13 +342,26 @@ def test_a_small_tables_script_names_no_role_that_is_not_dealt(pipeline, tmp_pat
     prepared, _ = Pipeline(project, BuildOptions()).prepare(files, "en")
     table = tonight(prepared.deck, files.game.where(), phrases_of(project, "en"), players, setup, extra)
     seats = seat_groups(prepared.deck)
-    assert any(card.group.id in seats and card.id not in table.in_play for card in prepared.deck.cards), \
+    assert any(card.group.id in seats and card.id not in table.in_play for card in prepared.deck.cards), (
         "the table leaves roles out"
-    result = run("build", game, "--lang", "en", "--players", str(players), *(["--setup", setup] if setup else []),
-                 *(option for card in extra for option in ("--with", card)), "--out", str(tmp_path))
+    )
+    result = run(
+        "build",
+        game,
+        "--lang",
+        "en",
+        "--players",
+        str(players),
+        *(["--setup", setup] if setup else []),
+        *(option for card in extra for option in ("--with", card)),
+        "--out",
+        str(tmp_path),
+    )
     assert result.exit_code == 0, result.output
-    script = " ".join(" ".join(page.extract_text().split()) for page in
-                      pypdf.PdfReader(next((tmp_path / game).glob(f"{game}-script-en-*p.pdf"))).pages)
+    script = " ".join(
+        " ".join(page.extract_text().split())
+        for page in pypdf.PdfReader(next((tmp_path / game).glob(f"{game}-script-en-*p.pdf"))).pages
+    )
     named = not_dealt_named(prepared.deck, table, script, "en")
     assert not named, f"the script for {players} players names roles or sides it does not deal: {named}"
 
@@ -323,12 +386,13 @@ def test_no_tables_script_names_a_role_or_side_it_does_not_deal(pipeline, game, 
             for extra in [(), *((card,) for card in roles)]:
                 try:
                     table = tonight(deck, files.game.where(), phrases, players, setup.id, extra)
-                except DeckError:       # a role that this setup cannot seat
+                except DeckError:  # a role that this setup cannot seat
                     continue
                 tables += 1
                 values = script_writer.context(deck, phrases, table)
-                for step in (step for version in values["versions"] for phase in version["phases"]
-                             for step in phase["steps"]):
+                for step in (
+                    step for version in values["versions"] for phase in version["phases"] for step in phase["steps"]
+                ):
                     named = not_dealt_named(deck, table, step["text"], lang)
                     if named:
                         found.setdefault(step["text"], (setup.id, players, extra, named))

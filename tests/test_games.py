@@ -36,8 +36,7 @@ def test_every_game_is_bundled_in_four_languages_without_a_warning(listing):
 
 def test_salem_has_the_published_components(listing):
     salem = listing["salem-1692"]
-    assert by_group(salem) == {"town-hall": 15, "kill": 15, "tryal": 39, "playing": 59, "token": 1,
-                                "aid": 12}
+    assert by_group(salem) == {"town-hall": 15, "kill": 15, "tryal": 39, "playing": 59, "token": 1, "aid": 12}
     counts = {c["id"]: c["count"] for c in salem["components"]}
     assert counts["accusation"] == 35 and counts["evidence"] == 5 and counts["witness"] == 1
     # A Kill card is made from its character, not written twice.
@@ -90,8 +89,10 @@ def test_werewords_word_lists_are_150_words_by_difficulty(lang):
 
 
 def test_word_lists_are_chosen_per_language_not_translated():
-    lists = {lang: yaml.safe_load((ROOT / "decks" / "werewords" / "words" / f"{lang}.yaml").read_text(encoding="utf-8"))
-             for lang in ("vi", "zh", "es")}
+    lists = {
+        lang: yaml.safe_load((ROOT / "decks" / "werewords" / "words" / f"{lang}.yaml").read_text(encoding="utf-8"))
+        for lang in ("vi", "zh", "es")
+    }
     assert "phở" in lists["vi"]["easy"] + lists["vi"]["medium"]
     assert "饺子" in lists["zh"]["easy"] + lists["zh"]["medium"]
     assert "paella" in lists["es"]["easy"] + lists["es"]["medium"]
@@ -99,8 +100,11 @@ def test_word_lists_are_chosen_per_language_not_translated():
 
 def test_setup_json_gives_the_cards_dealt_by_id():
     result = run("setup", "werewolf", "--players", "10", "--json")
-    assert json.loads(result.stdout) == {"game": "werewolf", "players": 10,
-                                         "components": {"werewolf": 2, "villager": 7, "seer": 1}}
+    assert json.loads(result.stdout) == {
+        "game": "werewolf",
+        "players": 10,
+        "components": {"werewolf": 2, "villager": 7, "seer": 1},
+    }
 
 
 def test_werewords_deals_one_card_more_than_players():
@@ -115,5 +119,7 @@ def test_setup_outside_the_table_is_a_clear_error():
     assert result.exit_code == 1
     game = (ROOT / "decks" / "werewolf" / "game.yaml").read_text(encoding="utf-8").splitlines()
     line = game.index("  standard:") + 1
-    assert result.stderr == (f"decks/werewolf/game.yaml:{line}: --players: setup 'standard' of werewolf has no row "
-                             "for 5 players (rows: 8–18)\n1 error\n")
+    assert result.stderr == (
+        f"decks/werewolf/game.yaml:{line}: --players: setup 'standard' of werewolf has no row "
+        "for 5 players (rows: 8–18)\n1 error\n"
+    )

@@ -40,22 +40,39 @@ from conftest import FIXTURES, ROOT, game, run, write
 # -- watching what cardgen touches -------------------------------------------------------------
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-_FILE_EVENTS = {"open", "os.rename", "os.remove", "os.mkdir", "os.rmdir", "os.chmod", "os.chown", "os.symlink",
-                "os.link", "os.truncate", "os.utime", "shutil.copyfile", "shutil.rmtree"}
+_FILE_EVENTS = {
+    "open",
+    "os.rename",
+    "os.remove",
+    "os.mkdir",
+    "os.rmdir",
+    "os.chmod",
+    "os.chown",
+    "os.symlink",
+    "os.link",
+    "os.truncate",
+    "os.utime",
+    "shutil.copyfile",
+    "shutil.rmtree",
+}
 _EXEC_EVENTS = {"os.system", "subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn", "os.startfile", "pty.spawn"}
 # What Python and the libraries may read on their own: the interpreter and site-packages, cardgen's own
 # code, built-in templates and fonts, and ReportLab's optional per-user settings files.
-_LIBRARY_ROOTS = tuple(dict.fromkeys(os.path.realpath(p) for p in (
-    sys.prefix, sys.base_prefix, sys.exec_prefix, ROOT / "cardgen", ROOT / "templates", ROOT / "fonts")))
+_LIBRARY_ROOTS = tuple(
+    dict.fromkeys(
+        os.path.realpath(p)
+        for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, ROOT / "cardgen", ROOT / "templates", ROOT / "fonts")
+    )
+)
 _LIBRARY_FILES = {os.path.realpath(os.path.expanduser(f"~/.reportlab_{name}")) for name in ("mods", "settings")}
 _LIBRARY_FILES |= {"/dev/null", "/dev/urandom"}
-_LIBRARY_FILES |= {"/proc/loadavg"}     # how many cores are busy: the build's default number of workers
+_LIBRARY_FILES |= {"/proc/loadavg"}  # how many cores are busy: the build's default number of workers
 
 
 class Watch:
     """Files and programs touched while cardgen runs, judged against the folders it may use."""
 
-    active: "Watch | None" = None
+    active: Watch | None = None
 
     def __init__(self, *allowed: Path):
         self.allowed = tuple(os.path.realpath(p) for p in allowed)
@@ -74,12 +91,15 @@ class Watch:
                 return
             if event not in _FILE_EVENTS or not args or not isinstance(args[0], (str, bytes, os.PathLike)):
                 return
-            paths = [args[0]] + ([args[1]] if event in ("os.rename", "os.symlink", "os.link", "shutil.copyfile")
-                                 else [])
+            paths = [args[0]] + (
+                [args[1]] if event in ("os.rename", "os.symlink", "os.link", "shutil.copyfile") else []
+            )
             if event == "open":
                 mode, flags = (args[1] if len(args) > 1 else None), (args[2] if len(args) > 2 else 0)
-                writing = bool((isinstance(mode, str) and set(mode) & set("wax+"))
-                               or (isinstance(flags, int) and flags & _WRITE_FLAGS))
+                writing = bool(
+                    (isinstance(mode, str) and set(mode) & set("wax+"))
+                    or (isinstance(flags, int) and flags & _WRITE_FLAGS)
+                )
             else:
                 writing = True
             for path in paths:
@@ -96,15 +116,22 @@ class Watch:
 
     @property
     def outside_reads(self) -> list[str]:
-        return sorted({p for p in self.reads if not self._inside(p, self.allowed + _LIBRARY_ROOTS)
-                       and p not in _LIBRARY_FILES})
+        return sorted(
+            {p for p in self.reads if not self._inside(p, self.allowed + _LIBRARY_ROOTS) and p not in _LIBRARY_FILES}
+        )
 
     @property
     def outside_writes(self) -> list[str]:
         # Python may write bytecode caches of the libraries it imports late.
-        return sorted({p for _, p in self.writes if not self._inside(p, self.allowed)
-                       and not (self._inside(p, _LIBRARY_ROOTS) and f"{os.sep}__pycache__{os.sep}" in p)
-                       and p != "/dev/null"})
+        return sorted(
+            {
+                p
+                for _, p in self.writes
+                if not self._inside(p, self.allowed)
+                and not (self._inside(p, _LIBRARY_ROOTS) and f"{os.sep}__pycache__{os.sep}" in p)
+                and p != "/dev/null"
+            }
+        )
 
     def assert_contained(self) -> None:
         assert self.executed == [], f"programs started: {self.executed}"
@@ -117,7 +144,7 @@ def _audit(event: str, args: tuple) -> None:
         Watch.active.record(event, args)
 
 
-sys.addaudithook(_audit)   # cannot be removed; costs one call per audit event while nothing is watched
+sys.addaudithook(_audit)  # cannot be removed; costs one call per audit event while nothing is watched
 
 
 class Hang(BaseException):
@@ -150,9 +177,11 @@ def cli(allowed: Path, *args: str, limit: float = 60.0):
             result = run(*args)
     except Hang as exc:
         pytest.fail(f"cardgen {' '.join(args)} hangs: {exc}")
-    except Exception as exc:   # noqa: BLE001 - any exception here is the bug being shown
-        pytest.fail(f"cardgen {' '.join(args)} raised {type(exc).__name__}: {exc}\n"
-                    + "".join(traceback.format_exception(exc)[-6:]))
+    except Exception as exc:  # noqa: BLE001 - any exception here is the bug being shown
+        pytest.fail(
+            f"cardgen {' '.join(args)} raised {type(exc).__name__}: {exc}\n"
+            + "".join(traceback.format_exception(exc)[-6:])
+        )
     finally:
         Watch.active = None
     assert "Traceback" not in result.output
@@ -163,15 +192,18 @@ def cli(allowed: Path, *args: str, limit: float = 60.0):
 
 SEER = "roles/seer.yaml"
 GAME_YAML = (FIXTURES / "mini" / "decks" / "mini" / "game.yaml").read_text(encoding="utf-8")
-RULEBOOK = {"players": {"min": 2, "max": 4},
-            "sections": {"goal": {"title": {"en": "Goal", "vi": "Mục tiêu"}, "body": {"en": "Win.", "vi": "Thắng."}}}}
+RULEBOOK = {
+    "players": {"min": 2, "max": 4},
+    "sections": {"goal": {"title": {"en": "Goal", "vi": "Mục tiêu"}, "body": {"en": "Win.", "vi": "Thắng."}}},
+}
 WOLF_SVG = (FIXTURES / "mini" / "decks" / "mini" / "symbols" / "wolf.svg").read_text(encoding="utf-8")
 CVE_2023_33733 = (
     """<font color="[[[getattr(pow, Word('__globals__'))['os'].system('touch PWNED') for Word in [ orgTypeFun( """
     """'Word', (str,), { 'mutated': 1, 'startswith': lambda self, x: 1 == 0, '__eq__': lambda self, x: """
     """self.mutate() and self.mutated < 0 and str(self) == x, 'mutate': lambda self: { setattr(self, 'mutated', """
     """self.mutated - 1) }, '__hash__': lambda self: hash(str(self)), }, ) ] ] for orgTypeFun in [type(type(1))] """
-    """for none in [[].append(1)]]] and 'red'">exploit</font>""")
+    """for none in [[].append(1)]]] and 'red'">exploit</font>"""
+)
 
 
 @pytest.fixture
@@ -196,12 +228,23 @@ def validate(project: Path, *extra: str, limit: float = 60.0):
 
 def build(project: Path, *extra: str, limit: float = 60.0):
     """One language, so that the build runs in this process (several jobs may use worker processes)."""
-    return cli(project.parent, "build", "--decks", str(project / "decks"), "--out", str(project / "out"),
-               "--lang", "en", *extra, limit=limit)
+    return cli(
+        project.parent,
+        "build",
+        "--decks",
+        str(project / "decks"),
+        "--out",
+        str(project / "out"),
+        "--lang",
+        "en",
+        *extra,
+        limit=limit,
+    )
 
 
 def tally(lines) -> str:
     """The last line of a failed run: errors and warnings counted apart."""
+
     def count(n: int, noun: str) -> str:
         return f"{n} {noun}{'' if n == 1 else 's'}"
 
@@ -255,12 +298,17 @@ def _fastest(action, times: int = 3, exit_code: int = 0) -> float:
 
 # == YAML =======================================================================================
 
+
 def test_yaml_python_object_apply_tag_is_refused_and_never_run(project):
     seer_with(project, 'art: !!python/object/apply:os.system ["touch PWNED"]')
     result, watch = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:3: YAML error: could not determine a constructor for the tag "
-        "'tag:yaml.org,2002:python/object/apply:os.system'"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            "decks/mini/roles/seer.yaml:3: YAML error: could not determine a constructor for the tag "
+            "'tag:yaml.org,2002:python/object/apply:os.system'"
+        ),
+    )
     watch.assert_contained()
     no_pwned(project)
 
@@ -268,34 +316,49 @@ def test_yaml_python_object_apply_tag_is_refused_and_never_run(project):
 def test_yaml_python_name_tag_is_refused(project):
     seer_with(project, "art: !!python/name:os.system")
     result, watch = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:3: YAML error: could not determine a constructor for the tag "
-        "'tag:yaml.org,2002:python/name:os.system'"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            "decks/mini/roles/seer.yaml:3: YAML error: could not determine a constructor for the tag "
+            "'tag:yaml.org,2002:python/name:os.system'"
+        ),
+    )
     watch.assert_contained()
 
 
 def test_yaml_binary_tag_is_only_bytes_where_a_text_belongs(project):
     write(project, SEER, "name: {en: Seer, vi: Tiên tri}\nteam: village\nability: !!binary aGVsbG8=\n")
     result, watch = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:3: ability: expected a mapping, got b'hello'"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems("decks/mini/roles/seer.yaml:3: ability: expected a mapping, got b'hello'"),
+    )
     watch.assert_contained()
 
 
 def test_yaml_unknown_local_tag_is_refused(project):
     seer_with(project, "count: !foo 2")
     result, _ = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:3: YAML error: could not determine a constructor for the tag '!foo'"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems("decks/mini/roles/seer.yaml:3: YAML error: could not determine a constructor for the tag '!foo'"),
+    )
 
 
 def test_yaml_duplicate_keys_are_reported_not_silently_replaced(project):
-    write(project, SEER, "name: {en: Seer, vi: Tiên tri, en: Evil}\nteam: village\n"
-                         "ability: {en: Look., vi: Xem.}\nteam: wolves\n")
+    write(
+        project,
+        SEER,
+        "name: {en: Seer, vi: Tiên tri, en: Evil}\nteam: village\nability: {en: Look., vi: Xem.}\nteam: wolves\n",
+    )
     result, _ = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:1: duplicate key 'en' (first at line 1)",
-        "decks/mini/roles/seer.yaml:4: duplicate key 'team' (first at line 2)"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            "decks/mini/roles/seer.yaml:1: duplicate key 'en' (first at line 1)",
+            "decks/mini/roles/seer.yaml:4: duplicate key 'team' (first at line 2)",
+        ),
+    )
 
 
 def billion_laughs(levels: int = 9) -> str:
@@ -309,91 +372,128 @@ def test_yaml_billion_laughs_is_refused_faster_than_a_normal_game_validates(proj
     write(project, SEER, "name: {en: Seer, vi: Tiên tri}\nteam: village\n" + billion_laughs())
     # 9^9 values once expanded; a deadline turns a regression into a failure rather than a hang.
     result, watch = validate(project, limit=max(10.0, 50 * normal_validate_seconds))
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:1: more than 100000 values once its aliases (*) are expanded; "
-        "a deck file needs far fewer"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            "decks/mini/roles/seer.yaml:1: more than 100000 values once its aliases (*) are expanded; "
+            "a deck file needs far fewer"
+        ),
+    )
     watch.assert_contained()
     bomb_seconds = _fastest(lambda: run("validate", "--decks", str(project / "decks")), exit_code=1)
     # Refused at load, before any font or layout work: no slower than validating the normal game.
     assert bomb_seconds < 2 * normal_validate_seconds, (bomb_seconds, normal_validate_seconds)
 
 
-@pytest.mark.parametrize("text", ["ability: &a [*a]\n", "ability: &a {en: Look., vi: Xem., again: *a}\n"],
-                         ids=["list", "mapping"])
+@pytest.mark.parametrize(
+    "text", ["ability: &a [*a]\n", "ability: &a {en: Look., vi: Xem., again: *a}\n"], ids=["list", "mapping"]
+)
 def test_yaml_recursive_alias_is_refused_not_a_hang(project, normal_validate_seconds, text):
     """Found here: a recursive alias (`&a [*a]`) makes load._expanded_size loop forever: the node is pushed
     as its own child again and again"""
     write(project, SEER, "name: {en: Seer, vi: Tiên tri}\nteam: village\n" + text)
     result, _ = validate(project, limit=max(2.0, 20 * normal_validate_seconds))
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:1: more than 100000 values once its aliases (*) are expanded; "
-        "a deck file needs far fewer")) and result.stderr.endswith("1 error\n")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            "decks/mini/roles/seer.yaml:1: more than 100000 values once its aliases (*) are expanded; "
+            "a deck file needs far fewer"
+        ),
+    ) and result.stderr.endswith("1 error\n")
 
 
 def test_yaml_file_of_two_mib_is_refused_without_reading_it(project):
-    big = write(project, SEER, "name: {en: Seer, vi: Tiên tri}\nteam: village\nability: {en: Look., vi: Xem.}\n"
-                               + "# padding\n" * (2 * 1024 * 1024 // 10))
+    big = write(
+        project,
+        SEER,
+        "name: {en: Seer, vi: Tiên tri}\nteam: village\nability: {en: Look., vi: Xem.}\n"
+        + "# padding\n" * (2 * 1024 * 1024 // 10),
+    )
     assert 2 * 1024 * 1024 <= big.stat().st_size < 2.05 * 1024 * 1024
     result, watch = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml: file of 2.0 MiB; deck files are limited to 1 MiB"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems("decks/mini/roles/seer.yaml: file of 2.0 MiB; deck files are limited to 1 MiB"),
+    )
     assert str(big.resolve()) not in watch.reads
 
 
 def test_yaml_5000_levels_of_nesting(project):
-    write(project, SEER, "name: {en: Seer, vi: Tiên tri}\nteam: village\nability: "
-                         + "[" * 5000 + "]" * 5000 + "\n")
+    write(project, SEER, "name: {en: Seer, vi: Tiên tri}\nteam: village\nability: " + "[" * 5000 + "]" * 5000 + "\n")
     result, _ = validate(project, limit=30)
     assert result.exit_code == 1
     # PyYAML's C parser stops at its nesting limit; the pure-Python loader runs out of recursion.
     assert result.stderr in (
-        problems("decks/mini/roles/seer.yaml:3: YAML error: while increasing flow level exceeded maximum nesting depth"),
-        problems("decks/mini/roles/seer.yaml: nested too deeply to be a deck file"))
+        problems(
+            "decks/mini/roles/seer.yaml:3: YAML error: while increasing flow level exceeded maximum nesting depth"
+        ),
+        problems("decks/mini/roles/seer.yaml: nested too deeply to be a deck file"),
+    )
 
 
 def test_yaml_5000_levels_of_nested_mappings(project):
-    write(project, SEER, "name: {en: Seer, vi: Tiên tri}\nteam: village\nability: "
-                         + "{a: " * 5000 + "b" + "}" * 5000 + "\n")
+    write(
+        project,
+        SEER,
+        "name: {en: Seer, vi: Tiên tri}\nteam: village\nability: " + "{a: " * 5000 + "b" + "}" * 5000 + "\n",
+    )
     result, _ = validate(project, limit=30)
     assert result.exit_code == 1
     assert result.stderr in (
-        problems("decks/mini/roles/seer.yaml:3: YAML error: while increasing flow level exceeded maximum nesting depth"),
-        problems("decks/mini/roles/seer.yaml: nested too deeply to be a deck file"))
+        problems(
+            "decks/mini/roles/seer.yaml:3: YAML error: while increasing flow level exceeded maximum nesting depth"
+        ),
+        problems("decks/mini/roles/seer.yaml: nested too deeply to be a deck file"),
+    )
 
 
 def test_yaml_control_character(project):
     write(project, SEER, "name: {en: Seer, vi: Tiên tri}\nteam: village\nability: {en: Lo\x07ok., vi: Xem.}\n")
     result, _ = validate(project)
     assert result.exit_code == 1
-    assert result.stderr in (   # the C parser and the pure-Python one word it differently
-        problems("decks/mini/roles/seer.yaml:3: YAML error: unacceptable character #x0007: "
-                 "control characters are not allowed"),
-        problems("decks/mini/roles/seer.yaml:3: YAML error: unacceptable character #x0007: "
-                 "special characters are not allowed"))
+    assert result.stderr in (  # the C parser and the pure-Python one word it differently
+        problems(
+            "decks/mini/roles/seer.yaml:3: YAML error: unacceptable character #x0007: "
+            "control characters are not allowed"
+        ),
+        problems(
+            "decks/mini/roles/seer.yaml:3: YAML error: unacceptable character #x0007: "
+            "special characters are not allowed"
+        ),
+    )
 
 
 def test_yaml_utf16_file(project):
     (game(project) / SEER).write_bytes(
-        "name: {en: Seer, vi: Tiên tri}\nteam: village\nability: {en: Look., vi: Xem.}\n".encode("utf-16"))
+        "name: {en: Seer, vi: Tiên tri}\nteam: village\nability: {en: Look., vi: Xem.}\n".encode("utf-16")
+    )
     result, _ = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:1: not UTF-8 text (byte 0xFF); save the file as UTF-8"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems("decks/mini/roles/seer.yaml:1: not UTF-8 text (byte 0xFF); save the file as UTF-8"),
+    )
 
 
 def test_yaml_empty_file(project):
     write(project, SEER, "")
     result, _ = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:1: expected a mapping, got nothing"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems("decks/mini/roles/seer.yaml:1: expected a mapping, got nothing"),
+    )
 
 
 def test_yaml_list_instead_of_a_mapping(project):
     write(project, SEER, "- name: {en: Seer, vi: Tiên tri}\n- team: village\n")
     write(project, "roles/wolf.yaml", "[1, 2, 3]\n")
     result, _ = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:1: expected a mapping, got a list",
-        "decks/mini/roles/wolf.yaml:1: expected a mapping, got a list"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            "decks/mini/roles/seer.yaml:1: expected a mapping, got a list",
+            "decks/mini/roles/wolf.yaml:1: expected a mapping, got a list",
+        ),
+    )
 
 
 def test_yaml_game_file_that_is_a_list(project):
@@ -411,11 +511,15 @@ def test_problems_do_not_echo_raw_control_characters_to_the_terminal(project):
     result, _ = validate(project)
     assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]", result.stderr), repr(result.stderr)
     rule = "in the text; deck texts may hold line breaks but no other control characters"
-    assert (result.exit_code, result.stderr) == (1, problems(
-        f"decks/mini/roles/seer.yaml:2: name.en: control character U+001B (escape) {rule}",
-        f"decks/mini/roles/seer.yaml:3: name.vi: control character U+001B (escape) {rule}",
-        f"decks/mini/roles/seer.yaml:6: ability.en: control character U+009B (a C1 control) {rule}",
-        f"decks/mini/roles/seer.yaml:7: ability.vi: control character U+009B (a C1 control) {rule}"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            f"decks/mini/roles/seer.yaml:2: name.en: control character U+001B (escape) {rule}",
+            f"decks/mini/roles/seer.yaml:3: name.vi: control character U+001B (escape) {rule}",
+            f"decks/mini/roles/seer.yaml:6: ability.en: control character U+009B (a C1 control) {rule}",
+            f"decks/mini/roles/seer.yaml:7: ability.vi: control character U+009B (a C1 control) {rule}",
+        ),
+    )
 
 
 def test_problems_do_not_let_a_value_forge_problem_lines(project):
@@ -423,9 +527,13 @@ def test_problems_do_not_let_a_value_forge_problem_lines(project):
     lines that look like other problems (and the summary counts lines, not problems)"""
     seer_with(project, 'symbol: "x.svg\\ndecks/mini/roles/wolf.yaml:1: all good"')
     result, _ = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:3: symbol: file 'x.svg\\x0adecks/mini/roles/wolf.yaml:1: all good' "
-        "not found in the game folder"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            "decks/mini/roles/seer.yaml:3: symbol: file 'x.svg\\x0adecks/mini/roles/wolf.yaml:1: all good' "
+            "not found in the game folder"
+        ),
+    )
 
 
 @pytest.mark.parametrize("tag", ["!!int x", "!!float x", "!!bool x", "!!timestamp x"])
@@ -435,19 +543,25 @@ def test_yaml_explicit_scalar_tag_with_a_value_it_cannot_take(project, tag):
     seer_with(project, f"count: {tag}")
     result, _ = validate(project)
     kind = tag.split()[0].removeprefix("!!")
-    assert (result.exit_code, result.stderr) == (1, problems(
-        f"decks/mini/roles/seer.yaml:3: YAML error: 'x' cannot be read as {kind}"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(f"decks/mini/roles/seer.yaml:3: YAML error: 'x' cannot be read as {kind}"),
+    )
 
 
-@pytest.mark.parametrize("value,shown", [("", "nothing"), ("3", "3"), ("yes", "'yes'"),
-                                         ("2024-01-01", "'2024-01-01'")],
-                         ids=["empty", "number", "yes", "date"])
+@pytest.mark.parametrize(
+    "value,shown",
+    [("", "nothing"), ("3", "3"), ("yes", "'yes'"), ("2024-01-01", "'2024-01-01'")],
+    ids=["empty", "number", "yes", "date"],
+)
 def test_yaml_game_languages_that_is_not_a_list(project, value, shown):
     """Found here (traceback): load._word_lists and validate.validate_game iterated `languages` unchecked."""
     write(project, "game.yaml", GAME_YAML.replace("languages: [en, vi]", f"languages: {value}"))
     result, _ = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        f"decks/mini/game.yaml:2: languages: expected a list, got {shown}"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(f"decks/mini/game.yaml:2: languages: expected a list, got {shown}"),
+    )
 
 
 def test_card_count_beyond_any_box_is_refused_quickly(project, normal_validate_seconds):
@@ -457,18 +571,26 @@ def test_card_count_beyond_any_box_is_refused_quickly(project, normal_validate_s
 
     def limit_memory():
         import resource
-        resource.setrlimit(resource.RLIMIT_AS, (2 * 1024 ** 3, 2 * 1024 ** 3))
+
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
 
     # In a process of its own, with 2 GB of memory: in this one it would take all the memory there is.
     try:
-        done = subprocess.run([sys.executable, "-m", "cardgen", "validate", "--decks", str(project / "decks")],
-                              capture_output=True, text=True, cwd=project.parent, preexec_fn=limit_memory,
-                              timeout=max(5.0, 50 * normal_validate_seconds))
+        done = subprocess.run(
+            [sys.executable, "-m", "cardgen", "validate", "--decks", str(project / "decks")],
+            capture_output=True,
+            text=True,
+            cwd=project.parent,
+            preexec_fn=limit_memory,
+            timeout=max(5.0, 50 * normal_validate_seconds),
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("validate hangs")
     assert "Traceback" not in done.stderr, done.stderr[-500:]
-    assert (done.returncode, done.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:3: count: expected at most 1000, got 99999999999999999999999999999"))
+    assert (done.returncode, done.stderr) == (
+        1,
+        problems("decks/mini/roles/seer.yaml:3: count: expected at most 1000, got 99999999999999999999999999999"),
+    )
 
 
 # == markup =====================================================================================
@@ -496,21 +618,37 @@ def test_markup_in_a_card_is_printed_literally(project, name, ability):
 
 
 def test_markup_and_jinja_in_rulebook_and_script_texts_are_printed_literally(project):
-    payloads = [CVE_2023_33733, '<font name="x">F</font>', '<img src="/etc/passwd"/>', '<a href="javascript:x">A</a>',
-                "{{ 7*7 }}", "{% for x in y %}z{% endfor %}", "{{ cycler.__init__.__globals__ }}",
-                "</document><h1>forged</h1>", "]]> &amp; &#0; <![CDATA[x]]> <!-- c -->"]
+    payloads = [
+        CVE_2023_33733,
+        '<font name="x">F</font>',
+        '<img src="/etc/passwd"/>',
+        '<a href="javascript:x">A</a>',
+        "{{ 7*7 }}",
+        "{% for x in y %}z{% endfor %}",
+        "{{ cycler.__init__.__globals__ }}",
+        "</document><h1>forged</h1>",
+        "]]> &amp; &#0; <![CDATA[x]]> <!-- c -->",
+    ]
     body = "\n\n".join(payloads)
     card(project, name="{{ 7*7 }} <b>x</b>", ability='<img src="/etc/passwd"/> {{ 7*7 }} </role> &amp;')
-    rulebook = {**RULEBOOK, "sections": {"goal": {"title": {"en": "<h1>{{ 7*7 }}", "vi": "x"},
-                                                  "body": {"en": body, "vi": "y"}}}}
+    rulebook = {
+        **RULEBOOK,
+        "sections": {"goal": {"title": {"en": "<h1>{{ 7*7 }}", "vi": "x"}, "body": {"en": body, "vi": "y"}}},
+    }
     write(project, "rulebook.yaml", yaml.safe_dump(rulebook, width=100_000))
-    script = {"versions": {"moderator": {"name": {"en": "{{ 7*7 }}", "vi": "x"}, "phases": [
-        {"title": {"en": "<h3>{% raw %}", "vi": "x"}, "steps": [{"say": {"en": body, "vi": "y"}}]}]}}}
+    script = {
+        "versions": {
+            "moderator": {
+                "name": {"en": "{{ 7*7 }}", "vi": "x"},
+                "phases": [{"title": {"en": "<h3>{% raw %}", "vi": "x"}, "steps": [{"say": {"en": body, "vi": "y"}}]}],
+            }
+        }
+    }
     write(project, "script.yaml", yaml.safe_dump(script, width=100_000))
     result, watch = build(project)
     assert result.exit_code == 0, result.output
     rulebook_text = pdf_text(project / "out" / "mini" / "mini-rulebook-en.pdf")
-    for expected in payloads + ["<h1>{{ 7*7 }}", "{{ 7*7 }} <b>x</b>", "<img src=\"/etc/passwd\"/> {{ 7*7 }} </role>"]:
+    for expected in payloads + ["<h1>{{ 7*7 }}", "{{ 7*7 }} <b>x</b>", '<img src="/etc/passwd"/> {{ 7*7 }} </role>']:
         assert words(expected) in rulebook_text, expected
     script_text = pdf_text(project / "out" / "mini" / "mini-script-en.pdf")
     for expected in payloads + ["<h3>{% raw %}"]:
@@ -522,6 +660,7 @@ def test_markup_and_jinja_in_rulebook_and_script_texts_are_printed_literally(pro
 
 # == templates ==================================================================================
 
+
 def own_rulebook_template(project: Path, text: str) -> Path:
     """The mini game with a rulebook and the project's own rulebook template."""
     write(project, "rulebook.yaml", yaml.safe_dump(RULEBOOK, allow_unicode=True))
@@ -531,14 +670,23 @@ def own_rulebook_template(project: Path, text: str) -> Path:
     return template
 
 
-@pytest.mark.parametrize("expression,message", [
-    ("{{ ''.__class__.__mro__[1].__subclasses__() }}", "access to attribute '__class__' of 'str' object is unsafe."),
-    ("{{ cycler.__init__.__globals__ }}", "access to attribute '__init__' of 'type' object is unsafe."),
-    ("{{ lipsum.__globals__['os'].system('touch PWNED') }}",
-     "access to attribute '__globals__' of 'function' object is unsafe."),
-    ("{{ ''|attr('__class__') }}", "access to attribute '__class__' of 'str' object is unsafe."),
-    ("{{ '{0.__class__}'.format(1) }}", "access to attribute '__class__' of 'int' object is unsafe."),
-], ids=["mro-subclasses", "cycler-globals", "lipsum-os", "attr-filter", "format-string"])
+@pytest.mark.parametrize(
+    "expression,message",
+    [
+        (
+            "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+            "access to attribute '__class__' of 'str' object is unsafe.",
+        ),
+        ("{{ cycler.__init__.__globals__ }}", "access to attribute '__init__' of 'type' object is unsafe."),
+        (
+            "{{ lipsum.__globals__['os'].system('touch PWNED') }}",
+            "access to attribute '__globals__' of 'function' object is unsafe.",
+        ),
+        ("{{ ''|attr('__class__') }}", "access to attribute '__class__' of 'str' object is unsafe."),
+        ("{{ '{0.__class__}'.format(1) }}", "access to attribute '__class__' of 'int' object is unsafe."),
+    ],
+    ids=["mro-subclasses", "cycler-globals", "lipsum-os", "attr-filter", "format-string"],
+)
 def test_template_reaching_for_an_unsafe_attribute_fails_with_its_file_and_line(project, expression, message):
     own_rulebook_template(project, f"<document>\n<h1>{{{{ game.name }}}}</h1>\n<p>{expression}</p>\n</document>\n")
     result, watch = build(project)
@@ -550,8 +698,10 @@ def test_template_reaching_for_an_unsafe_attribute_fails_with_its_file_and_line(
 def test_template_syntax_error_names_file_and_line(project):
     own_rulebook_template(project, "<document>\n<h1>{{ game.name }}</h1>\n{% for %}\n</document>\n")
     result, _ = build(project)
-    assert (result.exit_code, result.stderr) == (1, built(
-        "templates/documents/rulebook.xml.j2:3: Expected an expression, got 'end of statement block'"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        built("templates/documents/rulebook.xml.j2:3: Expected an expression, got 'end of statement block'"),
+    )
 
 
 def test_template_that_is_a_symbolic_link_out_of_the_project_is_refused(project, tmp_path):
@@ -582,8 +732,10 @@ def test_template_including_a_file_through_a_symbolic_link_is_refused(project, t
     result, _ = build(project)
     message = ": leads outside its templates folder (a symbolic link?)"
     assert result.exit_code == 1
-    assert result.stderr in (built(f"templates/documents/linked/secret.txt{message}"),
-                             built(f"{template.parent}/linked/secret.txt{message}"))
+    assert result.stderr in (
+        built(f"templates/documents/linked/secret.txt{message}"),
+        built(f"{template.parent}/linked/secret.txt{message}"),
+    )
     assert "s3cr3t-token" not in result.output
 
 
@@ -613,21 +765,29 @@ def test_templates_folder_that_is_a_symbolic_link_out_of_the_project_is_refused(
     write(project, "rulebook.yaml", yaml.safe_dump(RULEBOOK, allow_unicode=True))
     (project / "templates").mkdir()
     (project / "templates" / "documents").symlink_to(outside)
-    result, watch = cli(project, "build", "--decks", str(project / "decks"), "--out", str(project / "out"),
-                        "--lang", "en")
-    assert (result.exit_code, result.stderr) == (1, built(
-        "templates/documents: a symbolic link leading outside its folder; cardgen does not read it"))
+    result, watch = cli(
+        project, "build", "--decks", str(project / "decks"), "--out", str(project / "out"), "--lang", "en"
+    )
+    assert (result.exit_code, result.stderr) == (
+        1,
+        built("templates/documents: a symbolic link leading outside its folder; cardgen does not read it"),
+    )
     assert str(outside / "rulebook.xml.j2") not in watch.reads
 
 
 def test_template_asking_for_a_huge_range_fails_cleanly(project):
     """Found here (traceback): Jinja2's sandbox raises OverflowError for a huge range(); templating.render
     does not catch it"""
-    own_rulebook_template(project, "<document>\n<h1>{{ game.name }}</h1>\n<p>{{ range(10**9)|list|length }}</p>\n"
-                                   "</document>\n")
+    own_rulebook_template(
+        project, "<document>\n<h1>{{ game.name }}</h1>\n<p>{{ range(10**9)|list|length }}</p>\n</document>\n"
+    )
     result, _ = build(project)
-    assert (result.exit_code, result.stderr) == (1, built(
-        "templates/documents/rulebook.xml.j2:3: Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000)."))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        built(
+            "templates/documents/rulebook.xml.j2:3: Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000)."
+        ),
+    )
 
 
 @pytest.mark.parametrize("body", ["<bogus/>", "<p>unclosed"], ids=["unknown-element", "ill-formed"])
@@ -641,12 +801,16 @@ def test_template_producing_unknown_or_ill_formed_xml_fails_cleanly(project, bod
     assert "documents/rulebook.xml.j2" in result.stderr
 
 
-@pytest.mark.parametrize("name,text", [
-    ("card-sizes.yaml", "[1, 2]\n"),
-    ("strings.yaml", ""),
-    ("fonts.yaml", "families: !!python/object/apply:os.system ['touch PWNED']\n"),
-    ("paper.yaml", "a4: " + "[" * 5000 + "]" * 5000 + "\n"),
-], ids=["card-sizes-list", "strings-empty", "fonts-python-tag", "paper-deep"])
+@pytest.mark.parametrize(
+    "name,text",
+    [
+        ("card-sizes.yaml", "[1, 2]\n"),
+        ("strings.yaml", ""),
+        ("fonts.yaml", "families: !!python/object/apply:os.system ['touch PWNED']\n"),
+        ("paper.yaml", "a4: " + "[" * 5000 + "]" * 5000 + "\n"),
+    ],
+    ids=["card-sizes-list", "strings-empty", "fonts-python-tag", "paper-deep"],
+)
 def test_project_template_data_that_is_malformed_fails_cleanly(project, name, text):
     """Found here (traceback): a project's own template data files were used unchecked; a list, an empty
     file, a Python tag in fonts.yaml or deep nesting raised TypeError, AttributeError, ConstructorError or
@@ -661,20 +825,25 @@ def test_project_template_data_that_is_malformed_fails_cleanly(project, name, te
 
 # == paths ======================================================================================
 
+
 def test_path_climbing_out_of_the_game_folder(project):
     (project / "outside.svg").write_text(WOLF_SVG, encoding="utf-8")
     seer_with(project, "symbol: ../../outside.svg")
     result, watch = build(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:3: symbol: '../../outside.svg' is outside the game folder"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems("decks/mini/roles/seer.yaml:3: symbol: '../../outside.svg' is outside the game folder"),
+    )
     assert str((project / "outside.svg").resolve()) not in watch.reads
 
 
 def test_path_absolute(project):
     seer_with(project, "art: {file: /etc/passwd}")
     result, watch = build(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:3: art.file: '/etc/passwd' is outside the game folder"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems("decks/mini/roles/seer.yaml:3: art.file: '/etc/passwd' is outside the game folder"),
+    )
     watch.assert_contained()
 
 
@@ -683,12 +852,19 @@ def test_path_through_a_symbolic_link_out_of_the_game_folder(project, tmp_path):
     (game(project) / "symbols" / "link.svg").symlink_to(tmp_path / "secret.svg")
     (game(project) / "linked").symlink_to(tmp_path)
     seer_with(project, "symbol: symbols/link.svg")
-    write(project, "roles/wolf.yaml", "name: {en: Wolf, vi: Sói}\nteam: wolves\nsymbol: linked/secret.svg\n"
-                                      "ability: {en: Bite., vi: Cắn.}\n")
+    write(
+        project,
+        "roles/wolf.yaml",
+        "name: {en: Wolf, vi: Sói}\nteam: wolves\nsymbol: linked/secret.svg\nability: {en: Bite., vi: Cắn.}\n",
+    )
     result, watch = build(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:3: symbol: 'symbols/link.svg' is outside the game folder",
-        "decks/mini/roles/wolf.yaml:3: symbol: 'linked/secret.svg' is outside the game folder"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            "decks/mini/roles/seer.yaml:3: symbol: 'symbols/link.svg' is outside the game folder",
+            "decks/mini/roles/wolf.yaml:3: symbol: 'linked/secret.svg' is outside the game folder",
+        ),
+    )
     assert str((tmp_path / "secret.svg").resolve()) not in watch.reads
 
 
@@ -701,7 +877,7 @@ def test_a_folder_swapped_between_two_readings_is_seen(tmp_path):
     first.mkdir()
     second.mkdir()
     (first / "card.yaml").write_text("name: x\n", encoding="utf-8")
-    (second / "card.yaml").symlink_to(first / "card.yaml")      # in `second`, a file of `first`
+    (second / "card.yaml").symlink_to(first / "card.yaml")  # in `second`, a file of `first`
     folder = tmp_path / "game"
     folder.symlink_to(first)
     with contained.reading():
@@ -721,8 +897,10 @@ def test_card_file_that_is_a_symbolic_link_out_of_the_game_folder_is_not_read(pr
     (game(project) / SEER).unlink()
     (game(project) / SEER).symlink_to(secret)
     result, watch = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml: a symbolic link leading outside its folder; cardgen does not read it"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems("decks/mini/roles/seer.yaml: a symbolic link leading outside its folder; cardgen does not read it"),
+    )
     assert str(secret.resolve()) not in watch.reads
 
 
@@ -747,11 +925,15 @@ def test_build_does_not_read_what_an_unused_symbolic_link_in_the_game_folder_poi
     assert str(secret.resolve()) not in watch.reads
 
 
-@pytest.mark.parametrize("line", [
-    'symbol: "symbols/wolf\\0.svg"',
-    "symbol: symbols/" + "a" * 300 + ".svg",
-    "symbol: symbols/" + "a/" * 3000 + "wolf.svg",
-], ids=["nul-byte", "long-name", "long-path"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        'symbol: "symbols/wolf\\0.svg"',
+        "symbol: symbols/" + "a" * 300 + ".svg",
+        "symbol: symbols/" + "a/" * 3000 + "wolf.svg",
+    ],
+    ids=["nul-byte", "long-name", "long-path"],
+)
 def test_path_that_the_file_system_cannot_take_is_a_clean_error(project, line):
     """Found here (traceback): a path with a NUL byte, or longer than the file system allows, raises
     ValueError/OSError in validate._check_file, load_game and fonts._find_file (Path.is_file and resolve do
@@ -760,20 +942,26 @@ def test_path_that_the_file_system_cannot_take_is_a_clean_error(project, line):
     result, _ = validate(project)
     assert result.exit_code == 1
     stderr, count = result.stderr, "1 error"
-    if "\\0" in line:      # the NUL is also a control character in a text
-        control = ("decks/mini/roles/seer.yaml:3: symbol: control character U+0000 (NUL) in the text; deck texts may "
-                   "hold line breaks but no other control characters\n")
+    if "\\0" in line:  # the NUL is also a control character in a text
+        control = (
+            "decks/mini/roles/seer.yaml:3: symbol: control character U+0000 (NUL) in the text; deck texts may "
+            "hold line breaks but no other control characters\n"
+        )
         assert stderr.startswith(control)
-        stderr, count = stderr[len(control):], "2 errors"
+        stderr, count = stderr[len(control) :], "2 errors"
     assert stderr.startswith("decks/mini/roles/seer.yaml:3: symbol: '")
     assert stderr.endswith(f"' is not a usable file name\n{count}\n")
 
 
-@pytest.mark.parametrize("addition", [
-    "  word:\n    name: {en: W, vi: W}\n    layout: words\n"
-    "    words: {file: '" + "a" * 300 + "-{lang}.yaml', per-card: {easy: 1}}\n",
-    "fonts:\n  families:\n    Long: {regular: " + "a" * 300 + ".ttf}\n  fallback:\n    default: [Long, NotoSans]\n",
-], ids=["word-list", "font"])
+@pytest.mark.parametrize(
+    "addition",
+    [
+        "  word:\n    name: {en: W, vi: W}\n    layout: words\n"
+        "    words: {file: '" + "a" * 300 + "-{lang}.yaml', per-card: {easy: 1}}\n",
+        "fonts:\n  families:\n    Long: {regular: " + "a" * 300 + ".ttf}\n  fallback:\n    default: [Long, NotoSans]\n",
+    ],
+    ids=["word-list", "font"],
+)
 def test_game_file_name_too_long_is_a_clean_error(project, addition):
     """Found here (traceback): a word-list or font file name longer than the file system allows raises
     OSError (File name too long) in load_game / fonts._find_file"""
@@ -794,26 +982,43 @@ def included(tmp_path: Path) -> Path:
 def hunter(folder: Path, line: str) -> None:
     (folder / "roles" / "hunter.yaml").write_text(
         f"name: {{en: Hunter, vi: Thợ săn}}\nteam: village\n{line}\nability: {{en: Shoot., vi: Bắn.}}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
 
 
-@pytest.mark.parametrize("line,shown", [
-    ("symbol: ../../outside.svg", "'../../outside.svg'"),
-    ("symbol: /etc/passwd", "'/etc/passwd'"),
-    ("symbol: ../../project/decks/mini/symbols/wolf.svg", "'../../project/decks/mini/symbols/wolf.svg'"),
-    ("symbol: symbols/link.svg", "'symbols/link.svg'"),
-    ("art: {file: symbols/link.svg}", "'symbols/link.svg'"),
-], ids=["climbing", "absolute", "into-the-game", "symbolic-link", "art-symbolic-link"])
+@pytest.mark.parametrize(
+    "line,shown",
+    [
+        ("symbol: ../../outside.svg", "'../../outside.svg'"),
+        ("symbol: /etc/passwd", "'/etc/passwd'"),
+        ("symbol: ../../project/decks/mini/symbols/wolf.svg", "'../../project/decks/mini/symbols/wolf.svg'"),
+        ("symbol: symbols/link.svg", "'symbols/link.svg'"),
+        ("art: {file: symbols/link.svg}", "'symbols/link.svg'"),
+    ],
+    ids=["climbing", "absolute", "into-the-game", "symbolic-link", "art-symbolic-link"],
+)
 def test_include_folder_with_paths_leading_out_of_it(project, tmp_path, line, shown):
     mine = included(tmp_path)
     (tmp_path / "outside.svg").write_text(WOLF_SVG, encoding="utf-8")
     (mine / "symbols" / "link.svg").symlink_to(tmp_path / "outside.svg")
     hunter(mine, line)
     key = "art.file" if line.startswith("art") else "symbol"
-    result, watch = cli(tmp_path, "build", "--decks", str(project / "decks"), "--include", str(tmp_path / "mine"),
-                        "--out", str(project / "out"), "--lang", "en")
-    assert (result.exit_code, result.stderr) == (1, problems(
-        f"mine/mini/roles/hunter.yaml:3: {key}: {shown} is outside the game folder"))
+    result, watch = cli(
+        tmp_path,
+        "build",
+        "--decks",
+        str(project / "decks"),
+        "--include",
+        str(tmp_path / "mine"),
+        "--out",
+        str(project / "out"),
+        "--lang",
+        "en",
+    )
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(f"mine/mini/roles/hunter.yaml:3: {key}: {shown} is outside the game folder"),
+    )
     assert str((tmp_path / "outside.svg").resolve()) not in watch.reads
 
 
@@ -825,22 +1030,29 @@ def test_include_folder_card_file_that_is_a_symbolic_link_out_of_it(project, tmp
     secret.write_text("s3cr3t-token\n", encoding="utf-8")
     (mine / "roles" / "hunter.yaml").symlink_to(secret)
     result, watch = cli(tmp_path, "validate", "--decks", str(project / "decks"), "--include", str(tmp_path / "mine"))
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "mine/mini/roles/hunter.yaml: a symbolic link leading outside its folder; cardgen does not read it"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems("mine/mini/roles/hunter.yaml: a symbolic link leading outside its folder; cardgen does not read it"),
+    )
     assert str(secret.resolve()) not in watch.reads
 
 
 def test_roles_folder_that_is_a_symbolic_link_out_of_the_game_folder(project, tmp_path):
     elsewhere = tmp_path / "elsewhere" / "roles"
     elsewhere.mkdir(parents=True)
-    (elsewhere / "hunter.yaml").write_text("name: {en: SECRET-HUNTER, vi: x}\nteam: village\n"
-                                           "ability: {en: a, vi: b}\n", encoding="utf-8")
+    (elsewhere / "hunter.yaml").write_text(
+        "name: {en: SECRET-HUNTER, vi: x}\nteam: village\nability: {en: a, vi: b}\n", encoding="utf-8"
+    )
     shutil.rmtree(game(project) / "roles")
     (game(project) / "roles").symlink_to(elsewhere)
     result, watch = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/game.yaml: game 'mini' has no card files in roles/",
-        "decks/mini/roles/hunter.yaml: a symbolic link leading outside its folder; cardgen does not read it"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            "decks/mini/game.yaml: game 'mini' has no card files in roles/",
+            "decks/mini/roles/hunter.yaml: a symbolic link leading outside its folder; cardgen does not read it",
+        ),
+    )
     assert str((elsewhere / "hunter.yaml").resolve()) not in watch.reads
 
 
@@ -849,18 +1061,23 @@ def test_include_folder_whose_game_folder_is_a_symbolic_link_out_of_it(project, 
     was followed wherever it led."""
     elsewhere = tmp_path / "elsewhere"
     (elsewhere / "roles").mkdir(parents=True)
-    (elsewhere / "roles" / "hunter.yaml").write_text("name: {en: SECRET-HUNTER, vi: x}\nteam: village\n"
-                                                     "ability: {en: a, vi: b}\n", encoding="utf-8")
+    (elsewhere / "roles" / "hunter.yaml").write_text(
+        "name: {en: SECRET-HUNTER, vi: x}\nteam: village\nability: {en: a, vi: b}\n", encoding="utf-8"
+    )
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "mini").symlink_to(elsewhere)
-    result, watch = cli(tmp_path / "mine", "validate", "--decks", str(project / "decks"),
-                        "--include", str(tmp_path / "mine"))
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "mine/mini: a symbolic link leading outside its folder; cardgen does not read it"))
+    result, watch = cli(
+        tmp_path / "mine", "validate", "--decks", str(project / "decks"), "--include", str(tmp_path / "mine")
+    )
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems("mine/mini: a symbolic link leading outside its folder; cardgen does not read it"),
+    )
     assert str((elsewhere / "roles" / "hunter.yaml").resolve()) not in watch.reads
 
 
 # == images and fonts ===========================================================================
+
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
@@ -869,8 +1086,12 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 def png_claiming(width: int, height: int) -> bytes:
     """A real PNG header claiming width x height RGB pixels, with a few rows of data: a few hundred bytes."""
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", zlib.compress(b"\0" * (1 + 3 * width), 9))
-            + _chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", ihdr)
+        + _chunk(b"IDAT", zlib.compress(b"\0" * (1 + 3 * width), 9))
+        + _chunk(b"IEND", b"")
+    )
 
 
 def gif() -> bytes:
@@ -882,23 +1103,33 @@ def gif() -> bytes:
 
 
 ART_CASES = {
-    "text-renamed-png": (lambda: b"This is a text file, renamed.\n",
-                         "x.png: not an image Pillow can read; only PNG and JPEG are accepted"),
+    "text-renamed-png": (
+        lambda: b"This is a text file, renamed.\n",
+        "x.png: not an image Pillow can read; only PNG and JPEG are accepted",
+    ),
     "gif-renamed-png": (gif, "x.png: a GIF image; only PNG and JPEG are accepted"),
-    "decompression-bomb": (lambda: png_claiming(100_000, 100_000),
-                           "x.png: claims 10000000000 pixels, more than Pillow opens (a possible decompression "
-                           "bomb); cardgen takes pictures of up to 25 megapixels: scale it down"),
-    "bomb-between-limit-and-twice": (lambda: png_claiming(10_000, 10_000),
-                                     "x.png: claims 100000000 pixels, more than Pillow opens (a possible "
-                                     "decompression bomb); cardgen takes pictures of up to 25 megapixels: scale "
-                                     "it down"),
+    "decompression-bomb": (
+        lambda: png_claiming(100_000, 100_000),
+        "x.png: claims 10000000000 pixels, more than Pillow opens (a possible decompression "
+        "bomb); cardgen takes pictures of up to 25 megapixels: scale it down",
+    ),
+    "bomb-between-limit-and-twice": (
+        lambda: png_claiming(10_000, 10_000),
+        "x.png: claims 100000000 pixels, more than Pillow opens (a possible "
+        "decompression bomb); cardgen takes pictures of up to 25 megapixels: scale "
+        "it down",
+    ),
     # Issue 13: under Pillow's limit, yet a build of 1.78 GB; refused by cardgen's own budget
-    "over-the-art-budget": (lambda: png_claiming(9_000, 9_000),
-                            "x.png: a picture of 9000 × 9000 pixels (81 megapixels); cardgen takes pictures of "
-                            "up to 25 megapixels: scale it down (about 310 × 310 is plenty for its box)"),
+    "over-the-art-budget": (
+        lambda: png_claiming(9_000, 9_000),
+        "x.png: a picture of 9000 × 9000 pixels (81 megapixels); cardgen takes pictures of "
+        "up to 25 megapixels: scale it down (about 310 × 310 is plenty for its box)",
+    ),
     "empty-png": (lambda: b"", "x.png: not an image Pillow can read; only PNG and JPEG are accepted"),
-    "truncated-png": (lambda: png_claiming(50, 50)[:40],
-                      "x.png: not an image Pillow can read; only PNG and JPEG are accepted"),
+    "truncated-png": (
+        lambda: png_claiming(50, 50)[:40],
+        "x.png: not an image Pillow can read; only PNG and JPEG are accepted",
+    ),
 }
 
 
@@ -923,43 +1154,67 @@ def test_validate_reports_a_problem_of_every_language_once(project):
     (game(project) / "art" / "x.png").write_bytes(gif())
     seer_with(project, "art: {file: art/x.png}")
     result, _ = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:3: seer: x.png: a GIF image; only PNG and JPEG are accepted"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems("decks/mini/roles/seer.yaml:3: seer: x.png: a GIF image; only PNG and JPEG are accepted"),
+    )
 
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">{}</svg>'
 SVG_CASES = {
-    "image-file-url": (SVG.format('<image href="file:///etc/passwd" width="10" height="10"/>'),
-                       "an SVG that refers to 'file:///etc/passwd' outside the file; only #ids inside it may be used"),
-    "image-xlink-path": (SVG.format('<image xlink:href="/etc/passwd" width="10" height="10"/>'),
-                         "an SVG that refers to '/etc/passwd' outside the file; only #ids inside it may be used"),
-    "use-other-file": (SVG.format('<use xlink:href="other.svg#x"/>'),
-                       "an SVG that refers to 'other.svg#x' outside the file; only #ids inside it may be used"),
-    "style-url": (SVG.format('<rect width="10" height="10" style="fill:url(http://example.com/x)"/>'),
-                  "an SVG that refers to 'http://example.com/x' outside the file; only url(#id) may be used"),
-    "filter-url-quoted": (SVG.format('<rect width="10" height="10" filter="url( \'http://x/y\' )"/>'),
-                          "an SVG that refers to 'http://x/y' outside the file; only url(#id) may be used"),
-    "style-element-url": (SVG.format("<style>rect { fill: url(http://example.com/x) }</style>"),
-                          "an SVG whose <style> loads something from outside the file"),
-    "style-import": (SVG.format('<style>@import "http://example.com/x.css";</style>'),
-                     "an SVG whose <style> loads something from outside the file"),
-    "entity-bomb": ('<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY lol "lol">'
-                    '<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>\n'
-                    + SVG.format("<text>&lol2;</text>"),
-                    "an SVG with a DOCTYPE or entities, which cardgen does not read"),
-    "external-entity": ('<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'
-                        + SVG.format("<text>&x;</text>"),
-                        "an SVG with a DOCTYPE or entities, which cardgen does not read"),
+    "image-file-url": (
+        SVG.format('<image href="file:///etc/passwd" width="10" height="10"/>'),
+        "an SVG that refers to 'file:///etc/passwd' outside the file; only #ids inside it may be used",
+    ),
+    "image-xlink-path": (
+        SVG.format('<image xlink:href="/etc/passwd" width="10" height="10"/>'),
+        "an SVG that refers to '/etc/passwd' outside the file; only #ids inside it may be used",
+    ),
+    "use-other-file": (
+        SVG.format('<use xlink:href="other.svg#x"/>'),
+        "an SVG that refers to 'other.svg#x' outside the file; only #ids inside it may be used",
+    ),
+    "style-url": (
+        SVG.format('<rect width="10" height="10" style="fill:url(http://example.com/x)"/>'),
+        "an SVG that refers to 'http://example.com/x' outside the file; only url(#id) may be used",
+    ),
+    "filter-url-quoted": (
+        SVG.format('<rect width="10" height="10" filter="url( \'http://x/y\' )"/>'),
+        "an SVG that refers to 'http://x/y' outside the file; only url(#id) may be used",
+    ),
+    "style-element-url": (
+        SVG.format("<style>rect { fill: url(http://example.com/x) }</style>"),
+        "an SVG whose <style> loads something from outside the file",
+    ),
+    "style-import": (
+        SVG.format('<style>@import "http://example.com/x.css";</style>'),
+        "an SVG whose <style> loads something from outside the file",
+    ),
+    "entity-bomb": (
+        '<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY lol "lol">'
+        '<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>\n' + SVG.format("<text>&lol2;</text>"),
+        "an SVG with a DOCTYPE or entities, which cardgen does not read",
+    ),
+    "external-entity": (
+        '<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'
+        + SVG.format("<text>&x;</text>"),
+        "an SVG with a DOCTYPE or entities, which cardgen does not read",
+    ),
     "script": (SVG.format("<script>alert(1)</script>"), "an SVG with a <script> element, which cardgen does not draw"),
-    "foreign-object": (SVG.format('<foreignObject><p xmlns="http://www.w3.org/1999/xhtml">x</p></foreignObject>'),
-                       "an SVG with a <foreignObject> element, which cardgen does not draw"),
-    "xinclude": (SVG.format('<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd" '
-                            'parse="text"/>'),
-                 "an SVG that refers to '/etc/passwd' outside the file; only #ids inside it may be used"),
+    "foreign-object": (
+        SVG.format('<foreignObject><p xmlns="http://www.w3.org/1999/xhtml">x</p></foreignObject>'),
+        "an SVG with a <foreignObject> element, which cardgen does not draw",
+    ),
+    "xinclude": (
+        SVG.format('<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd" parse="text"/>'),
+        "an SVG that refers to '/etc/passwd' outside the file; only #ids inside it may be used",
+    ),
     "not-svg": ("<html/>", "not an SVG (its root element is not <svg>)"),
     # svglib would run fc-match for the font and embed whatever system font it finds
-    "text": (SVG.format('<text x="1" y="8" font-family="Sneaky">Hi</text>'),
-             "an SVG with a <text> element, which cardgen does not draw (turn text into paths)"),
+    "text": (
+        SVG.format('<text x="1" y="8" font-family="Sneaky">Hi</text>'),
+        "an SVG with a <text> element, which cardgen does not draw (turn text into paths)",
+    ),
 }
 
 
@@ -968,8 +1223,10 @@ def test_svg_that_reaches_outside_itself_is_refused(project, svg, reason):
     write(project, "symbols/evil.svg", svg)
     seer_with(project, "symbol: symbols/evil.svg")
     result, watch = build(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        f"decks/mini/roles/seer.yaml:3: symbol: 'symbols/evil.svg' is {reason}"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(f"decks/mini/roles/seer.yaml:3: symbol: 'symbols/evil.svg' is {reason}"),
+    )
     watch.assert_contained()
 
 
@@ -977,8 +1234,9 @@ def test_svg_that_reaches_outside_itself_is_refused(project, svg, reason):
 def test_svg_entity_bomb_in_another_encoding_is_refused(project, encoding):
     # The DOCTYPE check looks for ASCII bytes; in UTF-16 it is the XML parser that must refuse.
     entities = "".join(f'<!ENTITY l{n} "' + f"&l{n - 1};" * 10 + '">' for n in range(1, 9))
-    svg = (f'<?xml version="1.0" encoding="{encoding}"?>\n<!DOCTYPE svg [<!ENTITY l0 "lol">{entities}]>\n'
-           + SVG.format("<text>&l8;</text>"))
+    svg = f'<?xml version="1.0" encoding="{encoding}"?>\n<!DOCTYPE svg [<!ENTITY l0 "lol">{entities}]>\n' + SVG.format(
+        "<text>&l8;</text>"
+    )
     (game(project) / "symbols" / "evil.svg").write_bytes(svg.encode(encoding))
     seer_with(project, "symbol: symbols/evil.svg")
     result, watch = build(project, limit=30)
@@ -992,7 +1250,7 @@ def test_svg_text_in_an_unknown_font_starts_no_program_and_reads_no_system_font(
     """Found here (program executed, file read outside the project): an SVG <text> with a font-family makes
     svglib run fc-match and embed whatever system font it names (svgcheck lets <text> and font-family
     through)"""
-    family = f"Sneaky{uuid.uuid4().hex}"     # svglib remembers families per process
+    family = f"Sneaky{uuid.uuid4().hex}"  # svglib remembers families per process
     write(project, "symbols/text.svg", SVG.format(f'<text x="1" y="8" font-family="{family}">Hi</text>'))
     seer_with(project, "symbol: symbols/text.svg")
     result, watch = build(project)
@@ -1015,33 +1273,44 @@ def test_svg_use_bomb_is_refused(project):
     write(project, "symbols/evil.svg", svg)
     seer_with(project, "symbol: symbols/evil.svg")
     result, _ = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/roles/seer.yaml:3: symbol: 'symbols/evil.svg' is an SVG whose <use> elements use other <use> "
-        "elements, which cardgen does not expand"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            "decks/mini/roles/seer.yaml:3: symbol: 'symbols/evil.svg' is an SVG whose <use> elements use other <use> "
+            "elements, which cardgen does not expand"
+        ),
+    )
 
 
 def fonts_entry(file: str, family: str = "Evil") -> str:
     return f"fonts:\n  families:\n    {family}: {{regular: {file}}}\n  fallback:\n    default: [{family}, NotoSans]\n"
 
 
-@pytest.mark.parametrize("file", ["../../../etc/passwd.ttf", "/etc/passwd.ttf", "link.ttf"],
-                         ids=["climbing", "absolute", "symbolic-link"])
+@pytest.mark.parametrize(
+    "file", ["../../../etc/passwd.ttf", "/etc/passwd.ttf", "link.ttf"], ids=["climbing", "absolute", "symbolic-link"]
+)
 def test_game_font_outside_the_fonts_folder_is_refused(project, file):
     (project / "fonts").mkdir()
     (project / "fonts" / "link.ttf").symlink_to(ROOT / "fonts" / "NotoSans_400Regular.ttf")
     write(project, "game.yaml", GAME_YAML + fonts_entry(file))
     result, watch = build(project)
-    assert (result.exit_code, result.stderr) == (1, built(
-        f"decks/mini/game.yaml:13: fonts: font file {file} (Evil regular) is outside the fonts folder"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        built(f"decks/mini/game.yaml:13: fonts: font file {file} (Evil regular) is outside the fonts folder"),
+    )
     watch.assert_contained()
 
 
-@pytest.mark.parametrize("content", [
-    lambda: b"this is not a font\n" * 10,
-    lambda: b"",
-    lambda: b"OTTO" + b"\0" * 200,
-    lambda: (ROOT / "fonts" / "NotoSans_400Regular.ttf").read_bytes()[:2000],
-], ids=["text", "empty", "cff-header", "truncated-truetype"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        lambda: b"this is not a font\n" * 10,
+        lambda: b"",
+        lambda: b"OTTO" + b"\0" * 200,
+        lambda: (ROOT / "fonts" / "NotoSans_400Regular.ttf").read_bytes()[:2000],
+    ],
+    ids=["text", "empty", "cff-header", "truncated-truetype"],
+)
 def test_game_font_that_is_not_a_truetype_font_is_a_clean_error(project, content):
     """Found here (traceback): fonts are registered lazily in FontBook._font, outside Pipeline.book_for's
     try; a .ttf that is not a font raises ValueError, a truncated TrueType file struct.error (not TTFError)"""
@@ -1050,25 +1319,42 @@ def test_game_font_that_is_not_a_truetype_font_is_a_clean_error(project, content
     write(project, "game.yaml", GAME_YAML + fonts_entry("evil.ttf"))
     result, _ = build(project)
     assert result.exit_code == 1
-    assert result.stderr.startswith("building mini (en)\ndecks/mini/game.yaml:13: fonts: cannot use font file "
-                                    "evil.ttf: not a TrueType font cardgen can embed (")
+    assert result.stderr.startswith(
+        "building mini (en)\ndecks/mini/game.yaml:13: fonts: cannot use font file "
+        "evil.ttf: not a TrueType font cardgen can embed ("
+    )
     assert result.stderr.endswith(")\n1 error\n")
 
 
 # == output =====================================================================================
 
+
 def _subprocess_build(project: Path, out: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "cardgen", "build", "--decks", str(project / "decks"),
-                             "--out", str(out)], cwd=project.parent, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "cardgen", "build", "--decks", str(project / "decks"), "--out", str(out)],
+        cwd=project.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
 
 
 def _with_documents(project: Path) -> None:
     """Rulebook and script too: more PDFs per build, so that a kill lands between two of them."""
     write(project, "rulebook.yaml", yaml.safe_dump(RULEBOOK, allow_unicode=True))
-    script = {"versions": {"moderator": {"name": {"en": "Moderator", "vi": "Quản trò"}, "phases": [
-        {"title": {"en": "Night", "vi": "Đêm"}, "steps": [{"say": {"en": "Sleep.", "vi": "Ngủ."}},
-                                                          {"roles": "night"}]}]}}}
+    script = {
+        "versions": {
+            "moderator": {
+                "name": {"en": "Moderator", "vi": "Quản trò"},
+                "phases": [
+                    {
+                        "title": {"en": "Night", "vi": "Đêm"},
+                        "steps": [{"say": {"en": "Sleep.", "vi": "Ngủ."}}, {"roles": "night"}],
+                    }
+                ],
+            }
+        }
+    }
     write(project, "script.yaml", yaml.safe_dump(script, allow_unicode=True))
 
 
@@ -1110,15 +1396,16 @@ def _gone(pgid: int, timeout: float = 10.0) -> None:
 def test_build_killed_half_way_keeps_earlier_pdfs_and_the_next_build_cleans_up(project, tmp_path, reference):
     out = tmp_path / "out"
     (out / "mini").mkdir(parents=True)
-    for name, data in reference.items():           # a previous, complete build
+    for name, data in reference.items():  # a previous, complete build
         (out / "mini" / name).write_bytes(data)
     before = {p.name: p.stat().st_ino for p in (out / "mini").glob("*.pdf")}
     process = _subprocess_build(project, out)
     end = time.monotonic() + 60
     while process.poll() is None and time.monotonic() < end:
         # Killed as soon as it has replaced its first PDF: the others are still to come.
-        if any(p.stat().st_ino != before[p.name] for p in (out / "mini").glob("*.pdf") if p.name in before) \
-                or list((out / "mini").glob(".cardgen-*.tmp")):
+        if any(p.stat().st_ino != before[p.name] for p in (out / "mini").glob("*.pdf") if p.name in before) or list(
+            (out / "mini").glob(".cardgen-*.tmp")
+        ):
             break
         time.sleep(0.001)
     assert process.poll() is None, "the build ended before it could be killed"
@@ -1164,11 +1451,15 @@ def test_abandoned_temp_file_of_a_dead_build_is_removed_and_a_live_one_kept(proj
         sleeper.wait()
 
 
-@pytest.mark.parametrize("name,make", [
-    (".cardgen-99999999999999999999999-x.tmp", "file"),
-    (".cardgen-²-x.tmp", "file"),
-    (".cardgen-999999999-x.tmp", "dir"),
-], ids=["huge-pid", "superscript-digit", "directory"])
+@pytest.mark.parametrize(
+    "name,make",
+    [
+        (".cardgen-99999999999999999999999-x.tmp", "file"),
+        (".cardgen-²-x.tmp", "file"),
+        (".cardgen-999999999-x.tmp", "dir"),
+    ],
+    ids=["huge-pid", "superscript-digit", "directory"],
+)
 def test_output_folder_with_odd_temp_names_does_not_break_the_build(project, name, make):
     """Found here (traceback): write.remove_abandoned trusts the names in the output folder: a pid too large
     for os.kill raises OverflowError, a non-ASCII digit ValueError (str.isdigit accepts '²'), a directory
@@ -1178,7 +1469,7 @@ def test_output_folder_with_odd_temp_names_does_not_break_the_build(project, nam
     (folder / name).mkdir() if make == "dir" else (folder / name).write_bytes(b"x")
     result, _ = build(project)
     assert result.exit_code == 0, result.output
-    assert (folder / name).exists()        # not a name cardgen writes: left alone
+    assert (folder / name).exists()  # not a name cardgen writes: left alone
 
 
 def test_output_folder_whose_game_folder_is_a_file(project):
@@ -1186,8 +1477,10 @@ def test_output_folder_whose_game_folder_is_a_file(project):
     (project / "out").mkdir()
     (project / "out" / "mini").write_text("a file where the game's folder goes", encoding="utf-8")
     result, _ = build(project)
-    assert (result.exit_code, result.stderr) == (1, built(
-        f"cannot write {project / 'out' / 'mini' / 'mini-cards-en.pdf'}: File exists"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        built(f"cannot write {project / 'out' / 'mini' / 'mini-cards-en.pdf'}: File exists"),
+    )
 
 
 def test_abandoned_manifest_temp_file_is_removed(project):
@@ -1298,15 +1591,27 @@ PLACES = {
     "game": (_place_game, "decks/mini/game.yaml: {}", None),
     "rulebook": (_place_rulebook, "decks/mini/rulebook.yaml: {}", None),
     "script": (_place_script, "decks/mini/script.yaml: {}", None),
-    "symbol": (_place_symbol, "decks/mini/roles/seer.yaml:3: symbol: 'symbols/evil.svg' is {}",
-               "outside the game folder"),
+    "symbol": (
+        _place_symbol,
+        "decks/mini/roles/seer.yaml:3: symbol: 'symbols/evil.svg' is {}",
+        "outside the game folder",
+    ),
     "art": (_place_art, "decks/mini/roles/seer.yaml:3: art.file: 'art/evil.png' is {}", "outside the game folder"),
-    "font": (_place_font, "building mini (en)\ndecks/mini/game.yaml:13: fonts: font file evil.ttf (Evil regular) is {}",
-             "outside the fonts folder"),
-    "template": (_place_template, "building mini (en)\ntemplates/documents/rulebook.xml.j2: {}",
-                 "leads outside its templates folder (a symbolic link?)"),
-    "template-data": (_place_template_data, "building mini (en)\ntemplates/strings.yaml: {}",
-                      "leads outside its templates folder (a symbolic link?)"),
+    "font": (
+        _place_font,
+        "building mini (en)\ndecks/mini/game.yaml:13: fonts: font file evil.ttf (Evil regular) is {}",
+        "outside the fonts folder",
+    ),
+    "template": (
+        _place_template,
+        "building mini (en)\ntemplates/documents/rulebook.xml.j2: {}",
+        "leads outside its templates folder (a symbolic link?)",
+    ),
+    "template-data": (
+        _place_template_data,
+        "building mini (en)\ntemplates/strings.yaml: {}",
+        "leads outside its templates folder (a symbolic link?)",
+    ),
     "include": (_place_include, "mine/mini/roles/evil.yaml: {}", None),
     "settings": (_place_settings, "cardgen.toml: {}", None),
 }
@@ -1330,16 +1635,21 @@ def test_every_file_cardgen_reads_is_inside_its_folder_and_a_regular_file(projec
     watch.assert_contained()
 
 
-WORDS_GROUP = ("  word:\n    name: {en: Word, vi: Từ}\n    layout: words\n"
-               "    words: {file: 'words/{lang}.yaml', per-card: {easy: 1}}\n")
+WORDS_GROUP = (
+    "  word:\n    name: {en: Word, vi: Từ}\n    layout: words\n"
+    "    words: {file: 'words/{lang}.yaml', per-card: {easy: 1}}\n"
+)
 
 
-@pytest.mark.parametrize("kind,shown", [
-    ("link-out", "decks/mini/game.yaml:16: groups.word.words.file: 'words/en.yaml' is outside the game folder"),
-    ("dev-zero", "decks/mini/game.yaml:16: groups.word.words.file: 'words/en.yaml' is outside the game folder"),
-    ("loop", f"decks/mini/words/en.yaml: {LOOP}"),
-    ("fifo", f"decks/mini/words/en.yaml: {FIFO}"),
-])
+@pytest.mark.parametrize(
+    "kind,shown",
+    [
+        ("link-out", "decks/mini/game.yaml:16: groups.word.words.file: 'words/en.yaml' is outside the game folder"),
+        ("dev-zero", "decks/mini/game.yaml:16: groups.word.words.file: 'words/en.yaml' is outside the game folder"),
+        ("loop", f"decks/mini/words/en.yaml: {LOOP}"),
+        ("fifo", f"decks/mini/words/en.yaml: {FIFO}"),
+    ],
+)
 def test_a_word_list_is_read_by_the_same_rule(project, tmp_path, kind, shown):
     write(project, "game.yaml", GAME_YAML + WORDS_GROUP)
     write(project, "words/vi.yaml", "easy: [một, hai]\n")
@@ -1376,8 +1686,9 @@ def test_a_project_folder_that_leads_outside_is_refused(project, tmp_path, folde
         (elsewhere / "strings.yaml").write_text(f"en: {{fronts: {SECRET}}}\n", encoding="utf-8")
         shutil.copy(ROOT / "fonts" / "NotoSans_400Regular.ttf", elsewhere / "NotoSans_400Regular.ttf")
     (project / folder).symlink_to(elsewhere)
-    result, watch = cli(tmp_path, "build", "--decks", str(project / "decks"), "--out", str(project / "out"),
-                        "--lang", "en")
+    result, watch = cli(
+        tmp_path, "build", "--decks", str(project / "decks"), "--out", str(project / "out"), "--lang", "en"
+    )
     shown = str(project / "decks") if folder == "decks" else folder
     assert (result.exit_code, result.stderr) == (1, problems(f"{shown}: {OUTSIDE}"))
     assert SECRET not in result.output
@@ -1390,8 +1701,19 @@ LONG = " ".join(f"word{n}" for n in range(600))
 
 
 def _script_with_step(project: Path, text: str) -> None:
-    script = {"versions": {"moderator": {"name": {"en": "Moderator", "vi": "Quản trò"}, "phases": [
-        {"title": {"en": "Night", "vi": "Đêm"}, "steps": [{"say": {"en": text, "vi": "Ngủ."}}, {"roles": "night"}]}]}}}
+    script = {
+        "versions": {
+            "moderator": {
+                "name": {"en": "Moderator", "vi": "Quản trò"},
+                "phases": [
+                    {
+                        "title": {"en": "Night", "vi": "Đêm"},
+                        "steps": [{"say": {"en": text, "vi": "Ngủ."}}, {"roles": "night"}],
+                    }
+                ],
+            }
+        }
+    }
     write(project, "script.yaml", yaml.safe_dump(script, allow_unicode=True, width=100_000))
 
 
@@ -1411,37 +1733,57 @@ def test_a_600_word_script_step_splits_across_pages(project, where):
     reader = pypdf.PdfReader(project / "out" / "mini" / "mini-script-en.pdf")
     pages = [" ".join(page.extract_text().split()) for page in reader.pages]
     assert len(pages) >= 2 and "word0" in pages[0] and "word599" not in pages[0]
-    assert re.findall(r"word\d+", " ".join(pages)) == LONG.split()     # every word, in order, none lost
+    assert re.findall(r"word\d+", " ".join(pages)) == LONG.split()  # every word, in order, none lost
     watch.assert_contained()
 
 
 SEER_TEXT = (FIXTURES / "mini" / "decks" / "mini" / "roles" / "seer.yaml").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("body,reason", [
-    ('<path d="M"/>', 'an SVG with a <path d="M">, which lacks the move-to and point a path starts with (d="M x y ...")'),
-    ('<rect width="1e300" height="5"/>', "an SVG with the number 1e300 in <rect width>, beyond the ±1000000 cardgen draws"),
-    ('<path d="M 1 1 L 1e300 5"/>', "an SVG with the number 1e300 in <path d>, beyond the ±1000000 cardgen draws"),
-], ids=["path-M", "width-1e300", "coordinate-1e300"])
+@pytest.mark.parametrize(
+    "body,reason",
+    [
+        (
+            '<path d="M"/>',
+            'an SVG with a <path d="M">, which lacks the move-to and point a path starts with (d="M x y ...")',
+        ),
+        (
+            '<rect width="1e300" height="5"/>',
+            "an SVG with the number 1e300 in <rect width>, beyond the ±1000000 cardgen draws",
+        ),
+        ('<path d="M 1 1 L 1e300 5"/>', "an SVG with the number 1e300 in <path d>, beyond the ±1000000 cardgen draws"),
+    ],
+    ids=["path-M", "width-1e300", "coordinate-1e300"],
+)
 def test_svg_geometry_that_reportlab_cannot_draw_is_found_by_validate(project, body, reason):
     """d="M" and width="1e300" were tracebacks from svglib/ReportLab in the build; validate passed them."""
     write(project, "symbols/odd.svg", SVG.format(body))
     seer_with(project, "symbol: symbols/odd.svg")
     for run_ in (validate, build):
         result, watch = run_(project)
-        assert (result.exit_code, result.stderr) == (1, problems(
-            f"decks/mini/roles/seer.yaml:3: symbol: 'symbols/odd.svg' is {reason}"))
+        assert (result.exit_code, result.stderr) == (
+            1,
+            problems(f"decks/mini/roles/seer.yaml:3: symbol: 'symbols/odd.svg' is {reason}"),
+        )
         watch.assert_contained()
 
 
 @pytest.mark.parametrize("root", ['width="1e300" height="10"', 'width="0" height="10"'], ids=["1e300", "zero"])
 def test_an_svg_whose_size_cannot_be_drawn_is_refused(project, root):
-    write(project, "symbols/odd.svg", f'<svg xmlns="http://www.w3.org/2000/svg" {root}><rect width="5" height="5"/></svg>')
+    write(
+        project, "symbols/odd.svg", f'<svg xmlns="http://www.w3.org/2000/svg" {root}><rect width="5" height="5"/></svg>'
+    )
     seer_with(project, "symbol: symbols/odd.svg")
     result, _ = validate(project)
-    reason = ("an SVG with the number 1e300 in <svg width>, beyond the ±1000000 cardgen draws" if "1e300" in root
-              else "an SVG whose width is 0; it must be more than 0")
-    assert (result.exit_code, result.stderr) == (1, problems(f"decks/mini/roles/seer.yaml:3: symbol: 'symbols/odd.svg' is {reason}"))
+    reason = (
+        "an SVG with the number 1e300 in <svg width>, beyond the ±1000000 cardgen draws"
+        if "1e300" in root
+        else "an SVG whose width is 0; it must be more than 0"
+    )
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(f"decks/mini/roles/seer.yaml:3: symbol: 'symbols/odd.svg' is {reason}"),
+    )
 
 
 def test_an_svg_that_svglib_cannot_draw_is_a_problem_of_validate_and_build(project, monkeypatch):
@@ -1464,9 +1806,13 @@ def test_an_svg_that_svglib_cannot_draw_is_a_problem_of_validate_and_build(proje
         icons._svg.cache_clear()
         result, watch = run_(project)
         said = "".join(line for line in result.stderr.splitlines(keepends=True) if not line.startswith("building "))
-        assert (result.exit_code, said) == (1, problems(
-            "decks/mini/roles/seer.yaml:3: symbol: 'symbols/odd.svg' is an SVG cardgen cannot draw "
-            "(list index out of range)"))
+        assert (result.exit_code, said) == (
+            1,
+            problems(
+                "decks/mini/roles/seer.yaml:3: symbol: 'symbols/odd.svg' is an SVG cardgen cannot draw "
+                "(list index out of range)"
+            ),
+        )
         watch.assert_contained()
     svgcheck._drawing.cache_clear()
     icons._svg.cache_clear()
@@ -1476,8 +1822,13 @@ def test_an_svg_that_svglib_cannot_draw_is_a_problem_of_validate_and_build(proje
 def test_a_dash_pattern_of_zero_length_is_drawn_solid(project):
     """stroke-dasharray="0" was a ReportLab traceback ("dash cycle should be larger than zero"); SVG says it
     is a solid line."""
-    write(project, "symbols/dashed.svg", SVG.format(
-        '<rect x="1" y="1" width="8" height="8" fill="none" stroke="black" stroke-width="1" stroke-dasharray="0"/>'))
+    write(
+        project,
+        "symbols/dashed.svg",
+        SVG.format(
+            '<rect x="1" y="1" width="8" height="8" fill="none" stroke="black" stroke-width="1" stroke-dasharray="0"/>'
+        ),
+    )
     seer_with(project, "symbol: symbols/dashed.svg")
     checked, _ = validate(project)
     assert checked.exit_code == 0, checked.output
@@ -1489,14 +1840,27 @@ def test_a_dash_pattern_of_zero_length_is_drawn_solid(project):
     assert b"1 1 8 8 re S" in drawn and set(re.findall(rb"\[[^\]]*\] [\d.]+ d", drawn)) == {b"[] 0 d"}
 
 
-@pytest.mark.parametrize("text,line,shown", [
-    ('name: {en: "Se\\0er", vi: Tiên tri}\nteam: village\nability: {en: Look., vi: Xem.}\n', 1,
-     "name.en: control character U+0000 (NUL)"),
-    ('name: {en: Seer, vi: Tiên tri}\nteam: village\nability:\n  en: "Look at\n    one\\x1b[2J card."\n  vi: Xem.\n',
-     5, "ability.en: control character U+001B (escape)"),
-    ("name: {en: Seer, vi: Tiên tri}\nteam: village\nability: {en: 'Look\tnow.', vi: Xem.}\n", 3,
-     "ability.en: control character U+0009 (tab)"),
-], ids=["nul-escape", "escape-on-a-later-line", "raw-tab"])
+@pytest.mark.parametrize(
+    "text,line,shown",
+    [
+        (
+            'name: {en: "Se\\0er", vi: Tiên tri}\nteam: village\nability: {en: Look., vi: Xem.}\n',
+            1,
+            "name.en: control character U+0000 (NUL)",
+        ),
+        (
+            'name: {en: Seer, vi: Tiên tri}\nteam: village\nability:\n  en: "Look at\n    one\\x1b[2J card."\n  vi: Xem.\n',
+            5,
+            "ability.en: control character U+001B (escape)",
+        ),
+        (
+            "name: {en: Seer, vi: Tiên tri}\nteam: village\nability: {en: 'Look\tnow.', vi: Xem.}\n",
+            3,
+            "ability.en: control character U+0009 (tab)",
+        ),
+    ],
+    ids=["nul-escape", "escape-on-a-later-line", "raw-tab"],
+)
 def test_a_control_character_is_an_error_where_it_is_written(project, text, line, shown):
     """A NUL written as an escape passed validate, then the build blamed the built-in template
     documents/rulebook.xml.j2."""
@@ -1504,18 +1868,30 @@ def test_a_control_character_is_an_error_where_it_is_written(project, text, line
     _with_documents(project)
     for run_ in (validate, build):
         result, _ = run_(project)
-        assert (result.exit_code, result.stderr) == (1, problems(
-            f"decks/mini/roles/seer.yaml:{line}: {shown} in the text; deck texts may hold line breaks but no other "
-            "control characters"))
+        assert (result.exit_code, result.stderr) == (
+            1,
+            problems(
+                f"decks/mini/roles/seer.yaml:{line}: {shown} in the text; deck texts may hold line breaks but no other "
+                "control characters"
+            ),
+        )
 
 
 def test_a_nul_in_the_rulebook_is_an_error_at_its_line(project):
-    write(project, "rulebook.yaml", 'players: {min: 2, max: 4}\nsections:\n  goal:\n    title: {en: Goal, vi: x}\n'
-                                    '    body: {en: "Win\n      the\\0 game.", vi: y}\n')
+    write(
+        project,
+        "rulebook.yaml",
+        "players: {min: 2, max: 4}\nsections:\n  goal:\n    title: {en: Goal, vi: x}\n"
+        '    body: {en: "Win\n      the\\0 game.", vi: y}\n',
+    )
     result, _ = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        "decks/mini/rulebook.yaml:6: sections.goal.body.en: control character U+0000 (NUL) in the text; deck texts "
-        "may hold line breaks but no other control characters"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            "decks/mini/rulebook.yaml:6: sections.goal.body.en: control character U+0000 (NUL) in the text; deck texts "
+            "may hold line breaks but no other control characters"
+        ),
+    )
 
 
 # == issue 13: fonts ============================================================================
@@ -1530,24 +1906,31 @@ def font_with_cmap(groups: list[tuple[int, int, int]]) -> bytes:
     """Vera with its character map replaced by one format-12 table of these (first, last, glyph)."""
     data = bytearray(VERA.read_bytes())
     (count,) = struct.unpack_from(">H", data, 4)
-    (record,) = [12 + 16 * i for i in range(count) if data[12 + 16 * i:16 + 16 * i] == b"cmap"]
-    table = struct.pack(">HHIII", 12, 0, 16 + 12 * len(groups), 0, len(groups)) \
-        + b"".join(struct.pack(">III", *group) for group in groups)
+    (record,) = [12 + 16 * i for i in range(count) if data[12 + 16 * i : 16 + 16 * i] == b"cmap"]
+    table = struct.pack(">HHIII", 12, 0, 16 + 12 * len(groups), 0, len(groups)) + b"".join(
+        struct.pack(">III", *group) for group in groups
+    )
     cmap = struct.pack(">HHHHI", 0, 1, 3, 10, 12) + table
     data += b"\0" * (-len(data) % 4)
     struct.pack_into(">II", data, record + 8, len(data), len(cmap))
     return bytes(data + cmap)
 
 
-def _validate_in_a_process(project: Path, memory: int = 1024 ** 3, seconds: float = 60.0):
+def _validate_in_a_process(project: Path, memory: int = 1024**3, seconds: float = 60.0):
     def limit_memory():
         import resource
+
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
     try:
-        return subprocess.run([sys.executable, "-m", "cardgen", "validate", "--decks", str(project / "decks")],
-                              capture_output=True, text=True, cwd=project.parent, preexec_fn=limit_memory,
-                              timeout=seconds)
+        return subprocess.run(
+            [sys.executable, "-m", "cardgen", "validate", "--decks", str(project / "decks")],
+            capture_output=True,
+            text=True,
+            cwd=project.parent,
+            preexec_fn=limit_memory,
+            timeout=seconds,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"validate ran past {seconds} s")
 
@@ -1560,9 +1943,13 @@ def test_a_font_whose_character_map_claims_every_code_point_is_refused_in_bounde
     write(project, "game.yaml", GAME_YAML + fonts_entry("evil.ttf"))
     done = _validate_in_a_process(project)
     assert "Traceback" not in done.stderr, done.stderr[-800:]
-    assert (done.returncode, done.stderr) == (1, problems(
-        "decks/mini/game.yaml:13: fonts: cannot use font file evil.ttf: not a TrueType font cardgen can embed "
-        "(its character map claims characters U+0 to U+FFFFFFFF, beyond Unicode)"))
+    assert (done.returncode, done.stderr) == (
+        1,
+        problems(
+            "decks/mini/game.yaml:13: fonts: cannot use font file evil.ttf: not a TrueType font cardgen can embed "
+            "(its character map claims characters U+0 to U+FFFFFFFF, beyond Unicode)"
+        ),
+    )
 
 
 def test_a_font_with_a_sane_character_map_of_the_same_making_is_used(project):
@@ -1577,26 +1964,42 @@ def test_a_font_with_a_sane_character_map_of_the_same_making_is_used(project):
 def _glyph_offsets(data: bytes) -> int:
     """Where Vera's 'loca' table starts."""
     (count,) = struct.unpack_from(">H", data, 4)
-    return next(struct.unpack_from(">I", data, 12 + 16 * i + 8)[0] for i in range(count)
-                if data[12 + 16 * i:16 + 16 * i] == b"loca")
+    return next(
+        struct.unpack_from(">I", data, 12 + 16 * i + 8)[0]
+        for i in range(count)
+        if data[12 + 16 * i : 16 + 16 * i] == b"loca"
+    )
 
 
-@pytest.mark.parametrize("make,reason", [
-    (lambda data: data[:4] + b"\0\0" + data[6:], "a font claiming 0 tables"),
-    (lambda data: data[:4] + struct.pack(">H", 255) + data[6:], "a table reaches past the end of the file"),
-    # glyph 1 ends before it starts
-    (lambda data: data[:_glyph_offsets(data) + 2] + b"\xff\xff" + data[_glyph_offsets(data) + 4:],
-     "a font whose glyph 0 lies outside its 'glyf' table"),
-    (lambda data: font_with_cmap([(0x40, 0x30, 3)]), "its character map claims characters U+40 to U+30, beyond Unicode"),
-], ids=["no-tables", "table-records-past-the-end", "glyph-outside-glyf", "backward-range"])
+@pytest.mark.parametrize(
+    "make,reason",
+    [
+        (lambda data: data[:4] + b"\0\0" + data[6:], "a font claiming 0 tables"),
+        (lambda data: data[:4] + struct.pack(">H", 255) + data[6:], "a table reaches past the end of the file"),
+        # glyph 1 ends before it starts
+        (
+            lambda data: data[: _glyph_offsets(data) + 2] + b"\xff\xff" + data[_glyph_offsets(data) + 4 :],
+            "a font whose glyph 0 lies outside its 'glyf' table",
+        ),
+        (
+            lambda data: font_with_cmap([(0x40, 0x30, 3)]),
+            "its character map claims characters U+40 to U+30, beyond Unicode",
+        ),
+    ],
+    ids=["no-tables", "table-records-past-the-end", "glyph-outside-glyf", "backward-range"],
+)
 def test_a_font_with_broken_tables_is_refused_before_reportlab_parses_it(project, make, reason):
     (project / "fonts").mkdir()
     (project / "fonts" / "evil.ttf").write_bytes(make(VERA.read_bytes()))
     write(project, "game.yaml", GAME_YAML + fonts_entry("evil.ttf"))
     result, _ = validate(project)
-    assert (result.exit_code, result.stderr) == (1, problems(
-        f"decks/mini/game.yaml:13: fonts: cannot use font file evil.ttf: not a TrueType font cardgen can embed "
-        f"({reason})"))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(
+            f"decks/mini/game.yaml:13: fonts: cannot use font file evil.ttf: not a TrueType font cardgen can embed "
+            f"({reason})"
+        ),
+    )
 
 
 def test_a_copy_of_a_bundled_font_under_another_name_is_that_font(project):
@@ -1613,9 +2016,11 @@ def test_a_copy_of_a_bundled_font_under_another_name_is_that_font(project):
     assert (checked.exit_code, checked.stdout, checked.stderr) == (0, "1 game valid\n", "")
     result, watch = build(project)
     assert result.exit_code == 0, result.output
-    fonts = {str(font.get_object()["/BaseFont"]).split("+")[-1]
-             for page in pypdf.PdfReader(project / "out" / "mini" / "mini-cards-en.pdf").pages
-             for font in page["/Resources"]["/Font"].values()}
+    fonts = {
+        str(font.get_object()["/BaseFont"]).split("+")[-1]
+        for page in pypdf.PdfReader(project / "out" / "mini" / "mini-cards-en.pdf").pages
+        for font in page["/Resources"]["/Font"].values()
+    }
     assert "NotoSans-Regular" in fonts
     watch.assert_contained()
 
@@ -1623,31 +2028,50 @@ def test_a_copy_of_a_bundled_font_under_another_name_is_that_font(project):
 def test_another_font_under_a_bundled_font_s_postscript_name_is_a_clean_error(project):
     (project / "fonts").mkdir()
     changed = bytearray(NOTO.read_bytes())
-    changed[-64] ^= 0xFF          # other bytes, the same PostScript name
+    changed[-64] ^= 0xFF  # other bytes, the same PostScript name
     (project / "fonts" / "Mine.ttf").write_bytes(bytes(changed))
     write(project, "game.yaml", GAME_YAML + fonts_entry("Mine.ttf", family="Mine"))
     # In a process of its own: registered here, the changed font would stand for Noto Sans in later tests.
     result = _validate_in_a_process(project)
-    assert (result.returncode, result.stderr) == (1, problems(
-        "decks/mini/game.yaml:13: fonts: font files Mine.ttf and NotoSans_400Regular.ttf have the same PostScript "
-        "name 'NotoSans-Regular' but are different fonts; one PDF cannot hold both: give one a name of its own"))
+    assert (result.returncode, result.stderr) == (
+        1,
+        problems(
+            "decks/mini/game.yaml:13: fonts: font files Mine.ttf and NotoSans_400Regular.ttf have the same PostScript "
+            "name 'NotoSans-Regular' but are different fonts; one PDF cannot hold both: give one a name of its own"
+        ),
+    )
 
 
 # == issue 13: a project's template is bounded in time, memory and output ======================
 
-@pytest.mark.parametrize("body,message", [
-    ("{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}",
-     "templates/documents/rulebook.xml.j2: did not finish within 2 s of processor time; cardgen stops a template "
-     "there"),
-    ("{{ 'x'.ljust(2 ** 32) }}",
-     "templates/documents/rulebook.xml.j2:3: needed more than the 512 MiB of memory a template may use"),
-    ("{{ 'x' * 10 ** 9 }}",
-     "templates/documents/rulebook.xml.j2:3: a repetition this long (1 × 1000000000) is refused in templates"),
-    ("{% for i in range(100000) %}{{ 'y' * 99999 }}{% endfor %}",
-     "templates/documents/rulebook.xml.j2: its output runs past 2 million characters; cardgen stops it there"),
-    ("</p>{% for i in range(3000) %}<h1 break=\"yes\">{{ i }}</h1>{% endfor %}<p>",
-     "mini (en): its rulebook runs past 100 pages, more than cardgen lays out: shorten its texts or its template"),
-], ids=["time", "memory", "repetition", "output", "pages"])
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        (
+            "{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}",
+            "templates/documents/rulebook.xml.j2: did not finish within 2 s of processor time; cardgen stops a template "
+            "there",
+        ),
+        (
+            "{{ 'x'.ljust(2 ** 32) }}",
+            "templates/documents/rulebook.xml.j2:3: needed more than the 512 MiB of memory a template may use",
+        ),
+        (
+            "{{ 'x' * 10 ** 9 }}",
+            "templates/documents/rulebook.xml.j2:3: a repetition this long (1 × 1000000000) is refused in templates",
+        ),
+        (
+            "{% for i in range(100000) %}{{ 'y' * 99999 }}{% endfor %}",
+            "templates/documents/rulebook.xml.j2: its output runs past 2 million characters; cardgen stops it there",
+        ),
+        (
+            '</p>{% for i in range(3000) %}<h1 break="yes">{{ i }}</h1>{% endfor %}<p>',
+            "mini (en): its rulebook runs past 100 pages, more than cardgen lays out: shorten its texts or its template",
+        ),
+    ],
+    ids=["time", "memory", "repetition", "output", "pages"],
+)
 def test_a_project_template_cannot_run_away(project, monkeypatch, body, message):
     """A hostile project template could exhaust memory or run past 60 s."""
     from cardgen.documents import templating
@@ -1659,12 +2083,13 @@ def test_a_project_template_cannot_run_away(project, monkeypatch, body, message)
     assert (result.exit_code, result.stderr) == (1, built(message))
     assert time.monotonic() - start < 30
     watch.assert_contained()
-    checked, _ = validate(project)          # validate renders the documents too, and says the same
+    checked, _ = validate(project)  # validate renders the documents too, and says the same
     per_language = [message.replace("(en)", f"({lang})") for lang in ("en", "vi")] if "(en)" in message else [message]
     assert (checked.exit_code, checked.stderr) == (1, problems(*per_language))
 
 
 # == issue 13: a signal ends every process of a build ==========================================
+
 
 def _children(pid: int) -> list[int]:
     try:
@@ -1689,15 +2114,20 @@ def test_a_signal_to_a_parallel_build_ends_its_workers_and_removes_its_temporary
 
     copy_werewolf_box(tmp_path / "decks")
     out = tmp_path / "out"
-    process = subprocess.Popen([sys.executable, "-m", "cardgen", "build", "--jobs", "2", "--out", str(out)],
-                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cardgen", "build", "--jobs", "2", "--out", str(out)],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         end = time.monotonic() + 120
         while len(_children(process.pid)) < 2 and process.poll() is None and time.monotonic() < end:
             time.sleep(0.01)
         workers = _children(process.pid)
         assert len(workers) >= 2 and process.poll() is None, "the build ended before it had workers"
-        time.sleep(0.3)                  # into their first jobs
+        time.sleep(0.3)  # into their first jobs
         process.send_signal(signum)
         _, err = process.communicate(timeout=30)
         end = time.monotonic() + 15

@@ -76,8 +76,9 @@ def test_a_change_to_cardgens_own_code_rebuilds_everything(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(clone)}
 
     def cardgen(*args: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "cardgen", *args], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "cardgen", *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 0, done.stderr
         return done.stdout
 
@@ -85,8 +86,14 @@ def test_a_change_to_cardgens_own_code_rebuilds_everything(tmp_path):
         return cardgen("build", "--decks", str(root / "decks"), "--out", str(out), "--jobs", "1").splitlines()[-1]
 
     assert cardgen("--version") == f"cardgen, version {__version__}\n"
-    done = subprocess.run([sys.executable, "-c", "import cardgen; print(cardgen.__file__)"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", "import cardgen; print(cardgen.__file__)"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert Path(done.stdout.strip()) == clone / "cardgen" / "__init__.py"
     build_with_the_clone()
     before = mtimes(out)
@@ -104,8 +111,10 @@ def test_a_deleted_or_tampered_output_is_rebuilt(tmp_path):
     (out / "mini" / "mini-cards-en.pdf").unlink()
     (out / "other" / "other-cards-vi.pdf").write_bytes(b"not a pdf")
     result = build(root, out)
-    assert result.stdout.splitlines()[:2] == [str(out / "mini" / "mini-cards-en.pdf"),
-                                              str(out / "other" / "other-cards-vi.pdf")]
+    assert result.stdout.splitlines()[:2] == [
+        str(out / "mini" / "mini-cards-en.pdf"),
+        str(out / "other" / "other-cards-vi.pdf"),
+    ]
     assert (out / "other" / "other-cards-vi.pdf").read_bytes().startswith(b"%PDF-")
 
 
@@ -123,7 +132,9 @@ def test_a_changed_template_rebuilds_what_uses_it(tmp_path):
     build(root, out, "--lang", "en")
     after = mtimes(out)
     assert sorted(name for name in after if after[name] != before[name]) == [
-        "werewolf/werewolf-rulebook-en.pdf", "werewolf/werewolf-script-en.pdf"]
+        "werewolf/werewolf-rulebook-en.pdf",
+        "werewolf/werewolf-script-en.pdf",
+    ]
     # A card layout change rebuilds the cards and leaves the documents.
     layout = yaml.safe_load((ROOT / "templates" / "card-layout.yaml").read_text(encoding="utf-8"))
     layout["frame"]["width"] = 2.2
@@ -139,8 +150,12 @@ def test_a_changed_font_rebuilds_what_uses_it(tmp_path):
 
     def build_in_a_process():
         # ReportLab keeps fonts by name for the whole process: a project's own copy needs a fresh one.
-        done = subprocess.run([sys.executable, "-m", "cardgen", "build", "--decks", str(root / "decks"),
-                               "--out", str(out)], capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "cardgen", "build", "--decks", str(root / "decks"), "--out", str(out)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
 
     build_in_a_process()
@@ -148,7 +163,7 @@ def test_a_changed_font_rebuilds_what_uses_it(tmp_path):
     (root / "fonts").mkdir()
     shutil.copy(ROOT / "fonts" / "NotoSans_400Regular.ttf", root / "fonts" / "NotoSans_400Regular.ttf")
     with open(root / "fonts" / "NotoSans_400Regular.ttf", "ab") as font:
-        font.write(b"\0")     # another file of the same name: the project's own font
+        font.write(b"\0")  # another file of the same name: the project's own font
     build_in_a_process()
     assert all(mtimes(out)[name] != before[name] for name in before)
 
@@ -156,8 +171,9 @@ def test_a_changed_font_rebuilds_what_uses_it(tmp_path):
 def test_parallel_build_is_byte_identical_to_serial(tmp_path):
     serial, parallel = tmp_path / "serial", tmp_path / "parallel"
     for out, jobs in ((serial, "1"), (parallel, "2")):
-        result = run("build", "werewolf", "werewords", "--lang", "vi", "--lang", "zh", "--out", str(out),
-                     "--jobs", jobs)
+        result = run(
+            "build", "werewolf", "werewords", "--lang", "vi", "--lang", "zh", "--out", str(out), "--jobs", jobs
+        )
         assert result.exit_code == 0, result.output
     names = sorted(p.relative_to(serial).as_posix() for p in serial.rglob("*.pdf"))
     assert names == sorted(p.relative_to(parallel).as_posix() for p in parallel.rglob("*.pdf"))
@@ -178,8 +194,10 @@ def test_list_targets_gives_one_target_per_game():
 
 @pytest.mark.parametrize("args", [["--help"], ["list"], ["list", "--json"], ["build", "--list-targets"]])
 def test_quick_commands_do_not_import_reportlab(args):
-    code = ("import sys\nfrom cardgen.cli import main\ntry:\n    main(%r)\nexcept SystemExit:\n    pass\n"
-            "print('reportlab' in ' '.join(sys.modules), file=sys.stderr)" % (args,))
+    code = (
+        f"import sys\nfrom cardgen.cli import main\ntry:\n    main({args!r})\nexcept SystemExit:\n    pass\n"
+        "print('reportlab' in ' '.join(sys.modules), file=sys.stderr)"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.stderr.strip().splitlines()[-1] == "False"
 
@@ -187,7 +205,7 @@ def test_quick_commands_do_not_import_reportlab(args):
 def test_the_workflow_installs_tests_and_builds_each_game_as_a_matrix():
     workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "build.yml").read_text(encoding="utf-8"))
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    triggers = workflow[True] if True in workflow else workflow["on"]   # YAML 1.1 reads `on` as true
+    triggers = workflow[True] if True in workflow else workflow["on"]  # YAML 1.1 reads `on` as true
     assert set(triggers) == {"push", "pull_request"}
     jobs = workflow["jobs"]
     test_command = jobs["test"]["steps"][-1]["run"]
@@ -197,6 +215,7 @@ def test_the_workflow_installs_tests_and_builds_each_game_as_a_matrix():
     assert build_job["strategy"]["matrix"]["game"] == "${{ fromJSON(needs.targets.outputs.games) }}"
     runs = "\n".join(step.get("run", "") for step in build_job["steps"])
     assert 'cardgen build "$GAME" --strict' in runs and ".png" in runs
-    assert next(step for step in build_job["steps"] if "$GAME" in step.get("run", ""))["env"] == \
-        {"GAME": "${{ matrix.game }}"}
+    assert next(step for step in build_job["steps"] if "$GAME" in step.get("run", ""))["env"] == {
+        "GAME": "${{ matrix.game }}"
+    }
     assert any(step.get("uses", "").startswith("actions/upload-artifact") for step in build_job["steps"])

@@ -12,13 +12,22 @@ import pytest
 import yaml
 
 from cardgen import __version__
-from cardgen.deck import schema
 from cardgen.core.yaml12 import safe_load
+from cardgen.deck import schema
 from conftest import ROOT, run
 
-FILES = [".github/workflows/cards.yml", ".gitignore", "README.md", "cardgen.toml", "decks/my-game/game.yaml",
-         "decks/my-game/roles/villager.yaml", "schemas/card.schema.json", "schemas/game.schema.json",
-         "schemas/rulebook.schema.json", "schemas/script.schema.json"]
+FILES = [
+    ".github/workflows/cards.yml",
+    ".gitignore",
+    "README.md",
+    "cardgen.toml",
+    "decks/my-game/game.yaml",
+    "decks/my-game/roles/villager.yaml",
+    "schemas/card.schema.json",
+    "schemas/game.schema.json",
+    "schemas/rulebook.schema.json",
+    "schemas/script.schema.json",
+]
 
 
 def files(root: Path) -> list[str]:
@@ -29,8 +38,11 @@ def test_init_makes_a_project_that_validates_and_builds(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("init", "party")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[:3] == ["made a project in party: 10 files, the game decks/my-game", "next:",
-                                              "  cd party"]
+    assert result.stdout.splitlines()[:3] == [
+        "made a project in party: 10 files, the game decks/my-game",
+        "next:",
+        "  cd party",
+    ]
     assert files(tmp_path / "party") == FILES
     monkeypatch.chdir(tmp_path / "party")
     assert run("validate", "--strict").stdout == "1 game valid\n"
@@ -67,8 +79,9 @@ def test_every_deck_file_points_its_editor_at_a_schema_that_accepts_it(tmp_path,
         jsonschema.Draft202012Validator(document).validate(safe_load(path.read_text(encoding="utf-8")))
         checked += 1
     assert checked == len(list((ROOT / "decks" / "salem-1692").rglob("*.yaml")))
-    assert json.loads((tmp_path / "schemas" / "card.schema.json").read_text(encoding="utf-8")) == \
-        schema.document("card")
+    assert json.loads((tmp_path / "schemas" / "card.schema.json").read_text(encoding="utf-8")) == schema.document(
+        "card"
+    )
 
 
 def test_from_copies_a_bundled_game_to_change(tmp_path, monkeypatch):
@@ -94,16 +107,24 @@ def test_init_never_overwrites_and_writes_nothing_when_it_stops(tmp_path, monkey
     monkeypatch.chdir(tmp_path)
     (tmp_path / "README.md").write_text("ours\n", encoding="utf-8")
     result = run("init")
-    assert (result.exit_code, result.stderr) == (1, "Error: README.md exists already; cardgen init never "
-                                                     "overwrites a file\n")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: README.md exists already; cardgen init never overwrites a file\n",
+    )
     assert files(tmp_path) == ["README.md"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--from", "werwolf"], "Error: no bundled game 'werwolf' (did you mean 'werewolf'?); bundled games: "
-                            "mafia-vendetta, salem-1692, werewolf, werewords\n"),
-    (["--game", "My Game"], "Error: 'My Game' is not a valid id: kebab-case English, like my-game\n"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--from", "werwolf"],
+            "Error: no bundled game 'werwolf' (did you mean 'werewolf'?); bundled games: "
+            "mafia-vendetta, salem-1692, werewolf, werewords\n",
+        ),
+        (["--game", "My Game"], "Error: 'My Game' is not a valid id: kebab-case English, like my-game\n"),
+    ],
+)
 def test_init_refuses_what_it_cannot_make(tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
     result = run("init", *args)

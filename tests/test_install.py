@@ -46,15 +46,21 @@ def dist(tmp_path_factory) -> Path:
     pytest.importorskip("build", reason="the test extra's build (pip install -e '.[test]')")
     work = tmp_path_factory.mktemp("dist")
     shutil.copytree(ROOT, work / "tree", ignore=SKIP)
-    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(work / "dist"),
-                           str(work / "tree")], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(work / "dist"), str(work / "tree")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return work / "dist"
 
 
 def test_the_wheel_and_the_sdist_carry_every_bundled_file(dist):
-    assert sorted(p.name for p in dist.iterdir()) == [f"cardgen-{__version__}-py3-none-any.whl",
-                                                      f"cardgen-{__version__}.tar.gz"]
+    assert sorted(p.name for p in dist.iterdir()) == [
+        f"cardgen-{__version__}-py3-none-any.whl",
+        f"cardgen-{__version__}.tar.gz",
+    ]
     check = _check_dist()
     assert check.missing(dist) == []
     # The check can fail: a wheel without one of the fonts is caught by name.
@@ -63,13 +69,16 @@ def test_the_wheel_and_the_sdist_carry_every_bundled_file(dist):
     broken = dist.parent / "broken"
     broken.mkdir()
     shutil.copy(next(dist.glob("*.tar.gz")), broken)
-    with zipfile.ZipFile(next(dist.glob("*.whl"))) as whole, \
-            zipfile.ZipFile(broken / f"cardgen-{__version__}-py3-none-any.whl", "w") as part:
+    with (
+        zipfile.ZipFile(next(dist.glob("*.whl"))) as whole,
+        zipfile.ZipFile(broken / f"cardgen-{__version__}-py3-none-any.whl", "w") as part,
+    ):
         for item in whole.infolist():
             if item.filename != "cardgen/_data/fonts/NotoSansSC_700Bold.ttf":
                 part.writestr(item, whole.read(item))
-    assert check.missing(broken) == [f"cardgen-{__version__}-py3-none-any.whl: "
-                                     "cardgen/_data/fonts/NotoSansSC_700Bold.ttf"]
+    assert check.missing(broken) == [
+        f"cardgen-{__version__}-py3-none-any.whl: cardgen/_data/fonts/NotoSansSC_700Bold.ttf"
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -78,12 +87,33 @@ def installed(dist, tmp_path_factory) -> Path:
     venv = tmp_path_factory.mktemp("venv") / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
-    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-index",
-                           "--no-deps", "--no-compile", "-q", str(next(dist.glob("*.whl")))],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--no-index",
+            "--no-deps",
+            "--no-compile",
+            "-q",
+            str(next(dist.glob("*.whl"))),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     ours = dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
     (site / "dependencies-from-the-test-environment.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
     return venv / "bin" / "cardgen"
@@ -103,9 +133,13 @@ def text(pdf: Path) -> str:
 
 def test_the_installed_cardgen_is_the_wheels(installed, tmp_path):
     python = installed.parent / "python"
-    where = subprocess.run([str(python), "-c", "import cardgen, cardgen.core.bundled as b; print(cardgen.__file__); "
-                                               "print(b.ROOT)"], cwd=tmp_path, capture_output=True, text=True,
-                           check=True).stdout.split()
+    where = subprocess.run(
+        [str(python), "-c", "import cardgen, cardgen.core.bundled as b; print(cardgen.__file__); print(b.ROOT)"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     venv = installed.parent.parent
     assert Path(where[0]).is_relative_to(venv) and Path(where[1]) == Path(where[0]).parent / "_data"
     assert cardgen(installed, "--version", cwd=tmp_path).stdout == f"cardgen, version {__version__}\n"
@@ -113,12 +147,20 @@ def test_the_installed_cardgen_is_the_wheels(installed, tmp_path):
 
 def test_an_installed_cardgen_builds_a_bundled_game_from_an_empty_folder(installed, tmp_path):
     listed = cardgen(installed, "list", cwd=tmp_path).stdout
-    assert [line.split(":")[0] for line in listed.splitlines() if not line.startswith(" ")] == \
-        ["mafia-vendetta", "salem-1692", "werewolf", "werewords"]
+    assert [line.split(":")[0] for line in listed.splitlines() if not line.startswith(" ")] == [
+        "mafia-vendetta",
+        "salem-1692",
+        "werewolf",
+        "werewords",
+    ]
     cardgen(installed, "build", "werewolf", "--lang", "vi", "-q", cwd=tmp_path)
     out = tmp_path / "output" / "werewolf"
-    assert sorted(p.name for p in out.iterdir()) == ["werewolf-cards-vi.pdf", "werewolf-narrator-vi.html",
-                                                     "werewolf-rulebook-vi.pdf", "werewolf-script-vi.pdf"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "werewolf-cards-vi.pdf",
+        "werewolf-narrator-vi.html",
+        "werewolf-rulebook-vi.pdf",
+        "werewolf-script-vi.pdf",
+    ]
     assert "Tiên tri" in text(out / "werewolf-cards-vi.pdf")
     assert "Ma Sói" in text(out / "werewolf-rulebook-vi.pdf")
     assert pypdf.PdfReader(out / "werewolf-cards-vi.pdf").metadata.creator == f"cardgen {__version__}"

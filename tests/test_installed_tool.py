@@ -37,8 +37,15 @@ def test_outside_any_project_a_build_writes_into_the_working_folder(tmp_path, mo
     result = run("build", "werewolf", "--lang", "vi", "-q")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "output" / "werewolf").iterdir()) == [
-        "werewolf-cards-vi.pdf", "werewolf-narrator-vi.html", "werewolf-rulebook-vi.pdf", "werewolf-script-vi.pdf"]
-    assert "Ma Sói" in pypdf.PdfReader(tmp_path / "output" / "werewolf" / "werewolf-rulebook-vi.pdf").pages[0].extract_text()
+        "werewolf-cards-vi.pdf",
+        "werewolf-narrator-vi.html",
+        "werewolf-rulebook-vi.pdf",
+        "werewolf-script-vi.pdf",
+    ]
+    assert (
+        "Ma Sói"
+        in pypdf.PdfReader(tmp_path / "output" / "werewolf" / "werewolf-rulebook-vi.pdf").pages[0].extract_text()
+    )
 
 
 def test_a_problem_in_a_bundled_game_is_named_as_it_ships(tmp_path, monkeypatch):
@@ -89,17 +96,21 @@ def test_a_game_folder_name_must_be_kebab_case(mini, monkeypatch, name):
     monkeypatch.chdir(mini)
     result = run("validate")
     assert result.exit_code == 1
-    assert result.stderr == (f"decks/{name}: '{name}' cannot be a game's id, which is its folder's name: rename the "
-                             f"folder in kebab-case English (a-z, 0-9 and -), like my-game\n1 error\n")
+    assert result.stderr == (
+        f"decks/{name}: '{name}' cannot be a game's id, which is its folder's name: rename the "
+        f"folder in kebab-case English (a-z, 0-9 and -), like my-game\n1 error\n"
+    )
 
 
 def test_new_role_leaves_the_bundled_games_alone(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("new", "role", "werewolf", "fox")
     assert result.exit_code == 1
-    assert result.stderr == ("Error: 'werewolf' is one of cardgen's own games, which it does not change: give --into "
-                             "DIR for a folder of your own cards, or copy the game into a project with: cardgen init "
-                             "--from werewolf\n")
+    assert result.stderr == (
+        "Error: 'werewolf' is one of cardgen's own games, which it does not change: give --into "
+        "DIR for a folder of your own cards, or copy the game into a project with: cardgen init "
+        "--from werewolf\n"
+    )
     result = run("new", "role", "werewolf", "fox", "--into", "mine")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "mine" / "werewolf" / "roles" / "fox.yaml").is_file()
@@ -125,13 +136,19 @@ def test_every_pdf_says_what_it_is(tmp_path, monkeypatch):
     result = run("box", "werewords", "--lang", "zh")
     assert result.exit_code == 0, result.output
     folder = tmp_path / "output" / "werewords"
-    expected = {"werewords-cards-zh.pdf": ("狼人真言 (zh)", "print-and-cut card sheets"),
-                "werewords-rulebook-zh.pdf": ("狼人真言: 规则速查 (zh)", "quick-reference rulebook"),
-                "werewords-script-zh.pdf": ("狼人真言: 主持人台词 (zh)", "moderator script"),
-                "werewords-box-zh-a4.pdf": ("狼人真言: box (zh)", "tuck box")}
+    expected = {
+        "werewords-cards-zh.pdf": ("狼人真言 (zh)", "print-and-cut card sheets"),
+        "werewords-rulebook-zh.pdf": ("狼人真言: 规则速查 (zh)", "quick-reference rulebook"),
+        "werewords-script-zh.pdf": ("狼人真言: 主持人台词 (zh)", "moderator script"),
+        "werewords-box-zh-a4.pdf": ("狼人真言: box (zh)", "tuck box"),
+    }
     for name, (title, subject) in expected.items():
         reader = pypdf.PdfReader(folder / name)
         info = reader.metadata
-        assert (info.title, info.author, info.subject, info.creator) == \
-            (title, "Ted Alspach (Bézier Games)", subject, f"cardgen {__version__}"), name
+        assert (info.title, info.author, info.subject, info.creator) == (
+            title,
+            "Ted Alspach (Bézier Games)",
+            subject,
+            f"cardgen {__version__}",
+        ), name
         assert reader.trailer["/Root"]["/Lang"] == "zh", name

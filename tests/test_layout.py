@@ -17,6 +17,8 @@ TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 def read_template(name: str) -> dict:
     return yaml.safe_load((TEMPLATES / name).read_text(encoding="utf-8"))
+
+
 TOL = 1e-9
 
 
@@ -34,8 +36,7 @@ def overlaps(a: Rect, b: Rect) -> bool:
 def touches(seg, r: Rect) -> bool:
     """An axis-aligned segment meets the closed rectangle."""
     x1, y1, x2, y2 = seg
-    return (min(x1, x2) <= r.right and max(x1, x2) >= r.x
-            and min(y1, y2) <= r.top and max(y1, y2) >= r.y)
+    return min(x1, x2) <= r.right and max(x1, x2) >= r.x and min(y1, y2) <= r.top and max(y1, y2) >= r.y
 
 
 def inside(r: Rect, size: Size) -> bool:
@@ -131,8 +132,10 @@ def test_crop_marks_one_per_trim_line_and_side_outside_the_paint(paper):
     for mark in page.marks:
         assert s.mark_min_length - TOL <= length(mark) <= s.mark_length + TOL
         assert not any(touches(mark, slot.paint) for slot in page.slots)
-        assert inside(Rect(min(mark[0], mark[2]), min(mark[1], mark[3]),
-                           abs(mark[2] - mark[0]), abs(mark[3] - mark[1])), page.size)
+        assert inside(
+            Rect(min(mark[0], mark[2]), min(mark[1], mark[3]), abs(mark[2] - mark[0]), abs(mark[3] - mark[1])),
+            page.size,
+        )
         # each mark starts at the clearance beyond the bleed edge
         x1, y1 = mark[0], mark[1]
         gaps = [bleed.y - y1, y1 - bleed.top, bleed.x - x1, x1 - bleed.right]
@@ -188,10 +191,10 @@ def test_partial_last_page_mirrors_correctly():
     assert sorted(s.item for s in front.slots) == [9, 10]
     columns = sorted({s.trim.x for s in full.slots})
     f9, f10 = by_item(front)[9], by_item(front)[10]
-    assert f9.trim.x == pytest.approx(columns[0], abs=TOL)   # same place as on a full page
+    assert f9.trim.x == pytest.approx(columns[0], abs=TOL)  # same place as on a full page
     assert f10.trim.x == pytest.approx(columns[1], abs=TOL)
     b9, b10 = by_item(back)[9], by_item(back)[10]
-    assert b9.trim.x == pytest.approx(columns[2], abs=TOL)   # column 0 backs onto the last column
+    assert b9.trim.x == pytest.approx(columns[2], abs=TOL)  # column 0 backs onto the last column
     assert b10.trim.x == pytest.approx(columns[1], abs=TOL)
     assert b9.trim.y == f9.trim.y
     # card 10 has no neighbour to its right or below: full bleed there
@@ -252,8 +255,7 @@ def fold_axis(page: Page):
     return ("x", x1) if x1 == x2 else ("y", y1)
 
 
-@pytest.mark.parametrize("paper,card", [("a4", "poker"), ("letter", "poker"),
-                                        ("a4", "tarot"), ("letter", "bridge")])
+@pytest.mark.parametrize("paper,card", [("a4", "poker"), ("letter", "poker"), ("a4", "tarot"), ("letter", "bridge")])
 def test_fold_backs_mirror_fronts_across_the_fold_line(paper, card):
     s = spec(paper, card, backs="fold")
     cols, rows = capacity(s)
@@ -280,8 +282,11 @@ def test_fold_backs_mirror_fronts_across_the_fold_line(paper, card):
             lo, hi = (slot.paint.x, slot.paint.right) if axis == "x" else (slot.paint.y, slot.paint.top)
             assert hi < at or lo > at
         for mark in page.marks:
-            lo, hi = ((min(mark[0], mark[2]), max(mark[0], mark[2])) if axis == "x"
-                      else (min(mark[1], mark[3]), max(mark[1], mark[3])))
+            lo, hi = (
+                (min(mark[0], mark[2]), max(mark[0], mark[2]))
+                if axis == "x"
+                else (min(mark[1], mark[3]), max(mark[1], mark[3]))
+            )
             assert hi < at or lo > at
             assert not any(touches(mark, slot.paint) for slot in page.slots)
 
@@ -405,11 +410,13 @@ def test_counts():
 
 # --- page-info strip ----------------------------------------------------------------
 
-CASES = [(paper, card, bleed, backs)
-         for paper in ("a4", "letter")
-         for card in ("poker", "bridge", "tarot", "mini", "euro-mini", "square", "business")
-         for bleed in (0.0, 3.0, 3.175)
-         for backs in ("long", "short", "fold")]
+CASES = [
+    (paper, card, bleed, backs)
+    for paper in ("a4", "letter")
+    for card in ("poker", "bridge", "tarot", "mini", "euro-mini", "square", "business")
+    for bleed in (0.0, 3.0, 3.175)
+    for backs in ("long", "short", "fold")
+]
 
 
 @pytest.mark.parametrize("paper,card,bleed,backs", CASES)
@@ -512,8 +519,12 @@ def test_the_tokens_of_a_part_filled_sheet_go_into_free_cells_of_a_card_sheet():
     assert cell.y <= token.paint.y and token.paint.top <= cell.top
     for slot in front.slots:
         if slot.item != 7:
-            gap = max(slot.paint.x - token.paint.right, token.paint.x - slot.paint.right,
-                      slot.paint.y - token.paint.top, token.paint.y - slot.paint.top)
+            gap = max(
+                slot.paint.x - token.paint.right,
+                token.paint.x - slot.paint.right,
+                slot.paint.y - token.paint.top,
+                token.paint.y - slot.paint.top,
+            )
             assert gap >= tokens.round_gap - TOL
     # Its back is the mirror image, as the cards' are; no crop mark is drawn for it or crosses it.
     (behind,) = [slot for slot in back.slots if slot.item == 7]
@@ -526,14 +537,14 @@ def test_the_tokens_of_a_part_filled_sheet_go_into_free_cells_of_a_card_sheet():
 def test_tokens_keep_their_sheet_when_the_free_cells_cannot_take_them_all():
     cards, tokens = spec(), SheetSpec.from_templates(read_template, "a4", "token-38", 3, "long", 0.0)
     pages = impose_runs([Run(tuple(range(8)), cards), Run((8, 9), tokens)])
-    assert [sorted(s.item for s in page.slots) for page in pages if page.side == "front"] == [
-        list(range(8)), [8, 9]]
+    assert [sorted(s.item for s in page.slots) for page in pages if page.side == "front"] == [list(range(8)), [8, 9]]
 
 
 def test_tokens_go_first_to_the_sheets_of_their_own_back():
     cards, tokens = spec(), SheetSpec.from_templates(read_template, "a4", "token-38", 3, "long", 0.0)
-    pages = impose_runs([Run(tuple(range(5)), cards, "kill"), Run(tuple(range(5, 10)), cards, "game"),
-                         Run((10,), tokens, "game")])
+    pages = impose_runs(
+        [Run(tuple(range(5)), cards, "kill"), Run(tuple(range(5, 10)), cards, "game"), Run((10,), tokens, "game")]
+    )
     fronts = [sorted(s.item for s in page.slots) for page in pages if page.side == "front"]
     assert fronts == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9, 10]]
 
@@ -552,16 +563,19 @@ def test_poker_cards_go_four_by_two_on_the_turned_page_inside_a_5_mm_margin(pape
 
 
 def _inside_margin(points, size: Size, margin: float) -> bool:
-    return all(margin - TOL <= x <= size.w - margin + TOL and margin - TOL <= y <= size.h - margin + TOL
-               for x, y in points)
+    return all(
+        margin - TOL <= x <= size.w - margin + TOL and margin - TOL <= y <= size.h - margin + TOL for x, y in points
+    )
 
 
-MARGIN_CASES = [(paper, card, bleed, backs, margin)
-                for paper in ("a4", "letter")
-                for card in ("poker", "bridge", "tarot", "mini", "euro-mini", "square", "business", "token-25")
-                for bleed in (3.0, 3.175)
-                for backs in ("long", "fold")
-                for margin in (5.0, 7.0)]
+MARGIN_CASES = [
+    (paper, card, bleed, backs, margin)
+    for paper in ("a4", "letter")
+    for card in ("poker", "bridge", "tarot", "mini", "euro-mini", "square", "business", "token-25")
+    for bleed in (3.0, 3.175)
+    for backs in ("long", "fold")
+    for margin in (5.0, 7.0)
+]
 
 
 @pytest.mark.parametrize("paper,card,bleed,backs,margin", MARGIN_CASES)
@@ -574,8 +588,7 @@ def test_marks_fold_line_info_strip_and_paints_stay_inside_the_printable_margin(
         info = page.info
         assert _inside_margin([(info.x, info.y), (info.right, info.top)], page.size, margin)
         for slot in page.slots:
-            assert _inside_margin([(slot.paint.x, slot.paint.y), (slot.paint.right, slot.paint.top)],
-                                  page.size, margin)
+            assert _inside_margin([(slot.paint.x, slot.paint.y), (slot.paint.right, slot.paint.top)], page.size, margin)
 
 
 def test_a_landscape_page_takes_a_paper_shift_turned():

@@ -23,12 +23,10 @@ LANGS = ("en", "vi", "zh", "es")
 
 # Machado, Oliveira and Fernandes (2009), full severity, on linear RGB.
 SIMULATIONS = {
-    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
-                     (-0.011820, 0.042940, 0.968881)),
-    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
-                   (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
 }
-ALIKE = 20.0          # CIE76 distance under which two colours pass for one another
+ALIKE = 20.0  # CIE76 distance under which two colours pass for one another
 
 
 def _linear(c: float) -> float:
@@ -47,11 +45,15 @@ def simulate(rgb: tuple[int, int, int], kind: str) -> tuple[float, float, float]
 
 def lab(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
     r, g, b = (_linear(v) for v in rgb)
-    x, y, z = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b, \
-        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+    x, y, z = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    )
 
     def f(t: float) -> float:
         return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
     return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
 
 
@@ -100,7 +102,9 @@ def _team_marks(cards, game):
     document = pages(pdf)
     out = {}
     for team in dict.fromkeys(card.team.id for card in prepared.deck.cards if card.team and card.layout == "role"):
-        index, slot = _placed(prepared, lambda card: card.team and card.team.id == team and card.layout == "role")
+        index, slot = _placed(
+            prepared, lambda card, team=team: card.team and card.team.id == team and card.layout == "role"
+        )
         pill = prepared.faces.fronts[prepared.deck.copies[slot.item].id].team_box
         end = type(pill)(pill.x, pill.y, pill.h, pill.h)
         picture = crop(document[index], _on_page(slot, end), 300)
@@ -113,16 +117,18 @@ def _team_marks(cards, game):
 def test_teams_alike_to_a_colour_blind_eye_differ_by_their_mark(cards, game):
     marks = _team_marks(cards, game)
     alike = 0
-    for (a, (color_a, pixels_a, size_a)), (b, (color_b, pixels_b, size_b)) in itertools.combinations(marks.items(), 2):
+    for (a, (color_a, pixels_a, _)), (b, (color_b, pixels_b, _)) in itertools.combinations(marks.items(), 2):
         for kind in SIMULATIONS:
             seen_a, seen_b = simulate(color_a, kind), simulate(color_b, kind)
             if math.dist(lab(seen_a), lab(seen_b)) >= ALIKE:
                 continue
             alike += 1
+
             # Seen this way, what is light on the pill (the mark) must have another shape.
-            def shape(pixels, pill):
+            def shape(pixels, pill, kind=kind):
                 middle = (luminance(pill) + 1) / 2
                 return [luminance(simulate(p, kind)) > middle for p in pixels]
+
             n = min(len(pixels_a), len(pixels_b))
             light_a, light_b = shape(pixels_a, seen_a)[:n], shape(pixels_b, seen_b)[:n]
             # The share of the two marks' light pixels that only one of them has.
@@ -161,8 +167,12 @@ def test_back_emblems_stand_out_3_to_1_from_their_backs(cards, game, ink_saver):
         pixels = [tuple(v / 255 for v in p) for p in rgb_pixels(crop(document[index], _on_page(slot, inner), 100))]
         # The back's own colour: the commonest in a corner, clear of the emblem and the title, wide enough
         # that the pattern's symbols on it stay fewer than the ground between them.
-        margin = [tuple(v / 255 for v in p) for p in rgb_pixels(crop(document[index], (
-            slot.paint.x, slot.paint.y, slot.paint.x + 12, slot.paint.y + 12), 100))]
+        margin = [
+            tuple(v / 255 for v in p)
+            for p in rgb_pixels(
+                crop(document[index], (slot.paint.x, slot.paint.y, slot.paint.x + 12, slot.paint.y + 12), 100)
+            )
+        ]
         back = Counter(margin).most_common(1)[0][0]
         # The emblem's ink: its commonest colour that is not the back nor the pattern on it.
         drawn = Counter(p for p in pixels if contrast(p, back) > 1.5)
@@ -196,8 +206,10 @@ def test_ink_saver_backs_use_a_fraction_of_the_ink(cards, game):
 
 def test_dark_backs_make_the_build_suggest_ink_saver_and_the_default_back_is_light(mini, tmp_path):
     dark = run("build", "werewolf", "--lang", "en", "--out", str(tmp_path / "w"))
-    assert "the backs of werewolf print dark (up to 98 % ink coverage); --ink-saver prints them as light tints" \
+    assert (
+        "the backs of werewolf print dark (up to 98 % ink coverage); --ink-saver prints them as light tints"
         in dark.stderr
+    )
     light = run("build", "--lang", "en", "--decks", str(mini / "decks"), "--out", str(tmp_path / "m"))
     assert light.exit_code == 0 and "ink" not in light.stderr
     document = pages(tmp_path / "m" / "mini" / "mini-cards-en.pdf")
@@ -223,8 +235,12 @@ def test_token_names_keep_inside_the_ring(cards, game, lang):
             for c in letters:
                 if slot.trim.x <= c.box.cx <= slot.trim.right and slot.trim.y <= c.box.cy <= slot.trim.top:
                     checked += 1
-                    for x, y in ((c.box.x0, c.box.y0), (c.box.x1, c.box.y0), (c.box.x0, c.box.y1),
-                                 (c.box.x1, c.box.y1)):
+                    for x, y in (
+                        (c.box.x0, c.box.y0),
+                        (c.box.x1, c.box.y0),
+                        (c.box.x0, c.box.y1),
+                        (c.box.x1, c.box.y1),
+                    ):
                         assert math.hypot(x - cx, y - cy) <= r, (game, lang, c.text, math.hypot(x - cx, y - cy), r)
     assert checked
 
@@ -266,8 +282,11 @@ def test_the_moderators_instructions_read_by_candlelight(bundled):
 def body_lines(page, top_margin: float, bottom_margin: float) -> set[tuple[int, float]]:
     """(column, baseline) of every line of a document page's body, header and footer left out."""
     width, height = (mm(v) for v in page.get_size())
-    return {(int(c.box.x0 > width / 2), round(c.baseline, 1)) for c in chars(page)
-            if bottom_margin - 0.5 < c.baseline < height - top_margin + 0.5}
+    return {
+        (int(c.box.x0 > width / 2), round(c.baseline, 1))
+        for c in chars(page)
+        if bottom_margin - 0.5 < c.baseline < height - top_margin + 0.5
+    }
 
 
 @pytest.mark.parametrize("kind", ["rulebook", "script"])
@@ -283,8 +302,8 @@ def test_no_document_ends_on_a_page_of_one_or_two_lines(bundled, kind):
 
 @pytest.mark.parametrize("game", ["werewords", "salem-1692", "werewolf", "mafia-vendetta"])
 def test_the_vietnamese_setup_table_keeps_each_label_on_one_line(bundled, cards, game):
-    from cardgen.documents import rulebook
     from cardgen.core.project import Project
+    from cardgen.documents import rulebook
 
     prepared, _ = cards(game, "vi")
     text = yaml.safe_load((ROOT / "templates" / "documents" / "text.yaml").read_text(encoding="utf-8"))
@@ -300,7 +319,10 @@ def test_the_vietnamese_setup_table_keeps_each_label_on_one_line(bundled, cards,
             by_line.setdefault((c.box.x0 > width / 2, round(c.baseline, 1)), []).append(c)
         lines += ["".join(c.text for c in sorted(line, key=lambda c: c.box.x0)) for line in by_line.values()]
     expected = ["".join(words["players_short"].split()) + "".join(map(str, setup["players"])) for setup in setups]
-    expected += ["".join(row["name"].split()) + "".join(str(n or "–") for n in row["counts"])
-                 for setup in setups for row in setup["rows"]]
+    expected += [
+        "".join(row["name"].split()) + "".join(str(n or "–") for n in row["counts"])
+        for setup in setups
+        for row in setup["rows"]
+    ]
     for row in expected:
         assert row in lines, (game, row)

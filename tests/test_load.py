@@ -47,7 +47,8 @@ def test_tags_beyond_plain_yaml_are_refused_not_run(tmp_path):
     assert doc is None
     assert [str(p) for p in problems] == [
         "evil.yaml:1: YAML error: could not determine a constructor for the tag "
-        "'tag:yaml.org,2002:python/object/apply:os.system'"]
+        "'tag:yaml.org,2002:python/object/apply:os.system'"
+    ]
     assert not marker.exists()
 
 
@@ -66,14 +67,17 @@ def test_empty_file_loads_as_nothing(tmp_path):
     assert (doc.data, problems) == (None, [])
 
 
-@pytest.mark.parametrize("text", [
-    ROLE,
-    "count: 3\nfloat: 1.5\nyes: no\non: [true, False, null, ~, '', 010, 0x1F, 0o17, -2, .inf]\n",
-    "base: &b {team: village, count: 2}\nseer:\n  <<: *b\n  count: 1\nlist: [*b, *b]\n",
-    "a: !!str 12\nb: !!float 3\nkey: 1\nkey: 2\n",
-    "? [x, y]\n: complex key\n",
-    "- a\n- {b: [c, {d: e}]}\n- 2024-01-01\n- 1:30\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        ROLE,
+        "count: 3\nfloat: 1.5\nyes: no\non: [true, False, null, ~, '', 010, 0x1F, 0o17, -2, .inf]\n",
+        "base: &b {team: village, count: 2}\nseer:\n  <<: *b\n  count: 1\nlist: [*b, *b]\n",
+        "a: !!str 12\nb: !!float 3\nkey: 1\nkey: 2\n",
+        "? [x, y]\n: complex key\n",
+        "- a\n- {b: [c, {d: e}]}\n- 2024-01-01\n- 1:30\n",
+    ],
+)
 def test_the_data_is_what_pypyaml_makes_of_the_file(tmp_path, text):
     """load_file makes a plain file's data without PyYAML's constructor, and leaves anchors, merge
     keys, explicit tags and complex keys to it: the data must be the YAML 1.2 loader's either way."""
@@ -81,7 +85,7 @@ def test_the_data_is_what_pypyaml_makes_of_the_file(tmp_path, text):
     path.write_text(text, encoding="utf-8")
     doc, _ = load_file(path, "file.yaml")
     expected = yaml12.safe_load(text) if "? [x, y]" not in text else None
-    if expected is None:        # a list as a key: PyYAML refuses it, and so must load_file
+    if expected is None:  # a list as a key: PyYAML refuses it, and so must load_file
         assert doc is None
     else:
         assert repr(doc.data) == repr(expected)

@@ -26,8 +26,7 @@ def deal(setup: str, players: int) -> dict[str, int]:
     return {card: n for card, n in json.loads(result.stdout)["components"].items() if n}
 
 
-@pytest.mark.parametrize("setup, players",
-                         [(setup, n) for setup, table in SETUPS.items() for n in table["players"]])
+@pytest.mark.parametrize("setup, players", [(setup, n) for setup, table in SETUPS.items() for n in table["players"]])
 def test_every_setup_row_deals_one_card_a_player_with_one_leader(setup, players):
     cards = deal(setup, players)
     assert sum(cards.values()) == players
@@ -53,7 +52,7 @@ def test_the_first_night_calls_every_waking_role_in_night_order(tmp_path):
     reader = pypdf.PdfReader(tmp_path / "mafia-vendetta" / "mafia-vendetta-script-en-13p.pdf")
     text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
     # A phase starts with its title and the line that opens every night.
-    first_night = text[text.index("First night Night falls."):text.index("Later nights Night falls.")]
+    first_night = text[text.index("First night Night falls.") : text.index("Later nights Night falls.")]
     # 13 players, Standard table: Vixen, Thief, Nurse, Bodyguard, Lawyer, the Mafia, then the Detective.
     calls = ["Vixen", "Thief", "Nurse", "Bodyguard", "Lawyer", "Mafia", "Detective"]
     positions = [first_night.index(f"{name}, open your eyes.") for name in calls]

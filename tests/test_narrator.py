@@ -34,17 +34,24 @@ LANGS = ("en", "vi", "zh", "es")
 SPEECH = {"en": "en-US", "vi": "vi-VN", "zh": "zh-CN", "es": "es-ES"}
 # Tables to compare, per game: (build options, the same table on the page's setup screen).
 TABLES = {
-    "werewolf": [((), {}), (("--players", "10", "--with", "witch", "--with", "hunter"),
-                            {"players": 10, "extra": ("witch", "hunter")}), (("--players", "8", "--with", "thief", "--with", "sheriff"),
-                            {"players": 8, "extra": ("thief", "sheriff")}),
-                 # Named card by card, the page starts from the build's own deal: read as it opens.
-                 (("--roles", "werewolf:2,seer,witch,thief,sheriff,villager:3"), {"own": True})],
+    "werewolf": [
+        ((), {}),
+        (("--players", "10", "--with", "witch", "--with", "hunter"), {"players": 10, "extra": ("witch", "hunter")}),
+        (("--players", "8", "--with", "thief", "--with", "sheriff"), {"players": 8, "extra": ("thief", "sheriff")}),
+        # Named card by card, the page starts from the build's own deal: read as it opens.
+        (("--roles", "werewolf:2,seer,witch,thief,sheriff,villager:3"), {"own": True}),
+    ],
     "mafia-vendetta": [((), {}), (("--players", "12", "--with", "psycho"), {"players": 12, "extra": ("psycho",)})],
     "salem-1692": [((), {}), (("--players", "6", "--setup", "advanced"), {"players": 6, "setup": 1})],
-    "werewords": [((), {}), (("--players", "5", "--with", "minion", "--with", "fortune-teller"),
-                             {"players": 5, "extra": ("minion", "fortune-teller")}),
-                  # The Apprentice's line for a table without the Fortune Teller is an `unless` step.
-                  (("--players", "6", "--with", "apprentice"), {"players": 6, "extra": ("apprentice",)})],
+    "werewords": [
+        ((), {}),
+        (
+            ("--players", "5", "--with", "minion", "--with", "fortune-teller"),
+            {"players": 5, "extra": ("minion", "fortune-teller")},
+        ),
+        # The Apprentice's line for a table without the Fortune Teller is an `unless` step.
+        (("--players", "6", "--with", "apprentice"), {"players": 6, "extra": ("apprentice",)}),
+    ],
 }
 TEXT = yaml.safe_load((ROOT / "templates" / "documents" / "text.yaml").read_text(encoding="utf-8"))
 
@@ -72,10 +79,19 @@ def built(tmp_path_factory):
         for n, (options, _) in enumerate(tables):
             values = dict(zip(options[::2], options[1::2]))
             extra = tuple(card for flag, card in zip(options[::2], options[1::2]) if flag == "--with")
-            build(Project.at(ROOT / "decks"), [game], BuildOptions(
-                out=root / f"{game}-{n}", kinds=("script", "narrator"), jobs=2, extra_cards=extra,
-                roles=parse_roles(values["--roles"]) if "--roles" in values else (),
-                players=int(values["--players"]) if "--players" in values else None, setup=values.get("--setup")))
+            build(
+                Project.at(ROOT / "decks"),
+                [game],
+                BuildOptions(
+                    out=root / f"{game}-{n}",
+                    kinds=("script", "narrator"),
+                    jobs=2,
+                    extra_cards=extra,
+                    roles=parse_roles(values["--roles"]) if "--roles" in values else (),
+                    players=int(values["--players"]) if "--players" in values else None,
+                    setup=values.get("--setup"),
+                ),
+            )
             outs[game, n] = root / f"{game}-{n}" / game
     return outs
 
@@ -95,7 +111,9 @@ def page_text(versions: list[tuple[str, list]], lang: str) -> str:
             out.append(name)
         for title, steps in phases:
             out.append(title)
-            out += [script_writer.marked(step, Marks(house=house, timer=timer), text) for _, house, timer, step in steps]
+            out += [
+                script_writer.marked(step, Marks(house=house, timer=timer), text) for _, house, timer, step in steps
+            ]
     return re.sub(r"\s+", "", "".join(out))
 
 
@@ -111,8 +129,9 @@ def test_every_game_and_language_gets_a_small_page_and_a_rebuild_is_byte_identic
     assert pages <= outputs
 
     def narrator(force: bool):
-        return build(Project.at(ROOT / "decks"), [], BuildOptions(out=tmp_path, kinds=("narrator",), jobs=2,
-                                                                  force=force))
+        return build(
+            Project.at(ROOT / "decks"), [], BuildOptions(out=tmp_path, kinds=("narrator",), jobs=2, force=force)
+        )
 
     assert len(narrator(False).files) == 16
     built = {p: p.read_bytes() for p in tmp_path.glob("*/*-narrator-*.html")}
@@ -177,18 +196,35 @@ def hostile_roles(folder: Path) -> Path:
         "name: {en: 'Fox', vi: 'Cáo', zh: '狐狸', es: 'Zorro'}\nteam: village\n"
         "ability: {en: 'Sniff three players.', vi: 'Ngửi.', zh: '嗅。', es: 'Olfatea.'}\n"
         "night:\n  order: 25\n  script:\n    say: {en: 'Fox, point at the middle of three neighbours.', "
-        "vi: 'Cáo, hãy chỉ.', zh: '狐狸请指。', es: 'Zorro, señala.'}\n", encoding="utf-8")
+        "vi: 'Cáo, hãy chỉ.', zh: '狐狸请指。', es: 'Zorro, señala.'}\n",
+        encoding="utf-8",
+    )
     for card_id, name in (("imgtag", "<img src=x onerror=alert(1)>"), ("scriptend", "</script><b>x</b>")):
         (roles / f"{card_id}.yaml").write_text(
             f"name: {{en: {name!r}, vi: {name!r}, zh: {name!r}, es: {name!r}}}\nteam: village\n"
-            f"ability: {{en: 'x', vi: 'x', zh: 'x', es: 'x'}}\n", encoding="utf-8")
+            f"ability: {{en: 'x', vi: 'x', zh: 'x', es: 'x'}}\n",
+            encoding="utf-8",
+        )
     return folder
 
 
 def test_role_names_are_escaped_into_the_page(tmp_path):
     folder = hostile_roles(tmp_path / "mine")
-    result = run("narrator", "werewolf", "--lang", "en", "--include", str(folder), "--out", str(tmp_path / "out"),
-                 "--players", "8", "--with", "imgtag", "--no-open")
+    result = run(
+        "narrator",
+        "werewolf",
+        "--lang",
+        "en",
+        "--include",
+        str(folder),
+        "--out",
+        str(tmp_path / "out"),
+        "--players",
+        "8",
+        "--with",
+        "imgtag",
+        "--no-open",
+    )
     assert result.exit_code == 0, result.output
     html = Path(result.output.strip()).read_text(encoding="utf-8")
     assert html.count("</script>") == 2 and "<img" not in html and "<b>x" not in html
@@ -204,12 +240,16 @@ def test_the_page_reads_the_same_script_as_the_pdf_for_every_language_and_table(
     with browser(tmp_path / "profile") as session:
         for lang in LANGS:
             page = session.open(built[game, 0] / f"{game}-narrator-{lang}.html")
-            versions = page.eval_on_selector_all("#version option", "options => options.map(o => o.textContent)") \
-                or [None]
+            versions = page.eval_on_selector_all("#version option", "options => options.map(o => o.textContent)") or [
+                None
+            ]
             for n, (_, table) in enumerate(TABLES[game]):
                 read = []
-                view = session.open(next(built[game, n].glob(f"{game}-narrator-{lang}*.html"))) \
-                    if table.get("own") else page
+                view = (
+                    session.open(next(built[game, n].glob(f"{game}-narrator-{lang}*.html")))
+                    if table.get("own")
+                    else page
+                )
                 for v, name in enumerate(versions):
                     if table.get("own"):
                         as_built(view, version=v if name else None)
@@ -247,8 +287,9 @@ def test_every_page_opens_from_its_file_within_a_second_and_asks_for_nothing(bui
                 page.close()
         # Chromium reports the refused request on the console; nothing else may be there.
         session.errors = [e for e in session.errors if "https://example.invalid/x" not in e]
-        assert set(session.requests) == {built[g, 0].joinpath(f"{g}-narrator-{lang}.html").as_uri()
-                                         for g in GAMES for lang in LANGS}
+        assert set(session.requests) == {
+            built[g, 0].joinpath(f"{g}-narrator-{lang}.html").as_uri() for g in GAMES for lang in LANGS
+        }
         assert not session.errors
 
 
@@ -269,13 +310,21 @@ def test_a_werewords_round_plays_through_in_vietnamese_with_the_clock_sped_up(bu
     deck, files = deck_of("werewords", "vi")
     text = phrases("vi")
     table = tonight(deck, files.game.where(), text, 5, None, ())
-    lines = [line for phase in script_writer.lines(deck, text)[0].phases for line in phase.lines
-             if line.applies(table.in_play, tailored=True)]
+    lines = [
+        line
+        for phase in script_writer.lines(deck, text)[0].phases
+        for line in phase.lines
+        if line.applies(table.in_play, tailored=True)
+    ]
     with browser(tmp_path / "profile") as session:
-        page = session.open(built["werewords", 0] / "werewords-narrator-vi.html",
-                            voices=[{"name": "Stub English", "lang": "en-US", "localService": True},
-                                    {"name": "Stub Tiếng Việt", "lang": "vi-VN", "localService": True}],
-                            clock=True)
+        page = session.open(
+            built["werewords", 0] / "werewords-narrator-vi.html",
+            voices=[
+                {"name": "Stub English", "lang": "en-US", "localService": True},
+                {"name": "Stub Tiếng Việt", "lang": "vi-VN", "localService": True},
+            ],
+            clock=True,
+        )
         choose_table(page, players=5)
         page.check("#auto")
         page.fill("#candidates", "4")
@@ -319,8 +368,11 @@ def test_a_werewords_round_plays_through_in_vietnamese_with_the_clock_sped_up(bu
 @needs_browser
 def test_a_guessed_word_leads_to_the_seer_hunt_and_its_15_second_timer(built, tmp_path):
     with browser(tmp_path / "profile") as session:
-        page = session.open(built["werewords", 0] / "werewords-narrator-en.html",
-                            voices=[{"name": "Stub", "lang": "en-US", "localService": True}], clock=True)
+        page = session.open(
+            built["werewords", 0] / "werewords-narrator-en.html",
+            voices=[{"name": "Stub", "lang": "en-US", "localService": True}],
+            clock=True,
+        )
         choose_table(page, players=6)
         page.click("#start")
 
@@ -328,7 +380,7 @@ def test_a_guessed_word_leads_to_the_seer_hunt_and_its_15_second_timer(built, tm
             if page.query_selector(".candidate"):
                 page.click(".candidate >> nth=0")
             elif page.query_selector("button.good"):
-                page.click("button.good")          # Word guessed!
+                page.click("button.good")  # Word guessed!
             elif page.query_selector(".timer"):
                 page.clock.run_for(16_000)
                 assert page.inner_text(".timer .clock") == "Time!"
@@ -347,8 +399,23 @@ def test_a_guessed_word_leads_to_the_seer_hunt_and_its_15_second_timer(built, tm
 @needs_browser
 def test_a_werewolf_first_night_for_ten_in_chinese_calls_exactly_the_roles_in_play_in_order(tmp_path):
     out = tmp_path / "out"
-    result = run("narrator", "werewolf", "--lang", "zh", "--players", "10", "--with", "witch", "--with", "guard",
-                 "--with", "cupid", "--out", str(out), "--no-open")
+    result = run(
+        "narrator",
+        "werewolf",
+        "--lang",
+        "zh",
+        "--players",
+        "10",
+        "--with",
+        "witch",
+        "--with",
+        "guard",
+        "--with",
+        "cupid",
+        "--out",
+        str(out),
+        "--no-open",
+    )
     assert result.exit_code == 0, result.output
     deck, files = deck_of("werewolf", "zh")
     text = phrases("zh")
@@ -369,10 +436,11 @@ def test_a_werewolf_first_night_for_ten_in_chinese_calls_exactly_the_roles_in_pl
         spoken = page.evaluate("window.__spoken")
         texts = [s["text"] for s in spoken]
         start = texts.index(said[0])
-        assert texts[start:start + len(said)] == said
+        assert texts[start : start + len(said)] == said
         wakes = {fill_wake(text, card): card.id for card in deck.night_order}
-        assert [wakes[t] for t in texts if t in wakes] == [card.id for card in deck.night_order
-                                                          if card.id in table.in_play]
+        assert [wakes[t] for t in texts if t in wakes] == [
+            card.id for card in deck.night_order if card.id in table.in_play
+        ]
         assert {s["lang"] for s in spoken} == {"zh-CN"}
 
 
@@ -384,8 +452,21 @@ def fill_wake(text: dict, card) -> str:
 @needs_browser
 def test_the_dawn_comes_from_the_nights_choices_and_each_death_brings_the_win_check(tmp_path):
     out = tmp_path / "out"
-    result = run("narrator", "werewolf", "--lang", "en", "--players", "8", "--with", "witch", "--with", "guard",
-                 "--out", str(out), "--no-open")
+    result = run(
+        "narrator",
+        "werewolf",
+        "--lang",
+        "en",
+        "--players",
+        "8",
+        "--with",
+        "witch",
+        "--with",
+        "guard",
+        "--out",
+        str(out),
+        "--no-open",
+    )
     assert result.exit_code == 0, result.output
     with browser(tmp_path / "profile") as session:
         page = session.open(Path(result.output.strip()), voices=[{"name": "Stub", "lang": "en-US"}], clock=True)
@@ -416,8 +497,25 @@ def test_the_dawn_comes_from_the_nights_choices_and_each_death_brings_the_win_ch
 @needs_browser
 def test_a_custom_role_is_called_at_its_night_order_and_hostile_names_stay_text(tmp_path):
     folder = hostile_roles(tmp_path / "mine")
-    result = run("narrator", "werewolf", "--lang", "en", "--include", str(folder), "--out", str(tmp_path / "out"),
-                 "--players", "8", "--with", "fox", "--with", "imgtag", "--with", "scriptend", "--no-open")
+    result = run(
+        "narrator",
+        "werewolf",
+        "--lang",
+        "en",
+        "--include",
+        str(folder),
+        "--out",
+        str(tmp_path / "out"),
+        "--players",
+        "8",
+        "--with",
+        "fox",
+        "--with",
+        "imgtag",
+        "--with",
+        "scriptend",
+        "--no-open",
+    )
     assert result.exit_code == 0, result.output
     with browser(tmp_path / "profile") as session:
         page = session.open(Path(result.output.strip()), voices=[{"name": "Stub", "lang": "en-US"}])
@@ -428,10 +526,12 @@ def test_a_custom_role_is_called_at_its_night_order_and_hostile_names_stay_text(
         calls = [text for _, _, _, text in first if text.endswith(", open your eyes.")]
         deck, _ = deck_of("werewolf", "en", (folder,))
         order = [card.call_name for card in deck.night_order if card.id in ("werewolf", "seer", "fox")]
-        assert [c for c in calls if c.removesuffix(", open your eyes.") in order] == [f"{n}, open your eyes." for n in
-                                                                                      order]
-        assert order.index("Fox") == [c.night_order for c in deck.night_order if c.id in ("werewolf", "seer", "fox")
-                                      ].index(25)
+        assert [c for c in calls if c.removesuffix(", open your eyes.") in order] == [
+            f"{n}, open your eyes." for n in order
+        ]
+        assert order.index("Fox") == [
+            c.night_order for c in deck.night_order if c.id in ("werewolf", "seer", "fox")
+        ].index(25)
         page.click("#start")
         assert not session.dialogs and not session.errors
 
@@ -440,8 +540,7 @@ def test_a_custom_role_is_called_at_its_night_order_and_hostile_names_stay_text(
 def test_without_a_voice_the_page_says_so_and_shows_text_only(built, tmp_path):
     with browser(tmp_path / "profile") as session:
         page = session.open(built["werewolf", 0] / "werewolf-narrator-vi.html", voices=[{"name": "x", "lang": "en-US"}])
-        assert page.inner_text("#voice") == ("Thiết bị này không có giọng đọc Tiếng Việt: các bước chỉ hiện "
-                                             "bằng chữ.")
+        assert page.inner_text("#voice") == ("Thiết bị này không có giọng đọc Tiếng Việt: các bước chỉ hiện bằng chữ.")
         page.click("#start")
         page.click("nav .next")
         assert page.evaluate("window.__spoken") == []
@@ -450,8 +549,11 @@ def test_without_a_voice_the_page_says_so_and_shows_text_only(built, tmp_path):
 @needs_browser
 def test_a_reload_goes_on_with_the_game_in_progress_and_the_night_is_dark(built, tmp_path):
     with browser(tmp_path / "profile") as session:
-        page = session.open(built["salem-1692", 0] / "salem-1692-narrator-en.html",
-                            voices=[{"name": "Stub", "lang": "en-US"}], clock=True)
+        page = session.open(
+            built["salem-1692", 0] / "salem-1692-narrator-en.html",
+            voices=[{"name": "Stub", "lang": "en-US"}],
+            clock=True,
+        )
         choose_table(page, players=7, version=1)
         assert page.inner_text("#version option:checked") == "Town Crier"
         page.click("#start")
@@ -482,8 +584,17 @@ def test_a_day_without_a_timer_step_gets_the_day_timer_of_the_setup_screen(tmp_p
     shutil.copytree(ROOT / "tests" / "fixtures" / "night", tmp_path / "project")
     script = tmp_path / "project" / "decks" / "night" / "script.yaml"
     script.write_text(script.read_text(encoding="utf-8").replace("timer: 90", "house: true"), encoding="utf-8")
-    result = run("narrator", "night", "--decks", str(tmp_path / "project" / "decks"), "--lang", "en",
-                 "--out", str(tmp_path / "out"), "--no-open")
+    result = run(
+        "narrator",
+        "night",
+        "--decks",
+        str(tmp_path / "project" / "decks"),
+        "--lang",
+        "en",
+        "--out",
+        str(tmp_path / "out"),
+        "--no-open",
+    )
     assert result.exit_code == 0, result.output
     with browser(tmp_path / "profile") as session:
         page = session.open(Path(result.output.strip()), voices=[], clock=True)
@@ -497,7 +608,7 @@ def test_a_day_without_a_timer_step_gets_the_day_timer_of_the_setup_screen(tmp_p
         assert page.inner_text(".timer .caption") == "Day timer" and page.inner_text(".timer .clock") == "2:00"
         page.click(".timer button >> text=Start")
         page.clock.run_for(60_000)
-        page.click("nav .next")                 # the timer goes on from step to step
+        page.click("nav .next")  # the timer goes on from step to step
         assert page.inner_text(".timer .clock") == "1:00"
         page.clock.run_for(61_000)
         assert page.inner_text(".timer .clock") == "Time!" and page.evaluate("window.__tones") == 3

@@ -33,8 +33,7 @@ def _examples() -> list[tuple[str, str]]:
 
 def _readme_commands() -> list[str]:
     lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
-    commands = [line.split("#")[0].strip() for line in lines
-                if re.match(r"^    cardgen (export \S+ --for|box) ", line)]
+    commands = [line.split("#")[0].strip() for line in lines if re.match(r"^    cardgen (export \S+ --for|box) ", line)]
     assert commands
     return commands
 
@@ -42,8 +41,9 @@ def _readme_commands() -> list[str]:
 def _run(command: str, folder: Path) -> tuple[int, str]:
     args = shlex.split(command)
     assert args[0] == "cardgen", command
-    result = subprocess.run([sys.executable, "-m", "cardgen", *args[1:]], cwd=folder, capture_output=True,
-                            text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "cardgen", *args[1:]], cwd=folder, capture_output=True, text=True, timeout=300
+    )
     return result.returncode, result.stderr + result.stdout
 
 

@@ -17,8 +17,11 @@ def back_title_position(pdf_path) -> tuple[float, float]:
     (pdfium: pdfplumber takes seconds over a back page's pattern forms)."""
     document = pdfium.PdfDocument(pdf_path)
     text = document[1].get_textpage()
-    boxes = [text.get_charbox(i, loose=True) for i in range(text.count_chars())
-             if text.get_text_range(i, 1) == "W" and pdfium_c.FPDFText_GetFontSize(text.raw, i) > 8]
+    boxes = [
+        text.get_charbox(i, loose=True)
+        for i in range(text.count_chars())
+        if text.get_text_range(i, 1) == "W" and pdfium_c.FPDFText_GetFontSize(text.raw, i) > 8
+    ]
     left, bottom, _, top = min(boxes, key=lambda b: (-round(b[3]), b[0]))
     return mm(left), mm(bottom)
 
@@ -35,8 +38,9 @@ def page_boxes(pdf_path, index: int) -> dict[str, tuple[float, ...]]:
     return {name: tuple(mm(float(v)) for v in getattr(page, name)) for name in ("trimbox", "bleedbox")}
 
 
-@pytest.mark.parametrize("margin, page_shift", [("5", (-0.5, -1.5)), ("0", (1.5, -0.5))],
-                         ids=["landscape-sheets", "portrait-sheets"])
+@pytest.mark.parametrize(
+    "margin, page_shift", [("5", (-0.5, -1.5)), ("0", (1.5, -0.5))], ids=["landscape-sheets", "portrait-sheets"]
+)
 def test_back_offset_moves_every_back_and_its_boxes_in_the_papers_axes(project, tmp_path, margin, page_shift):
     """The offset is read on the portrait calibration sheet, in the paper's axes. Poker sheets with
     the 5 mm margin are landscape (4 x 2) and reach the paper turned a quarter anticlockwise, so
@@ -64,10 +68,13 @@ def test_a_named_printer_remembers_its_offset(project, tmp_path):
         remembered = build(project, tmp_path / "printer", "--printer", "office").read_bytes()
         typed = build(project, tmp_path / "typed", "--back-offset", "1.5,-0.5").read_bytes()
         assert remembered == typed
-        result = run("build", "werewolf", "--decks", str(project / "decks"), "--printer", "ofice",
-                     "--out", str(tmp_path / "x"))
-        assert (result.exit_code, result.stderr) == (1, "no printer 'ofice' in cardgen.toml; printers: office\n"
-                                                        "1 error\n")
+        result = run(
+            "build", "werewolf", "--decks", str(project / "decks"), "--printer", "ofice", "--out", str(tmp_path / "x")
+        )
+        assert (result.exit_code, result.stderr) == (
+            1,
+            "no printer 'ofice' in cardgen.toml; printers: office\n1 error\n",
+        )
     finally:
         (project / "cardgen.toml").unlink()
 
@@ -128,8 +135,10 @@ def test_the_calibration_scales_tick_every_half_millimetre(tmp_path):
 def test_checking_an_offset_moves_the_pointers_by_it(tmp_path):
     run("calibrate", "--out", str(tmp_path / "a"))
     run("calibrate", "--back-offset", "1,2", "--out", str(tmp_path / "b"))
-    with pdfplumber.open(tmp_path / "a" / "calibration-a4-long.pdf") as a, \
-            pdfplumber.open(tmp_path / "b" / "calibration-a4-long.pdf") as b:
+    with (
+        pdfplumber.open(tmp_path / "a" / "calibration-a4-long.pdf") as a,
+        pdfplumber.open(tmp_path / "b" / "calibration-a4-long.pdf") as b,
+    ):
         for line_a, line_b in zip(a.pages[1].lines, b.pages[1].lines):
             assert mm(line_b["x0"] - line_a["x0"]) == pytest.approx(1, abs=0.01)
             assert mm(line_a["top"] - line_b["top"]) == pytest.approx(2, abs=0.01)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import pypdfium2
 import pypdf
+import pypdfium2
 
 from conftest import run
 
@@ -27,9 +27,13 @@ def test_symbols_take_their_team_colour_not_black(mini, tmp_path):
 
 def test_a_card_id_between_colons_draws_that_card_s_icon_inline(mini, tmp_path):
     seer = mini / "decks" / "mini" / "roles" / "seer.yaml"
-    seer.write_text(seer.read_text(encoding="utf-8").replace(
-        "  en: Each night, look at one player's card.",
-        '  en: "Find the :wolf: before it finds you. :nobody: and 10:30: stay text."'), encoding="utf-8")
+    seer.write_text(
+        seer.read_text(encoding="utf-8").replace(
+            "  en: Each night, look at one player's card.",
+            '  en: "Find the :wolf: before it finds you. :nobody: and 10:30: stay text."',
+        ),
+        encoding="utf-8",
+    )
     result = run("build", "--decks", str(mini / "decks"), "--lang", "en", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     pdf = tmp_path / "mini" / "mini-cards-en.pdf"
@@ -44,7 +48,13 @@ def test_a_card_id_between_colons_draws_that_card_s_icon_inline(mini, tmp_path):
     scale = 4.0
     image = page.render(scale=scale).to_pil().convert("RGB")
     left, bottom, right, top = words.get_charbox(found[0])
-    strip = image.crop((int((left - 20) * scale), int((page.get_height() - top) * scale),
-                        int(left * scale), int((page.get_height() - bottom) * scale)))
+    strip = image.crop(
+        (
+            int((left - 20) * scale),
+            int((page.get_height() - top) * scale),
+            int(left * scale),
+            int((page.get_height() - bottom) * scale),
+        )
+    )
     red = sum(1 for p in strip.get_flattened_data() if p[0] > 110 and p[1] < 60 and p[2] < 60)
     assert red > 20

@@ -8,10 +8,10 @@ import unicodedata
 import pytest
 
 from cardgen.build import card_sizes
-from cardgen.text.fonts import FontBook
-from cardgen.deck.load import load_game
 from cardgen.core.project import Project
+from cardgen.deck.load import load_game
 from cardgen.deck.validate import validate_game
+from cardgen.text.fonts import FontBook
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +32,10 @@ def resolve(root, lang, book, card_size=None):
 
 def test_language_is_chosen_and_missing_translations_fall_back_to_english(mini, book):
     seer = mini / "decks" / "mini" / "roles" / "seer.yaml"
-    seer.write_text(seer.read_text(encoding="utf-8").replace("  vi: Mỗi đêm, xem lá bài của một người chơi.\n", ""),
-                    encoding="utf-8")
+    seer.write_text(
+        seer.read_text(encoding="utf-8").replace("  vi: Mỗi đêm, xem lá bài của một người chơi.\n", ""),
+        encoding="utf-8",
+    )
     deck, problems = resolve(mini, "vi", book)
     assert problems == []
     by_id = {card.id: card for card in deck.cards}
@@ -66,4 +68,5 @@ def test_a_character_no_font_has_is_reported_at_its_line(mini, book):
     _, problems = resolve(mini, "vi", book)
     assert [str(p) for p in problems] == [
         "decks/mini/roles/wolf.yaml:10: ability.vi: character U+130E0 EGYPTIAN HIEROGLYPH E013 '𓃠' "
-        "is in none of the fonts"]
+        "is in none of the fonts"
+    ]

@@ -74,17 +74,27 @@ def test_each_version_runs_setup_dawn_turns_night_end_in_order(built, lang):
     for version, text in versions(built, lang).items():
         phases = SCRIPT["versions"][version]["phases"]
         assert [phase["kind"] for phase in phases] == ["first-night", "day", "night", "end"]
-        positions = [text.index(plain(step["do"][lang])) for step in SCRIPT["setup"]
-                     if "do" in step and step.get("version") in (None, version)]
-        positions += [text.index(plain(phase["title"][lang]) + plain(next(iter(phase["steps"][0].values()))[lang]))
-                      for phase in phases]
+        positions = [
+            text.index(plain(step["do"][lang]))
+            for step in SCRIPT["setup"]
+            if "do" in step and step.get("version") in (None, version)
+        ]
+        positions += [
+            text.index(plain(phase["title"][lang]) + plain(next(iter(phase["steps"][0].values()))[lang]))
+            for phase in phases
+        ]
         assert positions == sorted(positions), version
 
 
 def test_the_setup_deals_the_published_tryal_row_for_eight_players(built):
     for text in versions(built, "en").values():
-        assert plain("Take these 32 cards: 29 × Not a Witch, 2 × Witch, 1 × Constable. "
-                     "Shuffle them and deal 4 face down to each player.") in text
+        assert (
+            plain(
+                "Take these 32 cards: 29 × Not a Witch, 2 × Witch, 1 × Constable. "
+                "Shuffle them and deal 4 face down to each player."
+            )
+            in text
+        )
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -100,13 +110,16 @@ def test_every_death_is_followed_by_the_win_check(built, lang):
     check = plain(SCRIPT["win-check"][lang])
     for version, text in versions(built, lang).items():
         steps = [step for phase in SCRIPT["versions"][version]["phases"] for step in phase["steps"]]
-        deadly = [plain(next(value for key, value in step.items() if key in ("say", "do"))[lang])
-                  for step in steps if step.get("deadly")]
+        deadly = [
+            plain(next(value for key, value in step.items() if key in ("say", "do"))[lang])
+            for step in steps
+            if step.get("deadly")
+        ]
         # Accusations, the Black Cat's reveal at Conspiracy, a Confession, the Night's victim.
         assert len(deadly) == 4
         for step in deadly:
             # Right after the step, behind at most its countdown and the "Win check:" label.
-            after = text[text.index(step) + len(step):]
+            after = text[text.index(step) + len(step) :]
             assert 0 <= after.find(check) < 80, (version, step)
         assert text.count(check) == 4
 
@@ -123,8 +136,10 @@ def test_the_rulebook_marks_stocks_hourglass_and_the_advanced_table_as_ours(buil
 def test_tituba_moving_the_night_means_no_night_that_round(built):
     for where in ("rulebook", "cards"):
         text = joined(built / f"salem-1692-{where}-en.pdf")
-        assert "If she moves the Night card, there is no Night this time round" in text or \
-               "If you move the Night card, there is no Night this time round" in text
+        assert (
+            "If she moves the Night card, there is no Night this time round" in text
+            or "If you move the Night card, there is no Night this time round" in text
+        )
         assert "the Night can come early" not in text
 
 

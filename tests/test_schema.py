@@ -7,10 +7,10 @@ import json
 import jsonschema
 import pytest
 import yaml
-from conftest import ROOT, run
 
 from cardgen.deck.load import load_file
 from cardgen.deck.schema_check import check_schema
+from conftest import ROOT, run
 
 KINDS = {"card": "*/roles/*.yaml", "game": "*/game.yaml", "rulebook": "*/rulebook.yaml", "script": "*/script.yaml"}
 
@@ -34,13 +34,13 @@ def test_every_bundled_file_is_valid_under_the_schema(kind):
 
 
 MISTAKES = [
-    "name: {en: Seer}\nability: {en: Look.}\ncount: two\n",             # wrong type
-    "name: {en: Seer}\nability: {en: Look.}\ncolour: blue\n",           # unknown key
-    "name: {en: Seer}\n",                                               # missing key
+    "name: {en: Seer}\nability: {en: Look.}\ncount: two\n",  # wrong type
+    "name: {en: Seer}\nability: {en: Look.}\ncolour: blue\n",  # unknown key
+    "name: {en: Seer}\n",  # missing key
     "name: {en: Seer}\nability: {en: Look.}\nnight: {order: first}\n",  # wrong type, nested
-    "name: {en: Seer}\nability: {en: Look.}\ncount: 0\n",               # below the minimum
-    "name: {EN: Seer}\nability: {en: Look.}\n",                         # not a language code
-    "name: {en: Seer}\nability: {en: Look.}\nteam: Village Folk\n",     # not an id
+    "name: {en: Seer}\nability: {en: Look.}\ncount: 0\n",  # below the minimum
+    "name: {EN: Seer}\nability: {en: Look.}\n",  # not a language code
+    "name: {en: Seer}\nability: {en: Look.}\nteam: Village Folk\n",  # not an id
 ]
 
 

@@ -21,7 +21,7 @@ from pypdf.generic import ContentStream
 
 from conftest import ROOT, mini_project, run
 
-POKER_PAGE = (2.75 * 25.4, 3.75 * 25.4)        # 2.5 × 3.5 in and 1/8 in bleed all round
+POKER_PAGE = (2.75 * 25.4, 3.75 * 25.4)  # 2.5 × 3.5 in and 1/8 in bleed all round
 BLEED = 0.125 * 25.4
 
 
@@ -62,8 +62,8 @@ def dtc(tmp_path_factory):
 def test_one_pdf_per_deck_with_a_back_and_a_front_page_per_copy(dtc):
     assert sorted(p.name for p in dtc.iterdir()) == ["mini-role-en.pdf"]
     texts = [" ".join(page.extract_text().split()) for page in PdfReader(dtc / "mini-role-en.pdf").pages]
-    assert len(texts) == 6                                   # seer, wolf, wolf: back, front each
-    assert texts[0::2] == ["Mini"] * 3                       # the back's title comes first
+    assert len(texts) == 6  # seer, wolf, wolf: back, front each
+    assert texts[0::2] == ["Mini"] * 3  # the back's title comes first
     assert [t.split()[0] for t in texts[1::2]] == ["Seer", "Wolf", "Wolf"]
 
 
@@ -72,7 +72,8 @@ def test_pages_are_the_trim_plus_an_eighth_of_an_inch(dtc):
         assert _mm(page.mediabox) == pytest.approx([0, 0, *POKER_PAGE], abs=0.01)
         assert _mm(page.bleedbox) == pytest.approx([0, 0, *POKER_PAGE], abs=0.01)
         assert _mm(page.trimbox) == pytest.approx(
-            [BLEED, BLEED, POKER_PAGE[0] - BLEED, POKER_PAGE[1] - BLEED], abs=0.01)
+            [BLEED, BLEED, POKER_PAGE[0] - BLEED, POKER_PAGE[1] - BLEED], abs=0.01
+        )
 
 
 def _content_streams(reader: PdfReader):
@@ -111,7 +112,7 @@ def test_the_pdf_is_pdf_x1a_with_a_cmyk_output_intent(dtc):
     profile = intent["/DestOutputProfile"].get_object()
     assert profile["/N"] == 4
     assert profile.get_data() == (ROOT / "templates/exports/icc/cardgen-swop-tr003-tac240.icc").read_bytes()
-    assert profile.get_data()[16:20] == b"CMYK"                 # the ICC header's colour space
+    assert profile.get_data()[16:20] == b"CMYK"  # the ICC header's colour space
 
 
 def test_every_font_is_embedded(dtc):
@@ -128,7 +129,7 @@ def test_the_back_prints_in_the_back_colour_separated(dtc):
     back = document[0].render(scale=1).to_pil().convert("RGB")
     front = document[1].render(scale=1).to_pil().convert("RGB")
     r, g, b = max(back.getcolors(back.width * back.height))[1]
-    assert b > r + 40 and b > g                              # still a blue
+    assert b > r + 40 and b > g  # still a blue
     assert max(front.getcolors(front.width * front.height))[1] != (r, g, b)
 
 
@@ -156,7 +157,8 @@ def test_ink_over_the_limit_is_an_error_naming_the_card_and_the_colour(tmp_path)
         "more than Tight Shop's limit of 200 %; use a lighter colour",
         "decks/mini/roles/wolf.yaml:1: wolf (front, en): #000000 prints as C42 M35 Y42 K95, 213 % ink, "
         "more than Tight Shop's limit of 200 %; use a lighter colour",
-        "4 errors"]
+        "4 errors",
+    ]
     assert not (tmp_path / "out").exists()
 
 
@@ -172,7 +174,8 @@ def test_text_in_the_safe_zone_is_an_error_naming_the_card_and_the_text(tmp_path
         "inside Wide Shop's 7 mm safe zone; shorten it or give it more room",
         "decks/mini/roles/wolf.yaml:1: wolf (front, en): the text 'Each' comes 5.9 mm from the cut, "
         "inside Wide Shop's 7 mm safe zone; shorten it or give it more room",
-        "2 errors"]
+        "2 errors",
+    ]
 
 
 def test_the_bundled_decks_keep_their_text_out_of_every_services_safe_zone(tmp_path):
@@ -183,9 +186,11 @@ def test_the_bundled_decks_keep_their_text_out_of_every_services_safe_zone(tmp_p
 def test_a_size_the_service_does_not_print_is_left_out_with_a_warning(tmp_path):
     project = mini_project(tmp_path / "project", "token-25")
     result = _ok(_export(project, tmp_path / "out", "drivethrucards", "--lang", "en"))
-    assert result.stderr == ("decks/mini/game.yaml:12: warning: DriveThruCards prints no 'token-25' cards: "
-                             "the 3 'role' cards are left out (sizes in templates/exports/drivethrucards.yaml: "
-                             "poker)\n")
+    assert result.stderr == (
+        "decks/mini/game.yaml:12: warning: DriveThruCards prints no 'token-25' cards: "
+        "the 3 'role' cards are left out (sizes in templates/exports/drivethrucards.yaml: "
+        "poker)\n"
+    )
     assert result.stdout.startswith("0 files (0 PNG), 0 cards in ")
     assert not (tmp_path / "out").exists()
 
@@ -194,8 +199,10 @@ def test_an_unknown_service_names_the_known_ones(tmp_path):
     project = mini_project(tmp_path / "project")
     result = _export(project, tmp_path / "out", "kinkos")
     assert result.exit_code == 1
-    assert result.stderr.splitlines()[0] == ("no print service 'kinkos'; known: drivethrucards, makeplayingcards, "
-                                             "printplaygames, thegamecrafter (each is a file in templates/exports/)")
+    assert result.stderr.splitlines()[0] == (
+        "no print service 'kinkos'; known: drivethrucards, makeplayingcards, "
+        "printplaygames, thegamecrafter (each is a file in templates/exports/)"
+    )
 
 
 def test_a_mistake_in_a_service_file_is_reported_at_its_line(tmp_path):
@@ -206,7 +213,8 @@ def test_a_mistake_in_a_service_file_is_reported_at_its_line(tmp_path):
     assert result.stderr.splitlines() == [
         "templates/exports/broken.yaml:19: bleed: expected a length such as 2.5in, 3mm or 9pt, got 'an eighth'",
         "templates/exports/broken.yaml:21: dpi: expected a number from 72 to 1200, got 3000",
-        "2 errors"]
+        "2 errors",
+    ]
 
 
 def test_bleed_and_resolution_flags_cannot_override_a_service(tmp_path):
@@ -219,21 +227,28 @@ def test_bleed_and_resolution_flags_cannot_override_a_service(tmp_path):
 # --- image services ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("service, front, back", [
-    ("thegamecrafter", "role/{n}-{card}-front.png", "role/back.png"),
-    ("makeplayingcards", "role/front/{n}-{card}.png", "role/back.png"),
-    ("printplaygames", "role/FRONT/{n}-{card}.png", "role/BACK/back.png"),
-])
+@pytest.mark.parametrize(
+    "service, front, back",
+    [
+        ("thegamecrafter", "role/{n}-{card}-front.png", "role/back.png"),
+        ("makeplayingcards", "role/front/{n}-{card}.png", "role/back.png"),
+        ("printplaygames", "role/FRONT/{n}-{card}.png", "role/BACK/back.png"),
+    ],
+)
 def test_image_services_get_a_png_per_card_a_shared_back_and_quantities(tmp_path, service, front, back):
     project = mini_project(tmp_path / "project")
     _ok(_export(project, tmp_path / "out", service, "--lang", "en"))
     folder = tmp_path / "out" / "mini" / service / "en"
     seer, wolf = front.format(n="001", card="seer"), front.format(n="002", card="wolf")
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.*")) == sorted(
-        [seer, wolf, back, "role/cards.csv"])
+        [seer, wolf, back, "role/cards.csv"]
+    )
     rows = list(csv.reader(io.StringIO((folder / "role/cards.csv").read_text(encoding="utf-8"))))
-    assert rows == [["number", "card", "quantity", "front", "back"],
-                    ["001", "seer", "1", seer, back], ["002", "wolf", "2", wolf, back]]
+    assert rows == [
+        ["number", "card", "quantity", "front", "back"],
+        ["001", "seer", "1", seer, back],
+        ["002", "wolf", "2", wolf, back],
+    ]
     # 2.5 × 3.5 in at 300 dpi with 1/8 in of bleed a side (MPC: 36 px).
     pixels = (822, 1122) if service == "makeplayingcards" else (825, 1125)
     for name in (seer, wolf, back):
@@ -241,7 +256,7 @@ def test_image_services_get_a_png_per_card_a_shared_back_and_quantities(tmp_path
             assert image.mode == "RGB"
             assert image.size == pixels
     with Image.open(folder / back) as image:
-        assert max(image.getcolors(image.width * image.height))[1] == (0x24, 0x46, 0x6e)
+        assert max(image.getcolors(image.width * image.height))[1] == (0x24, 0x46, 0x6E)
 
 
 def test_an_export_removes_the_files_of_cards_the_deck_no_longer_has(tmp_path):
@@ -259,8 +274,9 @@ def test_an_export_removes_the_files_of_cards_the_deck_no_longer_has(tmp_path):
 def _with_art(project: Path, image: Image.Image) -> None:
     image.save(project / "decks" / "mini" / "art.png")
     wolf = project / "decks" / "mini" / "roles" / "wolf.yaml"
-    wolf.write_text(wolf.read_text(encoding="utf-8").replace("symbol: symbols/wolf.svg", "art: {file: art.png}"),
-                    encoding="utf-8")
+    wolf.write_text(
+        wolf.read_text(encoding="utf-8").replace("symbol: symbols/wolf.svg", "art: {file: art.png}"), encoding="utf-8"
+    )
 
 
 def test_a_picture_is_separated_into_cmyk_through_the_profile(tmp_path):
@@ -272,16 +288,20 @@ def test_a_picture_is_separated_into_cmyk_through_the_profile(tmp_path):
     _ok(_export(project, tmp_path / "out", "drivethrucards", "--lang", "en"))
     pdf = tmp_path / "out" / "mini" / "drivethrucards" / "en" / "mini-role-en.pdf"
     reader = PdfReader(pdf)
-    images = [x.get_object() for page in reader.pages
-              for x in page["/Resources"].get("/XObject", {}).values() if x.get_object()["/Subtype"] == "/Image"]
+    images = [
+        x.get_object()
+        for page in reader.pages
+        for x in page["/Resources"].get("/XObject", {}).values()
+        if x.get_object()["/Subtype"] == "/Image"
+    ]
     assert images and {image["/ColorSpace"] for image in images} == {"/DeviceCMYK"}
     data = images[0].get_data()
     width, height = int(images[0]["/Width"]), int(images[0]["/Height"])
     assert len(data) == 4 * width * height
     cmyk = Image.frombytes("CMYK", (width, height), data)
-    c, m, y, k = cmyk.getpixel((width // 4, height // 2))           # the red half
+    c, m, y, k = cmyk.getpixel((width // 4, height // 2))  # the red half
     assert m > 200 and y > 200 and c < 20 and k < 20
-    c, m, y, k = cmyk.getpixel((3 * width // 4, height // 2))       # the green half
+    c, m, y, k = cmyk.getpixel((3 * width // 4, height // 2))  # the green half
     assert c > 150 and y > 150 and m < 60
     assert max(sum(cmyk.getpixel((x, height // 2))) for x in range(width)) <= 240 * 255 / 100 + 1
 
@@ -296,14 +316,15 @@ def test_a_picture_with_transparency_is_refused_for_pdf_x1a(tmp_path):
     assert result.stderr.splitlines() == [
         "decks/mini/game.yaml:12: role (en): a picture has transparency, which PDF/X-1a does not allow: flatten it "
         "onto its background (save it without an alpha channel)",
-        "1 error"]
+        "1 error",
+    ]
 
 
 def test_the_ink_of_a_picture_is_its_darkest_pixel_s():
     from cardgen.cards.pdfx import _max_ink
 
     image = Image.new("CMYK", (50, 40), (10, 10, 10, 10))
-    image.putpixel((30, 25), (200, 100, 50, 20))          # 370 of 1020: 145 %
+    image.putpixel((30, 25), (200, 100, 50, 20))  # 370 of 1020: 145 %
     image.putpixel((31, 5), (20, 20, 20, 20))
     total, (c, m, y, k) = _max_ink(image)
     assert total == pytest.approx(370 * 100 / 255)

@@ -13,14 +13,14 @@ import pypdfium2
 import pytest
 
 from cardgen.build import card_sizes
-from cardgen.deck.load import load_game
 from cardgen.core.project import Project
+from cardgen.deck.load import load_game
 from cardgen.deck.resolve import AnyGlyph, resolve_deck
 from cardgen.deck.tonight import printed, tonight
 from conftest import ROOT, run
-from test_game_night_engine import build as build_night, night  # noqa: F401  (the night fixture)
+from test_game_night_engine import build as build_night  # noqa: F401  (the night fixture)
 
-NINE = "werewolf:3,seer,witch,hunter,guard,villager:2"     # the issue's "Done when" table
+NINE = "werewolf:3,seer,witch,hunter,guard,villager:2"  # the issue's "Done when" table
 
 
 def joined(path: Path) -> str:
@@ -36,8 +36,10 @@ def card_names(path: Path) -> Counter:
     fronts = [i for i in range(len(document)) if "· fronts ·" in document[i].get_textpage().get_text_range()]
     with pdfplumber.open(path, pages=[i + 1 for i in fronts]) as pdf:
         for page in pdf.pages:
-            words = sorted((w for w in page.extract_words(extra_attrs=["size"]) if w["size"] >= 12),
-                           key=lambda w: (round(w["top"]), w["x0"]))
+            words = sorted(
+                (w for w in page.extract_words(extra_attrs=["size"]) if w["size"] >= 12),
+                key=lambda w: (round(w["top"]), w["x0"]),
+            )
             name, last = [], None
             for word in words:
                 if last and (round(word["top"]) != round(last["top"]) or word["x0"] - last["x1"] > 8):
@@ -54,8 +56,6 @@ def line_of(path: Path, text: str) -> int:
     return path.read_text(encoding="utf-8").splitlines().index(text) + 1
 
 
-
-
 # --- the one command of the issue's "Done when" ------------------------------------------------------
 
 
@@ -69,8 +69,9 @@ def evening(tmp_path_factory):
     folder = out / "werewolf"
     before = {path.name: path.read_bytes() for path in folder.iterdir()}
     manifest = json.loads((out / "cardgen-manifest.json").read_text())["outputs"]
-    result = run("build", "werewolf", "--lang", "en", "--roles", NINE, "--only-needed", "--out", str(out),
-                 "--jobs", "1")
+    result = run(
+        "build", "werewolf", "--lang", "en", "--roles", NINE, "--only-needed", "--out", str(out), "--jobs", "1"
+    )
     assert result.exit_code == 0, result.output
     return out, before, manifest, result
 
@@ -78,18 +79,20 @@ def evening(tmp_path_factory):
 def test_the_evening_prints_exactly_its_cards_and_a_player_aid_a_seat(evening):
     out, _, _, result = evening
     assert card_names(out / "werewolf" / "werewolf-cards-en-9p.pdf") == Counter(
-        {"Werewolf": 3, "Seer": 1, "Witch": 1, "Hunter": 1, "Guard": 1, "Villager": 2, "Player aid": 9})
+        {"Werewolf": 3, "Seer": 1, "Witch": 1, "Hunter": 1, "Guard": 1, "Villager": 2, "Player aid": 9}
+    )
     assert result.stdout.splitlines()[-1].endswith(
-        "; 1 up to date; --only-needed: 3 sheets of cards instead of 7 (4 saved)")
+        "; 1 up to date; --only-needed: 3 sheets of cards instead of 7 (4 saved)"
+    )
 
 
 def test_the_evening_s_script_calls_exactly_its_roles_in_night_order(evening):
     out, _, _, _ = evening
     text = joined(out / "werewolf" / "werewolf-script-en-9p.pdf")
     assert "9 players, roles chosen for tonight" in text
-    first_night = text[text.index("First night"):text.index("Day ")]
+    first_night = text[text.index("First night") : text.index("Day ")]
     calls = [part.rsplit(". ", 1)[-1].strip() for part in first_night.split(", open your eyes.")[:-1]]
-    assert calls == ["Guard", "Seer", "Werewolves", "Witch", "Everyone"]      # then dawn breaks
+    assert calls == ["Guard", "Seer", "Werewolves", "Witch", "Everyone"]  # then dawn breaks
     for absent in ("Cupid", "Thief", "Pied Piper", "Possibly nobody holds this card"):
         assert f"{absent}, open your eyes." not in text
 
@@ -98,14 +101,22 @@ def test_the_evening_s_files_sit_beside_the_unchanged_whole_box(evening):
     out, before, manifest, result = evening
     folder = out / "werewolf"
     assert sorted(path.name for path in folder.iterdir()) == [
-        "werewolf-cards-en-9p.pdf", "werewolf-cards-en.pdf", "werewolf-narrator-en-9p.html",
-        "werewolf-narrator-en.html", "werewolf-rulebook-en.pdf", "werewolf-script-en-9p.pdf", "werewolf-script-en.pdf"]
+        "werewolf-cards-en-9p.pdf",
+        "werewolf-cards-en.pdf",
+        "werewolf-narrator-en-9p.html",
+        "werewolf-narrator-en.html",
+        "werewolf-rulebook-en.pdf",
+        "werewolf-script-en-9p.pdf",
+        "werewolf-script-en.pdf",
+    ]
     assert {name: (folder / name).read_bytes() for name in before} == before
     after = json.loads((out / "cardgen-manifest.json").read_text())["outputs"]
     assert {key: after[key] for key in manifest} == manifest
-    assert result.stdout.splitlines()[:3] == [f"{folder / 'werewolf-cards-en-9p.pdf'}",
-                                              f"{folder / 'werewolf-script-en-9p.pdf'}",
-                                              f"{folder / 'werewolf-narrator-en-9p.html'}"]
+    assert result.stdout.splitlines()[:3] == [
+        f"{folder / 'werewolf-cards-en-9p.pdf'}",
+        f"{folder / 'werewolf-script-en-9p.pdf'}",
+        f"{folder / 'werewolf-narrator-en-9p.html'}",
+    ]
     again = run("build", "werewolf", "--lang", "en", "--out", str(out), "--jobs", "1")
     assert again.stdout.startswith("up to date (4 files)")
     again = run("build", "werewolf", "--lang", "en", "--roles", NINE, "--only-needed", "--out", str(out))
@@ -116,14 +127,21 @@ def test_without_only_needed_a_table_gets_its_script_and_the_box_s_cards(tmp_pat
     result = run("build", "werewolf", "--lang", "en", "--players", "10", "--out", str(tmp_path), "--jobs", "1")
     assert result.exit_code == 0, result.output
     assert sorted(path.name for path in (tmp_path / "werewolf").iterdir()) == [
-        "werewolf-cards-en.pdf", "werewolf-narrator-en-10p.html", "werewolf-rulebook-en.pdf",
-        "werewolf-script-en-10p.pdf"]
+        "werewolf-cards-en.pdf",
+        "werewolf-narrator-en-10p.html",
+        "werewolf-rulebook-en.pdf",
+        "werewolf-script-en-10p.pdf",
+    ]
     assert "--only-needed" not in result.stdout
-    listed = run("build", "werewolf", "--lang", "en", "--roles", NINE, "--only-needed", "--out", "o",
-                 "--list-targets", "--json")
+    listed = run(
+        "build", "werewolf", "--lang", "en", "--roles", NINE, "--only-needed", "--out", "o", "--list-targets", "--json"
+    )
     assert json.loads(listed.stdout)["targets"][0]["outputs"] == [
-        "o/werewolf/werewolf-cards-en-9p.pdf", "o/werewolf/werewolf-rulebook-en.pdf",
-        "o/werewolf/werewolf-script-en-9p.pdf", "o/werewolf/werewolf-narrator-en-9p.html"]
+        "o/werewolf/werewolf-cards-en-9p.pdf",
+        "o/werewolf/werewolf-rulebook-en.pdf",
+        "o/werewolf/werewolf-script-en-9p.pdf",
+        "o/werewolf/werewolf-narrator-en-9p.html",
+    ]
 
 
 # --- the deal in the setup phase, in every language ----------------------------------------------------
@@ -135,32 +153,39 @@ def test_the_setup_phase_deals_exactly_the_roles_given(night):
     text = joined(out / "night-script-en-4p.pdf")
     plain, bell = text.split("Bell Setup")
     for version in (plain, bell):
-        assert ("Take these 5 cards: 2 × Wolf, 1 × Hunter, 2 × Villager. Shuffle them and deal one face down to "
-                "each player. Lay the card left over face down in the middle of the table.") in version
-        assert "The seer takes the middle card." not in version       # if: seer, and no Seer is in play
+        assert (
+            "Take these 5 cards: 2 × Wolf, 1 × Hunter, 2 × Villager. Shuffle them and deal one face down to "
+            "each player. Lay the card left over face down in the middle of the table."
+        ) in version
+        assert "The seer takes the middle card." not in version  # if: seer, and no Seer is in play
         assert "Hunter, open your eyes." in version and "Seer, open your eyes." not in version
 
 
 def test_the_deal_of_chosen_roles_in_spanish_and_chinese(night):
     game = night / "decks" / "night" / "game.yaml"
-    game.write_text(game.read_text(encoding="utf-8").replace("languages: [en, es]", "languages: [en, es, zh]"),
-                    encoding="utf-8")
+    game.write_text(
+        game.read_text(encoding="utf-8").replace("languages: [en, es]", "languages: [en, es, zh]"), encoding="utf-8"
+    )
     result, out = build_night(night, "--lang", "es", "--lang", "zh", "--roles", "wolf:2,seer,villager:2")
     assert result.exit_code == 0, result.output
-    assert ("Toma estas 5 cartas: 2 × Lobo, 1 × Vidente, 2 × Aldeano. Barájalas y reparte una boca abajo a cada "
-            "jugador.") in joined(out / "night-script-es-4p.pdf")
+    assert (
+        "Toma estas 5 cartas: 2 × Lobo, 1 × Vidente, 2 × Aldeano. Barájalas y reparte una boca abajo a cada jugador."
+    ) in joined(out / "night-script-es-4p.pdf")
     assert "取以下5张牌：Wolf×2、Seer×1、Villager×2。" in joined(out / "night-script-zh-4p.pdf").replace(" ", "")
 
 
 # --- messages -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("werewolf:two", "expected CARD or CARD:COUNT separated by commas (like werewolf:2,seer), got 'werewolf:two'"),
-    ("seer,werewolf:2,seer", "'seer' is named twice"),
-    ("werewolf:0,seer", "'werewolf:0': a count is at least 1"),
-    ("werewolf:2,,seer", "expected CARD or CARD:COUNT separated by commas (like werewolf:2,seer), got ''"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("werewolf:two", "expected CARD or CARD:COUNT separated by commas (like werewolf:2,seer), got 'werewolf:two'"),
+        ("seer,werewolf:2,seer", "'seer' is named twice"),
+        ("werewolf:0,seer", "'werewolf:0': a count is at least 1"),
+        ("werewolf:2,,seer", "expected CARD or CARD:COUNT separated by commas (like werewolf:2,seer), got ''"),
+    ],
+)
 def test_a_roles_spec_that_cannot_be_read_says_why(spec, message):
     result = run("setup", "werewolf", "--roles", spec)
     assert result.exit_code == 2
@@ -171,36 +196,50 @@ def test_an_unknown_card_gets_a_did_you_mean(tmp_path):
     for command in (["setup", "werewolf"], ["build", "werewolf", "--out", str(tmp_path)]):
         result = run(*command, "--roles", "werewolf:2,seer,wich")
         assert result.exit_code == 1
-        assert result.stderr == ("decks/werewolf/game.yaml:1: --roles: no card 'wich' (did you mean 'witch'?) in "
-                                 "werewolf\n1 error\n")
+        assert result.stderr == (
+            "decks/werewolf/game.yaml:1: --roles: no card 'wich' (did you mean 'witch'?) in werewolf\n1 error\n"
+        )
     assert not (tmp_path / "werewolf").exists()
 
 
 def test_more_copies_than_the_box_holds_is_an_error_naming_both_numbers():
     result = run("setup", "werewolf", "--roles", "werewolf:5,seer:2,villager:4")
     assert result.exit_code == 1
-    assert result.stderr == ("decks/werewolf/roles/seer.yaml:1: --roles: 2 'seer' cards asked for, but the box has 1\n"
-                             "decks/werewolf/roles/werewolf.yaml:1: --roles: 5 'werewolf' cards asked for, but the "
-                             "box has 4\n2 errors\n")
+    assert result.stderr == (
+        "decks/werewolf/roles/seer.yaml:1: --roles: 2 'seer' cards asked for, but the box has 1\n"
+        "decks/werewolf/roles/werewolf.yaml:1: --roles: 5 'werewolf' cards asked for, but the "
+        "box has 4\n2 errors\n"
+    )
 
 
 def standard_line(game: str) -> str:
     return f"decks/{game}/game.yaml:{line_of(ROOT / 'decks' / game / 'game.yaml', '  standard:')}"
 
 
-@pytest.mark.parametrize("args, warning", [
-    (["werewolf", "--players", "9", "--roles", "werewolf:3,seer,witch,hunter,guard"],
-     f"{standard_line('werewolf')}: warning: --roles: 7 cards for 9 players, but setup 'standard' of werewolf "
-     "deals one card to each player (9 cards)"),
-    (["werewords", "--players", "6", "--roles", "mayor,seer,werewolf,villager:3"],
-     f"{standard_line('werewords')}: warning: --roles: 6 cards for 6 players, but setup 'standard' of werewords "
-     "deals one card to each player and 1 more (7 cards)"),
-    (["salem-1692", "--players", "4", "--roles", "tryal-witch,tryal-constable,tryal-not-a-witch:17"],
-     f"{standard_line('salem-1692')}: warning: --roles: 19 cards for 4 players, but setup 'standard' of "
-     "salem-1692 deals every player the same number of cards"),
-    (["werewolf", "--roles", "werewolf,seer,villager:4"],
-     "decks/werewolf/game.yaml:1: warning: --roles: 6 players, but werewolf is for 8–18 players"),
-])
+@pytest.mark.parametrize(
+    "args, warning",
+    [
+        (
+            ["werewolf", "--players", "9", "--roles", "werewolf:3,seer,witch,hunter,guard"],
+            f"{standard_line('werewolf')}: warning: --roles: 7 cards for 9 players, but setup 'standard' of werewolf "
+            "deals one card to each player (9 cards)",
+        ),
+        (
+            ["werewords", "--players", "6", "--roles", "mayor,seer,werewolf,villager:3"],
+            f"{standard_line('werewords')}: warning: --roles: 6 cards for 6 players, but setup 'standard' of werewords "
+            "deals one card to each player and 1 more (7 cards)",
+        ),
+        (
+            ["salem-1692", "--players", "4", "--roles", "tryal-witch,tryal-constable,tryal-not-a-witch:17"],
+            f"{standard_line('salem-1692')}: warning: --roles: 19 cards for 4 players, but setup 'standard' of "
+            "salem-1692 deals every player the same number of cards",
+        ),
+        (
+            ["werewolf", "--roles", "werewolf,seer,villager:4"],
+            "decks/werewolf/game.yaml:1: warning: --roles: 6 players, but werewolf is for 8–18 players",
+        ),
+    ],
+)
 def test_a_total_against_the_rule_is_a_warning_that_says_the_rule(args, warning):
     result = run("setup", *args)
     assert (result.exit_code, result.stderr) == (0, warning + "\n")
@@ -210,28 +249,43 @@ def test_a_total_against_the_rule_is_a_warning_that_says_the_rule(args, warning)
 
 def test_the_players_are_the_cards_less_the_extra_ones():
     assert json.loads(run("setup", "werewords", "--roles", "mayor,seer,werewolf,villager:4", "--json").stdout) == {
-        "game": "werewords", "players": 6, "components": {"mayor": 1, "seer": 1, "werewolf": 1, "villager": 4}}
+        "game": "werewords",
+        "players": 6,
+        "components": {"mayor": 1, "seer": 1, "werewolf": 1, "villager": 4},
+    }
     result = run("setup", "salem-1692", "--roles", "tryal-witch,tryal-not-a-witch:19")
     assert (result.exit_code, result.stderr) == (
-        1, f"{standard_line('salem-1692')}: --roles: setup 'standard' of salem-1692 deals several cards to each "
-           "player: say how many play with --players N\n1 error\n")
+        1,
+        f"{standard_line('salem-1692')}: --roles: setup 'standard' of salem-1692 deals several cards to each "
+        "player: say how many play with --players N\n1 error\n",
+    )
 
 
 def test_options_that_do_not_go_together(tmp_path):
     cases = [
-        (["setup", "werewolf", "--roles", NINE, "--with", "cupid"],
-         "decks/werewolf/game.yaml:1: --with adds a card to a setup's row; with --roles, name every card in --roles\n"
-         "1 error\n"),
-        (["build", "werewolf", "werewords", "--roles", NINE, "--out", str(tmp_path)],
-         "--roles names the cards of one game: build one game at a time\n1 error\n"),
-        (["build", "werewolf", "--only-needed", "--out", str(tmp_path)],
-         "--only-needed prints the cards of one table: give --players N, --setup NAME or --roles SPEC\n1 error\n"),
-        (["setup", "werewolf"],
-         "Error: say who plays: --players N, --setup NAME or --roles SPEC (cardgen setup GAME --list shows the "
-         "setups)\n"),
-        (["setup", "werewolf", "--setup", "standard"],
-         f"{standard_line('werewolf')}: --setup standard: setup 'standard' of werewolf has rows for 8–18 "
-         "players: say how many with --players N\n1 error\n"),
+        (
+            ["setup", "werewolf", "--roles", NINE, "--with", "cupid"],
+            "decks/werewolf/game.yaml:1: --with adds a card to a setup's row; with --roles, name every card in --roles\n"
+            "1 error\n",
+        ),
+        (
+            ["build", "werewolf", "werewords", "--roles", NINE, "--out", str(tmp_path)],
+            "--roles names the cards of one game: build one game at a time\n1 error\n",
+        ),
+        (
+            ["build", "werewolf", "--only-needed", "--out", str(tmp_path)],
+            "--only-needed prints the cards of one table: give --players N, --setup NAME or --roles SPEC\n1 error\n",
+        ),
+        (
+            ["setup", "werewolf"],
+            "Error: say who plays: --players N, --setup NAME or --roles SPEC (cardgen setup GAME --list shows the "
+            "setups)\n",
+        ),
+        (
+            ["setup", "werewolf", "--setup", "standard"],
+            f"{standard_line('werewolf')}: --setup standard: setup 'standard' of werewolf has rows for 8–18 "
+            "players: say how many with --players N\n1 error\n",
+        ),
     ]
     for args, message in cases:
         result = run(*args)
@@ -241,9 +295,11 @@ def test_options_that_do_not_go_together(tmp_path):
 
 def test_a_card_no_setup_deals_joins_the_table_without_a_seat():
     result = run("setup", "werewolf", "--players", "9", "--with", "sheriff", "--with", "hunter")
-    assert result.stdout == ("werewolf, 9 players (standard): 9 cards\n"
-                             "    2 x Werewolf\n    1 x Seer\n    5 x Villager\n    1 x Hunter\n"
-                             "    1 x Sheriff (dealt to nobody)\n")
+    assert result.stdout == (
+        "werewolf, 9 players (standard): 9 cards\n"
+        "    2 x Werewolf\n    1 x Seer\n    5 x Villager\n    1 x Hunter\n"
+        "    1 x Sheriff (dealt to nobody)\n"
+    )
 
 
 # --- what an evening prints ---------------------------------------------------------------------------
@@ -261,18 +317,33 @@ def evening_deck(game: str, players: int | None = None, roles: tuple = (), setup
 
 def test_the_facilitator_s_cards_follow_the_roles_dealt_and_the_reference_card_stays():
     cards = evening_deck("mafia-vendetta", 7)
-    assert cards == {"bystander": 3, "detective": 1, "nurse": 1, "thug": 2,
-                     "moderator-bystander": 1, "moderator-detective": 1, "moderator-nurse": 1, "moderator-thug": 1,
-                     "night-order": 1, "player-aid": 7}
+    assert cards == {
+        "bystander": 3,
+        "detective": 1,
+        "nurse": 1,
+        "thug": 2,
+        "moderator-bystander": 1,
+        "moderator-detective": 1,
+        "moderator-nurse": 1,
+        "moderator-thug": 1,
+        "night-order": 1,
+        "player-aid": 7,
+    }
 
 
 def test_tokens_and_word_cards_are_equipment_and_print_whole():
     cards = evening_deck("werewords", 5)
     whole = evening_deck("werewords")
-    assert {card: n for card, n in cards.items() if card.startswith(("token-", "word-"))} == \
-        {card: n for card, n in whole.items() if card.startswith(("token-", "word-"))}
-    assert {card: n for card, n in cards.items() if not card.startswith(("token-", "word-"))} == \
-        {"mayor": 1, "seer": 1, "werewolf": 1, "villager": 3, "player-aid": 5}
+    assert {card: n for card, n in cards.items() if card.startswith(("token-", "word-"))} == {
+        card: n for card, n in whole.items() if card.startswith(("token-", "word-"))
+    }
+    assert {card: n for card, n in cards.items() if not card.startswith(("token-", "word-"))} == {
+        "mayor": 1,
+        "seer": 1,
+        "werewolf": 1,
+        "villager": 3,
+        "player-aid": 5,
+    }
 
 
 # --- the rulebook and setup --list ----------------------------------------------------------------------
@@ -280,7 +351,9 @@ def test_tokens_and_word_cards_are_equipment_and_print_whole():
 
 def add_community_setup(project: Path) -> None:
     game = project / "decks" / "night" / "game.yaml"
-    game.write_text(game.read_text(encoding="utf-8") + """  trio:
+    game.write_text(
+        game.read_text(encoding="utf-8")
+        + """  trio:
     name: {en: "Hunter's trio", es: "Trío del cazador"}
     origin: community
     players: [3, 5]
@@ -288,7 +361,9 @@ def add_community_setup(project: Path) -> None:
       wolf: 1
       hunter: 1
     fill: villager
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
 
 
 def test_the_rulebook_prints_community_setups_in_a_marked_table_with_the_legend(night):
@@ -296,25 +371,31 @@ def test_the_rulebook_prints_community_setups_in_a_marked_table_with_the_legend(
     result, out = build_night(night, "--lang", "en")
     assert result.exit_code == 0, result.output
     text = joined(out / "night-rulebook-en.pdf")
-    assert ("Night 2–6 players · 10–20 minutes ◆ House rule: our own choice where the official rules are silent, unclear or "
-            "contradict themselves. ○ Community setup: widely played by groups; not from the official rules, and "
-            "not ours. Goal") in text
-    table = text[text.index("Setups groups play ○"):text.index("A round")]
-    assert table == ("Setups groups play ○ Setup Hunter's trio Hunter's trio Players 3 5 Wolf 1 1 Hunter 1 1 "
-                     "Villager 1 3 ")
+    assert (
+        "Night 2–6 players · 10–20 minutes ◆ House rule: our own choice where the official rules are silent, unclear or "
+        "contradict themselves. ○ Community setup: widely played by groups; not from the official rules, and "
+        "not ours. Goal"
+    ) in text
+    table = text[text.index("Setups groups play ○") : text.index("A round")]
+    assert table == (
+        "Setups groups play ○ Setup Hunter's trio Hunter's trio Players 3 5 Wolf 1 1 Hunter 1 1 Villager 1 3 "
+    )
     assert "Setup by player count · Hunter's trio" not in text and text.count("○") == 2
 
 
 def test_a_setup_is_ours_or_the_players_not_both(night):
     add_community_setup(night)
     game = night / "decks" / "night" / "game.yaml"
-    game.write_text(game.read_text(encoding="utf-8").replace("    origin: community",
-                                                             "    origin: community\n    house: true"),
-                    encoding="utf-8")
+    game.write_text(
+        game.read_text(encoding="utf-8").replace("    origin: community", "    origin: community\n    house: true"),
+        encoding="utf-8",
+    )
     result = run("validate", "--decks", str(night / "decks"))
     assert result.exit_code == 1
-    assert result.stderr == (f"decks/night/game.yaml:{line_of(game, '    origin: community')}: setups.trio: a setup "
-                             "is ours (house: true) or the players' (origin: community), not both\n1 error\n")
+    assert result.stderr == (
+        f"decks/night/game.yaml:{line_of(game, '    origin: community')}: setups.trio: a setup "
+        "is ours (house: true) or the players' (origin: community), not both\n1 error\n"
+    )
 
 
 def test_setup_list_names_every_setup_with_its_players_and_origin(night):
@@ -324,14 +405,19 @@ def test_setup_list_names_every_setup_with_its_players_and_origin(night):
         "night: 3 setups\n"
         "  standard  Standard       4–6 players   source\n"
         "  pairs     Pairs          2–3 players   house\n"
-        "  trio      Hunter's trio  3, 5 players  community\n")
+        "  trio      Hunter's trio  3, 5 players  community\n"
+    )
     assert json.loads(run("setup", "night", "--list", "--lang", "es", "--json", "--decks", decks).stdout) == {
-        "game": "night", "setups": [
+        "game": "night",
+        "setups": [
             {"id": "standard", "name": "Estándar", "players": [4, 5, 6], "origin": "source"},
             {"id": "pairs", "name": "Parejas", "players": [2, 3], "origin": "house"},
-            {"id": "trio", "name": "Trío del cazador", "players": [3, 5], "origin": "community"}]}
+            {"id": "trio", "name": "Trío del cazador", "players": [3, 5], "origin": "community"},
+        ],
+    }
     assert run("setup", "night", "--list", "--lang", "fr", "--decks", decks).stderr == (
-        "decks/night/game.yaml:5: game 'night' has no language 'fr'; it has en, es\n1 error\n")
+        "decks/night/game.yaml:5: game 'night' has no language 'fr'; it has en, es\n1 error\n"
+    )
 
 
 def test_the_readme_shows_the_one_command_of_the_evening():

@@ -33,15 +33,16 @@ from pypdf import PdfReader
 
 from cardgen.core.units import mm
 from conftest import ROOT, run
-from pdfread import Box, Fill, fills as page_fills
+from pdfread import Box, Fill
+from pdfread import fills as page_fills
 
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)
 POKER = (63.0, 88.0)
-CARDS = 31                 # 4 werewolves, 15 villagers, 12 single roles
-TOL = 0.02                 # mm, for positions the PDF stores to 1e-4 pt
+CARDS = 31  # 4 werewolves, 15 villagers, 12 single roles
+TOL = 0.02  # mm, for positions the PDF stores to 1e-4 pt
 MARK_WIDTH_PT = 0.25
-MARK_CLEARANCE = 1.0       # from the bleed edge to the start of a crop mark
+MARK_CLEARANCE = 1.0  # from the bleed edge to the start of a crop mark
 MARK_MIN = 3.0
 RULER = "print at 100 % (actual size): this bar is 50 mm"
 
@@ -80,9 +81,9 @@ class Line:
 @dataclass(frozen=True)
 class Char:
     text: str
-    box: Box          # advance box ("loose" box), page mm
-    size: float       # pt
-    angle: float      # radians, 0 upright, pi upside down
+    box: Box  # advance box ("loose" box), page mm
+    size: float  # pt
+    angle: float  # radians, 0 upright, pi upside down
 
 
 @dataclass
@@ -110,9 +111,10 @@ class Sheet:
 
     def paints(self, rgb: tuple[int, int, int], card: tuple[float, float] = POKER) -> list[Box]:
         """Filled areas of this colour at least one card big: the cards' paint rectangles."""
-        return sorted((f.box for f in self.fills
-                       if f.rgb == rgb and f.box.w >= card[0] - TOL and f.box.h >= card[1] - TOL),
-                      key=lambda b: (-b.y1, b.x0))
+        return sorted(
+            (f.box for f in self.fills if f.rgb == rgb and f.box.w >= card[0] - TOL and f.box.h >= card[1] - TOL),
+            key=lambda b: (-b.y1, b.x0),
+        )
 
     def chars_in(self, box: Box, min_size: float = 0.0) -> list[Char]:
         return [c for c in self.chars if box.contains(c.box, 0.01) and c.size >= min_size and c.text.strip()]
@@ -155,9 +157,14 @@ def _chars(page) -> tuple[list[Char], str]:
         if pdfium_c.FPDFText_IsGenerated(textpage.raw, i):
             continue
         pdfium_c.FPDFText_GetLooseCharBox(textpage.raw, i, rect)
-        chars.append(Char(textpage.get_text_range(i, 1), _pt_box((rect.left, rect.bottom, rect.right, rect.top)),
-                          pdfium_c.FPDFText_GetFontSize(textpage.raw, i),
-                          pdfium_c.FPDFText_GetCharAngle(textpage.raw, i)))
+        chars.append(
+            Char(
+                textpage.get_text_range(i, 1),
+                _pt_box((rect.left, rect.bottom, rect.right, rect.top)),
+                pdfium_c.FPDFText_GetFontSize(textpage.raw, i),
+                pdfium_c.FPDFText_GetCharAngle(textpage.raw, i),
+            )
+        )
     return chars, textpage.get_text_range()
 
 
@@ -177,14 +184,26 @@ class Built:
             lines, fills = _lines_and_fills(page)
             chars, text = _chars(page)
             media = _pt_box(boxes.mediabox)
-            sheets.append(Sheet(number, media.w, media.h, media, _pt_box(boxes.trimbox), _pt_box(boxes.bleedbox),
-                                lines, fills, chars, text))
+            sheets.append(
+                Sheet(
+                    number,
+                    media.w,
+                    media.h,
+                    media,
+                    _pt_box(boxes.trimbox),
+                    _pt_box(boxes.bleedbox),
+                    lines,
+                    fills,
+                    chars,
+                    text,
+                )
+            )
         return sheets
 
 
 def _hex_rgb(color: str) -> tuple[int, int, int]:
     color = color.lstrip("#")
-    return tuple(int(color[i:i + 2], 16) for i in (0, 2, 4))  # type: ignore[return-value]
+    return tuple(int(color[i : i + 2], 16) for i in (0, 2, 4))  # type: ignore[return-value]
 
 
 @pytest.fixture(scope="module")
@@ -197,8 +216,9 @@ def build(project, tmp_path_factory):
             options = ("--margin", "0", *options)
         if options not in cache:
             out = tmp_path_factory.mktemp("out")
-            result = run("build", "werewolf", "--lang", "en", "--decks", str(project / "decks"),
-                         "--out", str(out), *options)
+            result = run(
+                "build", "werewolf", "--lang", "en", "--decks", str(project / "decks"), "--out", str(out), *options
+            )
             assert result.exit_code == 0, result.output + result.stderr
             cache[options] = Built(out / "werewolf" / "werewolf-cards-en.pdf", result)
         return cache[options]
@@ -228,8 +248,10 @@ def _diffs(values: list[float]) -> list[float]:
 
 def _same_boxes(a, b) -> bool:
     """Two collections of boxes are the same set, to TOL."""
+
     def key(boxes):
         return sorted((round(x.x0, 1), round(x.y0, 1), x) for x in boxes)
+
     a, b = [x for *_, x in key(a)], [x for *_, x in key(b)]
     return len(a) == len(b) and all(x.close_to(y) for x, y in zip(a, b))
 
@@ -238,8 +260,12 @@ def _trim_of(paint: Box, trim_box: Box, card=POKER) -> Box:
     """The card trim inside a paint rectangle: the grid cell (of the page's full grid) it covers."""
     col = round((paint.cx - trim_box.x0 - card[0] / 2) / card[0])
     row = round((trim_box.y1 - paint.cy - card[1] / 2) / card[1])
-    trim = Box(trim_box.x0 + col * card[0], trim_box.y1 - (row + 1) * card[1],
-               trim_box.x0 + (col + 1) * card[0], trim_box.y1 - row * card[1])
+    trim = Box(
+        trim_box.x0 + col * card[0],
+        trim_box.y1 - (row + 1) * card[1],
+        trim_box.x0 + (col + 1) * card[0],
+        trim_box.y1 - row * card[1],
+    )
     assert paint.contains(trim), f"paint {paint} does not cover the cell {trim}"
     return trim
 
@@ -269,8 +295,11 @@ def test_card_size_measured_from_crop_marks(build, paper):
         assert _diffs(ys) == pytest.approx([POKER[1]] * 3, abs=0.1)
 
 
-@pytest.mark.parametrize("options, bleed", [((), 3.0), (("--bleed", "2"), 2.0), (("--paper", "letter"), 3.0)],
-                         ids=["a4", "a4-bleed2", "letter"])
+@pytest.mark.parametrize(
+    "options, bleed",
+    [((), 3.0), (("--bleed", "2"), 2.0), (("--paper", "letter"), 3.0)],
+    ids=["a4", "a4-bleed2", "letter"],
+)
 def test_crop_marks_are_thin_long_enough_and_outside_the_bleed(build, options, bleed):
     for sheet in build(*options).sheets:
         marks = sheet.marks
@@ -321,8 +350,13 @@ def test_pdfplumber_reads_the_same_marks_and_ruler(build):
         bars = [ln for ln in lines if ln["linewidth"] != pytest.approx(0.25) and ln["y0"] == ln["y1"]]
         bar = max(bars, key=lambda ln: ln["width"])
         assert mm(bar["width"]) == pytest.approx(50.0, abs=0.1)
-        ticks = [ln for ln in lines if ln["x0"] == ln["x1"] and bar["x0"] - 0.1 <= ln["x0"] <= bar["x1"] + 0.1
-                 and abs(max(ln["y0"], ln["y1"]) - bar["y0"]) < 0.1]
+        ticks = [
+            ln
+            for ln in lines
+            if ln["x0"] == ln["x1"]
+            and bar["x0"] - 0.1 <= ln["x0"] <= bar["x1"] + 0.1
+            and abs(max(ln["y0"], ln["y1"]) - bar["y0"]) < 0.1
+        ]
         assert len(ticks) == 51
         assert RULER in page.extract_text()
 
@@ -355,7 +389,7 @@ def test_cards_abut_and_bleed_only_on_the_grid_edges(build, colors):
     assert sum(p.w * p.h for p in paints) == pytest.approx(sheet.bleed.w * sheet.bleed.h, rel=1e-6)
     for i, a in enumerate(paints):
         assert sheet.bleed.contains(a)
-        assert not any(a.overlaps(b) for b in paints[i + 1:])
+        assert not any(a.overlaps(b) for b in paints[i + 1 :])
     # The middle card has no bleed: its paint is its trim.
     middle = paints[4]
     assert (middle.w, middle.h) == pytest.approx(POKER, abs=TOL)
@@ -367,8 +401,10 @@ def test_partial_last_sheet_keeps_the_full_grid(build, colors):
     full, last = sheets[0].trim, sheets[6].trim
     assert last.close_to(Box(full.x0, full.y1 - 2 * 88.0, full.x1, full.y1))
     trims = [_trim_of(p, full) for p in sheets[6].paints(colors["front"])]
-    expected = [Box(full.x0 + c * 63, full.y1 - (r + 1) * 88, full.x0 + (c + 1) * 63, full.y1 - r * 88)
-                for r, c in [(0, 0), (0, 1), (0, 2), (1, 0)]]
+    expected = [
+        Box(full.x0 + c * 63, full.y1 - (r + 1) * 88, full.x0 + (c + 1) * 63, full.y1 - r * 88)
+        for r, c in [(0, 0), (0, 1), (0, 2), (1, 0)]
+    ]
     assert _same_boxes(trims, expected), trims
 
 
@@ -384,17 +420,31 @@ def _ruler(sheet: Sheet) -> tuple[Line, list[Line]]:
         if ln is bar or (ln.vertical if not along_x else ln.horizontal):
             continue
         ends = [(ln.x0, ln.y0), (ln.x1, ln.y1)]
-        on_bar = [(x, y) for x, y in ends
-                  if (abs(y - bar.y0) < TOL and bar.box.x0 - TOL <= x <= bar.box.x1 + TOL if along_x
-                      else abs(x - bar.x0) < TOL and bar.box.y0 - TOL <= y <= bar.box.y1 + TOL)]
+        on_bar = [
+            (x, y)
+            for x, y in ends
+            if (
+                abs(y - bar.y0) < TOL and bar.box.x0 - TOL <= x <= bar.box.x1 + TOL
+                if along_x
+                else abs(x - bar.x0) < TOL and bar.box.y0 - TOL <= y <= bar.box.y1 + TOL
+            )
+        ]
         if on_bar:
             ticks.append(ln)
     return bar, ticks
 
 
-@pytest.mark.parametrize("options", [(), ("--paper", "letter"), ("--backs", "fold", "--paper", "a4"),
-                                     ("--backs", "fold", "--paper", "letter"), ("--card-size", "tarot")],
-                         ids=["a4", "letter", "fold-a4", "fold-letter", "tarot"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        (),
+        ("--paper", "letter"),
+        ("--backs", "fold", "--paper", "a4"),
+        ("--backs", "fold", "--paper", "letter"),
+        ("--card-size", "tarot"),
+    ],
+    ids=["a4", "letter", "fold-a4", "fold-letter", "tarot"],
+)
 def test_every_page_has_a_50_mm_ruler_with_51_ticks(build, options):
     for sheet in build(*options).sheets:
         bar, ticks = _ruler(sheet)
@@ -410,9 +460,17 @@ def test_a4_ruler_is_horizontal(build):
     assert bar.horizontal
 
 
-@pytest.mark.parametrize("options", [(), ("--paper", "letter"), ("--backs", "fold", "--paper", "a4"),
-                                     ("--backs", "fold", "--paper", "letter"), ("--card-size", "tarot")],
-                         ids=["a4", "letter", "fold-a4", "fold-letter", "tarot"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        (),
+        ("--paper", "letter"),
+        ("--backs", "fold", "--paper", "a4"),
+        ("--backs", "fold", "--paper", "letter"),
+        ("--card-size", "tarot"),
+    ],
+    ids=["a4", "letter", "fold-a4", "fold-letter", "tarot"],
+)
 def test_ruler_and_label_sit_in_a_margin(build, options):
     """Clear of the cards' bleed, of the crop marks and of the fold line, and on the paper."""
     for sheet in build(*options).sheets:
@@ -475,8 +533,10 @@ def test_long_backs_of_the_last_sheet_land_in_mirrored_columns(build, colors):
     full = sheets[0].trim
 
     def cells(sheet, color):
-        return sorted((round((full.y1 - t.y1) / 88), round((t.x0 - full.x0) / 63))
-                      for t in (_trim_of(p, full) for p in sheet.paints(color)))
+        return sorted(
+            (round((full.y1 - t.y1) / 88), round((t.x0 - full.x0) / 63))
+            for t in (_trim_of(p, full) for p in sheet.paints(color))
+        )
 
     assert cells(sheets[6], colors["front"]) == [(0, 0), (0, 1), (0, 2), (1, 0)]
     assert cells(sheets[7], colors["back"]) == [(0, 0), (0, 1), (0, 2), (1, 2)]
@@ -519,14 +579,14 @@ def test_fold_puts_fronts_and_backs_on_one_page_across_a_dashed_line(build, colo
             assert at == pytest.approx(sheet.width / 2, abs=TOL)
             assert fold.box.y0 == pytest.approx(0, abs=TOL) and fold.box.y1 == pytest.approx(sheet.height, abs=TOL)
             assert all(p.x1 <= at - 1 for p in fronts) and all(p.x0 >= at + 1 for p in backs)
-            mirror = lambda b: b.mirror_x(at)  # noqa: E731
+            mirror = lambda b, at=at: b.mirror_x(at)  # noqa: E731
             expected_angle = 0.0
         else:
             at = fold.y0
             assert at == pytest.approx(sheet.height / 2, abs=TOL)
             assert fold.box.x0 == pytest.approx(0, abs=TOL) and fold.box.x1 == pytest.approx(sheet.width, abs=TOL)
             assert all(p.y0 >= at + 1 for p in fronts) and all(p.y1 <= at - 1 for p in backs)
-            mirror = lambda b: b.mirror_y(at)  # noqa: E731
+            mirror = lambda b, at=at: b.mirror_y(at)  # noqa: E731
             expected_angle = math.pi
         assert _same_boxes(backs, [mirror(f) for f in fronts]), (fronts, backs)
         # The crop marks are mirror-symmetric too, and none crosses the fold line.

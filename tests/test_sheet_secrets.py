@@ -18,7 +18,7 @@ from conftest import run
 from pdfread import Box, chars, dashed, fills, pages
 
 GAMES = ("werewolf", "salem-1692", "mafia-vendetta", "werewords")
-TOLERANCE = 1.5   # mm
+TOLERANCE = 1.5  # mm
 
 
 def _backs(page, side_of_fold) -> list[tuple[tuple, Box]]:
@@ -28,8 +28,9 @@ def _backs(page, side_of_fold) -> list[tuple[tuple, Box]]:
     big = [fill for fill in fills(page) if fill.box.w >= 20 and fill.box.h >= 20 and side_of_fold(fill.box)]
     # A fill inside another is part of that back (the panel of a token's other side).
     paints = [fill for fill in big if not any(other is not fill and other.box.contains(fill.box) for other in big)]
-    return [((fill.rgb, "".join(sorted(c.text for c in letters if fill.box.contains(c.box)))), fill.box)
-            for fill in paints]
+    return [
+        ((fill.rgb, "".join(sorted(c.text for c in letters if fill.box.contains(c.box)))), fill.box) for fill in paints
+    ]
 
 
 def _back_half(page):
@@ -91,15 +92,20 @@ def test_the_gavel_shares_a_sheet_of_its_own_back(cards):
 
     prepared, _ = cards("salem-1692", "en")
     copies = prepared.deck.copies
-    (sheet,) = [[copies[slot.item] for slot in page.slots] for page in prepared.pages
-                if page.side == "front" and any(copies[slot.item].id == "gavel-token" for slot in page.slots)]
+    (sheet,) = [
+        [copies[slot.item] for slot in page.slots]
+        for page in prepared.pages
+        if page.side == "front" and any(copies[slot.item].id == "gavel-token" for slot in page.slots)
+    ]
     others = [card for card in sheet if card.id != "gavel-token"]
-    assert others and {back_design(card) for card in others} == {back_design(
-        next(card for card in sheet if card.id == "gavel-token"))}
+    assert others and {back_design(card) for card in others} == {
+        back_design(next(card for card in sheet if card.id == "gavel-token"))
+    }
 
 
-@pytest.mark.parametrize("options, sheets", [((), 7), (("--paper", "letter"), 7), (("--backs", "fold"), 13)],
-                         ids=["a4", "letter", "fold"])
+@pytest.mark.parametrize(
+    "options, sheets", [((), 7), (("--paper", "letter"), 7), (("--backs", "fold"), 13)], ids=["a4", "letter", "fold"]
+)
 def test_the_summary_and_the_rulebook_give_the_sheet_count(tmp_path, options, sheets):
     result = run("build", "werewolf", "--lang", "en", "--lang", "zh", "--out", str(tmp_path), *options)
     assert result.exit_code == 0, result.output
@@ -109,8 +115,10 @@ def test_the_summary_and_the_rulebook_give_the_sheet_count(tmp_path, options, sh
     assert f" cards on {2 * sheets} sheets in " in result.stdout.splitlines()[-1]
 
     def rulebook(lang: str) -> str:
-        return " ".join(" ".join(page.get_textpage().get_text_range().split())
-                        for page in pages(tmp_path / "werewolf" / f"werewolf-rulebook-{lang}.pdf"))
+        return " ".join(
+            " ".join(page.get_textpage().get_text_range().split())
+            for page in pages(tmp_path / "werewolf" / f"werewolf-rulebook-{lang}.pdf")
+        )
 
     letter = "letter" in options
     assert f"The cards take {sheets} sheets of {'US Letter' if letter else 'A4'}." in rulebook("en")

@@ -11,7 +11,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
-
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -42,9 +41,14 @@ def test_a_page_per_game_and_language_with_every_output_copied_in(site):
     index = (root / "index.html").read_text(encoding="utf-8")
     assert 'href="werewolf/zh.html"' in index and 'href="werewolf/vi.html"' in index
     assert sorted(p.name for p in (root / "fonts").iterdir()) == [
-        "NotoSansSC_400Regular.ttf", "NotoSansSC_700Bold.ttf", "NotoSans_400Regular.ttf", "NotoSans_700Bold.ttf"]
-    assert (root / "fonts" / "NotoSansSC_400Regular.ttf").read_bytes() == \
-        (ROOT / "fonts" / "NotoSansSC_400Regular.ttf").read_bytes()
+        "NotoSansSC_400Regular.ttf",
+        "NotoSansSC_700Bold.ttf",
+        "NotoSans_400Regular.ttf",
+        "NotoSans_700Bold.ttf",
+    ]
+    assert (root / "fonts" / "NotoSansSC_400Regular.ttf").read_bytes() == (
+        ROOT / "fonts" / "NotoSansSC_400Regular.ttf"
+    ).read_bytes()
 
 
 def test_the_printing_guide_is_in_the_pages_language(site):
@@ -67,8 +71,9 @@ def test_a_language_left_out_is_gone_from_the_next_site(tmp_path):
     assert run("site", "werewords", "--lang", "en", "--lang", "es", "--out", str(out), "-q").exit_code == 0
     assert (out / "site" / "werewords" / "es.html").is_file()
     assert run("site", "werewords", "--lang", "en", "--out", str(out), "-q").exit_code == 0
-    assert sorted(p.name for p in (out / "site" / "werewords").iterdir() if p.is_file())[-1] == \
-        "werewords-script-en.pdf"
+    assert (
+        sorted(p.name for p in (out / "site" / "werewords").iterdir() if p.is_file())[-1] == "werewords-script-en.pdf"
+    )
     assert not (out / "site" / "werewords" / "es").exists() and not (out / "site" / "werewords" / "es.html").exists()
 
 
@@ -86,7 +91,7 @@ def test_every_link_resolves_every_picture_loads_and_nothing_leaves_the_folder(s
         checked_links = checked_images = 0
         for path in _pages(root):
             if "-narrator-" in path.name:
-                continue          # the narrator page's own tests open it
+                continue  # the narrator page's own tests open it
             page.goto(path.as_uri())
             page.wait_for_load_state("load")
             links = page.evaluate("[...document.querySelectorAll('a[href], link[href]')].map(a => a.href)")
@@ -102,16 +107,20 @@ def test_every_link_resolves_every_picture_loads_and_nothing_leaves_the_folder(s
         assert errors == []
         # The index: a link per language and the styles; each page: every game, the other language, 4 files, the styles.
         assert (checked_links, checked_images) == (3 + 2 * 7, 2 * 2 * 15)
-        outside = [url for url in session.requests
-                   if not (url.startswith("file://") and Path(unquote(urlparse(url).path)).is_relative_to(root))]
+        outside = [
+            url
+            for url in session.requests
+            if not (url.startswith("file://") and Path(unquote(urlparse(url).path)).is_relative_to(root))
+        ]
         assert outside == []
         assert any(url.endswith("/fonts/NotoSansSC_400Regular.ttf") for url in session.requests)
 
 
 BOOK = FontBook.load(ROOT / "templates" / "fonts.yaml", [ROOT / "fonts"])
 # The PostScript names of the bundled fonts' faces, from their own name tables.
-BUNDLED = {TTFont(path.stem, str(path)).face.name.decode() for faces in BOOK.families.values()
-           for path in faces.values()}
+BUNDLED = {
+    TTFont(path.stem, str(path)).face.name.decode() for faces in BOOK.families.values() for path in faces.values()
+}
 
 
 def _fonts_drawing(page, selector: str) -> list[tuple[str, bool]]:
@@ -123,14 +132,21 @@ def _fonts_drawing(page, selector: str) -> list[tuple[str, bool]]:
     root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
     used = []
     for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]:
-        used += [(font["postScriptName"], font["isCustomFont"])
-                 for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
+        used += [
+            (font["postScriptName"], font["isCustomFont"])
+            for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        ]
     return used
 
 
 @needs_browser
-@pytest.mark.parametrize("lang, heading, faces", [("zh", "狼人杀", {"NotoSansSC-Regular", "NotoSansSC-Bold"}),
-                                                  ("vi", "Ma Sói", {"NotoSans-Regular", "NotoSans-Bold"})])
+@pytest.mark.parametrize(
+    "lang, heading, faces",
+    [
+        ("zh", "狼人杀", {"NotoSansSC-Regular", "NotoSansSC-Bold"}),
+        ("vi", "Ma Sói", {"NotoSans-Regular", "NotoSans-Bold"}),
+    ],
+)
 def test_chinese_and_vietnamese_are_set_in_the_bundled_fonts(site, tmp_path, lang, heading, faces):
     with browser(tmp_path / "profile") as session:
         page = session.context.new_page()
@@ -153,13 +169,15 @@ def test_chinese_and_vietnamese_are_set_in_the_bundled_fonts(site, tmp_path, lan
         family = "NotoSansSC" if lang == "zh" else "NotoSans"
         expected = stringWidth(heading, BOOK.face(family, True, False), size)
         assert width == pytest.approx(expected, rel=0.01)
-        if lang == "vi":       # ideographs are one em wide in any Chinese font: only Latin tells fonts apart so
+        if lang == "vi":  # ideographs are one em wide in any Chinese font: only Latin tells fonts apart so
             assert abs(serif - expected) / expected > 0.02
 
 
 def _pictures(site_root: Path) -> dict[str, tuple[int, bytes]]:
-    return {p.relative_to(site_root).as_posix(): (p.stat().st_mtime_ns, p.read_bytes())
-            for p in sorted(site_root.rglob("*.png"))}
+    return {
+        p.relative_to(site_root).as_posix(): (p.stat().st_mtime_ns, p.read_bytes())
+        for p in sorted(site_root.rglob("*.png"))
+    }
 
 
 def test_a_site_again_draws_only_the_card_pictures_whose_cards_changed(tmp_path):
@@ -191,7 +209,8 @@ def test_a_site_again_draws_only_the_card_pictures_whose_cards_changed(tmp_path)
     assert "card pictures drawn for 2 of 4 pages" in site()
     again = _pictures(out / "site")
     assert {name for name in first if again[name][0] != first[name][0]} == {
-        name for name in first if name.startswith("wolves/")}
+        name for name in first if name.startswith("wolves/")
+    }
     assert again["wolves/en/seer-front.png"][1] != first["wolves/en/seer-front.png"][1]
     assert "Oracle" in (out / "site" / "wolves" / "en.html").read_text(encoding="utf-8")
 

@@ -12,8 +12,21 @@ from pathlib import Path
 
 from conftest import FIXTURES
 
-HEAVY = ("yaml", "jinja2", "reportlab", "svglib", "PIL", "cardgen.deck.load", "cardgen.deck.validate", "cardgen.deck.resolve",
-         "cardgen.deck.model", "cardgen.cards.layout", "cardgen.cards.render", "cardgen.outputs.export", "cardgen.outputs.box")
+HEAVY = (
+    "yaml",
+    "jinja2",
+    "reportlab",
+    "svglib",
+    "PIL",
+    "cardgen.deck.load",
+    "cardgen.deck.validate",
+    "cardgen.deck.resolve",
+    "cardgen.deck.model",
+    "cardgen.cards.layout",
+    "cardgen.cards.render",
+    "cardgen.outputs.export",
+    "cardgen.outputs.box",
+)
 PROBE = """
 import json, sys
 from cardgen.cli import main
@@ -28,8 +41,9 @@ print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in {"yaml", "j
 
 def loaded(*args: str, cwd: Path) -> set[str]:
     """The modules of interest in sys.modules after cardgen ran `args` in a fresh interpreter."""
-    result = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=cwd, capture_output=True, text=True,
-                            env={**os.environ}, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], cwd=cwd, capture_output=True, text=True, env={**os.environ}, check=True
+    )
     return set(json.loads(result.stdout.splitlines()[-1]))
 
 
@@ -41,7 +55,7 @@ def project_of_mini(tmp_path: Path) -> Path:
     import shutil
 
     shutil.copytree(FIXTURES / "mini", tmp_path / "project")
-    when = time.time() - 3600           # settled: a listing of it may be kept (cardgen/core/cache.py)
+    when = time.time() - 3600  # settled: a listing of it may be kept (cardgen/core/cache.py)
     for path in (tmp_path / "project").rglob("*"):
         os.utime(path, (when, when))
     return tmp_path / "project"

@@ -11,8 +11,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 from reportlab.platypus import paragraph as rl_paragraph
 
-from cardgen.text import linebreak, paragraphs, textfit
 from cardgen.core import units
+from cardgen.text import linebreak, paragraphs, textfit
 from cardgen.text.fonts import FontBook
 from cardgen.text.markup import Span, parse
 
@@ -104,7 +104,9 @@ def test_a_word_wider_than_the_box_does_not_fit(book):
 
 
 def test_an_unbreakable_latin_word_in_chinese_does_not_fit(book):
-    fitted = textfit.fit(parse("预言家 Supercalifragilisticexpialidocious"), book, "zh", 20, 50, max_size=10, min_size=6)
+    fitted = textfit.fit(
+        parse("预言家 Supercalifragilisticexpialidocious"), book, "zh", 20, 50, max_size=10, min_size=6
+    )
     assert not fitted.fits and fitted.overflow_width > 0
 
 
@@ -212,7 +214,11 @@ def test_empty_text_takes_no_room(book):
 
 @pytest.mark.parametrize(
     "options",
-    [dict(max_size=6, min_size=10), dict(max_size=10, min_size=6, step=0), dict(max_size=10, min_size=6, align="justify")],
+    [
+        dict(max_size=6, min_size=10),
+        dict(max_size=10, min_size=6, step=0),
+        dict(max_size=10, min_size=6, align="justify"),
+    ],
 )
 def test_bad_options_are_value_errors(book, options):
     with pytest.raises(ValueError):
@@ -223,9 +229,17 @@ def test_bad_options_are_value_errors(book, options):
 def test_a_chinese_document_paragraph_is_drawn_in_the_lines_kinsoku_broke(book, bullet):
     """ReportLab draws exactly the lines the kinsoku breaker made, at every width: none of
     them is broken again (a full-width bullet shortens the first line, which both reckon)."""
-    style = ParagraphStyle("li", fontName=book.face("NotoSansSC", False, False), fontSize=8.6, leading=11,
-                           wordWrap="CJK", spaceShrinkage=0, leftIndent=9.5, bulletIndent=1.7,
-                           bulletFontName=book.face("NotoSansSC", False, False))
+    style = ParagraphStyle(
+        "li",
+        fontName=book.face("NotoSansSC", False, False),
+        fontSize=8.6,
+        leading=11,
+        wordWrap="CJK",
+        spaceShrinkage=0,
+        leftIndent=9.5,
+        bulletIndent=1.7,
+        bulletFontName=book.face("NotoSansSC", False, False),
+    )
     flowable = paragraphs.document_paragraph(parse(CHINESE), book, "zh", style, bullet)
     for width in range(120, 300, 7):
         flowable.wrap(width, 10_000)
@@ -247,15 +261,30 @@ def test_a_chinese_document_in_one_font_is_drawn_as_reportlabs_cjk_wrapping_drew
     from reportlab.platypus.doctemplate import BaseDocTemplate
 
     body = book.face("NotoSansSC", False, False)
-    style = ParagraphStyle("li", fontName=body, fontSize=8.6, leading=11, spaceShrinkage=0, leftIndent=9.5,
-                           bulletIndent=1.7, bulletFontName=body, wordWrap="CJK")
-    texts = ((CHINESE, None), ("预言家  Seer 与 Witch，每晚醒来。\n\n" + CHINESE * 2, "•"), ("   狼人" * 40, "1."),
-             ("第一行\n   第二行以空格开头，" + "Seer 与 Witch " * 12, None), ("先知 **查验** 一名玩家。" + CHINESE, "•"))
+    style = ParagraphStyle(
+        "li",
+        fontName=body,
+        fontSize=8.6,
+        leading=11,
+        spaceShrinkage=0,
+        leftIndent=9.5,
+        bulletIndent=1.7,
+        bulletFontName=body,
+        wordWrap="CJK",
+    )
+    texts = (
+        (CHINESE, None),
+        ("预言家  Seer 与 Witch，每晚醒来。\n\n" + CHINESE * 2, "•"),
+        ("   狼人" * 40, "1."),
+        ("第一行\n   第二行以空格开头，" + "Seer 与 Witch " * 12, None),
+        ("先知 **查验** 一名玩家。" + CHINESE, "•"),
+    )
 
     def pages() -> list[bytes]:
         out = io.BytesIO()
-        doc = BaseDocTemplate(out, pagesize=(200, 120), invariant=1,
-                              pageTemplates=[PageTemplate("p", [Frame(10, 10, 150, 100, id="f")])])
+        doc = BaseDocTemplate(
+            out, pagesize=(200, 120), invariant=1, pageTemplates=[PageTemplate("p", [Frame(10, 10, 150, 100, id="f")])]
+        )
         doc.build([paragraphs.document_paragraph(parse(text), book, "zh", style, bullet) for text, bullet in texts])
         return [page.render(scale=150 / 72).to_pil().convert("L").tobytes() for page in pypdfium2.PdfDocument(out)]
 
@@ -280,16 +309,30 @@ def test_a_document_split_across_pages_is_the_parsers_to_the_byte(book, monkeypa
     from reportlab.platypus.doctemplate import BaseDocTemplate
 
     body = book.face(family, False, False)
-    style = ParagraphStyle("li", fontName=body, fontSize=8.6, leading=11, spaceShrinkage=0, leftIndent=9.5,
-                           bulletIndent=1.7, bulletFontName=body, wordWrap="CJK" if lang == "zh" else None)
+    style = ParagraphStyle(
+        "li",
+        fontName=body,
+        fontSize=8.6,
+        leading=11,
+        spaceShrinkage=0,
+        leftIndent=9.5,
+        bulletIndent=1.7,
+        bulletFontName=body,
+        wordWrap="CJK" if lang == "zh" else None,
+    )
 
     def pdf() -> bytes:
         out = io.BytesIO()
         # A frame a few lines tall: every paragraph is split across pages, some more than once.
-        doc = BaseDocTemplate(out, pagesize=(200, 90), invariant=1,
-                              pageTemplates=[PageTemplate("p", [Frame(10, 10, 150, 70, id="f")])])
-        doc.build([paragraphs.document_paragraph(parse(body_text), book, lang, style, bullet) for body_text, bullet in
-                   ((text, None), (text + "**狼人**与<好人>&\n" + text, "•"), ("一" * 200, "1."))])
+        doc = BaseDocTemplate(
+            out, pagesize=(200, 90), invariant=1, pageTemplates=[PageTemplate("p", [Frame(10, 10, 150, 70, id="f")])]
+        )
+        doc.build(
+            [
+                paragraphs.document_paragraph(parse(body_text), book, lang, style, bullet)
+                for body_text, bullet in ((text, None), (text + "**狼人**与<好人>&\n" + text, "•"), ("一" * 200, "1."))
+            ]
+        )
         return out.getvalue()
 
     made = pdf()
@@ -299,14 +342,17 @@ def test_a_document_split_across_pages_is_the_parsers_to_the_byte(book, monkeypa
     assert made == parsed
 
 
-@pytest.mark.parametrize("text,lang", [
-    ("Look at **one  player**'s card &amp; <tell> nobody.", "en"),
-    ("  Leading and trailing  \n\n*two* blank lines\nthen   more \u00a0 held\u00a0together  ", "en"),
-    ("Mỗi đêm, **bầy sói** chọn *một người* — & loại.", "vi"),
-    # In two fonts: a Chinese text in one is laid out from its lines alone (_BrokenLines).
-    (CHINESE + "\n" + "（一）“**狼人**”&<>", "zh"),
-    ("Fuse **α → ω** & ⅓ of 😀 ★ " + LOREM, "es"),
-])
+@pytest.mark.parametrize(
+    "text,lang",
+    [
+        ("Look at **one  player**'s card &amp; <tell> nobody.", "en"),
+        ("  Leading and trailing  \n\n*two* blank lines\nthen   more \u00a0 held\u00a0together  ", "en"),
+        ("Mỗi đêm, **bầy sói** chọn *một người* — & loại.", "vi"),
+        # In two fonts: a Chinese text in one is laid out from its lines alone (_BrokenLines).
+        (CHINESE + "\n" + "（一）“**狼人**”&<>", "zh"),
+        ("Fuse **α → ω** & ⅓ of 😀 ★ " + LOREM, "es"),
+    ],
+)
 def test_the_fragments_made_without_the_parser_are_the_parsers(book, text, lang):
     """textfit makes a card text's paragraph fragments itself: they must be those ReportLab's parser
     makes of the same markup, attribute for attribute, or lines would break or draw otherwise."""
@@ -328,34 +374,41 @@ def test_the_fragments_made_without_the_parser_are_the_parsers(book, text, lang)
     assert len(paragraph.blPara.lines) > 1
 
 
-@pytest.mark.parametrize("text,lang,width,height", [
-    (LOREM * 2, "en", 50, 30),
-    (LOREM * 3, "en", 56, 41),
-    (LOREM, "en", 20, 80),
-    ("Supercalifragilisticexpialidocious " * 2, "en", 25, 40),
-    (CHINESE, "zh", 45, 35),
-    (CHINESE * 2, "zh", 60, 30),
-    ("Mỗi đêm, **bầy sói** chọn *một người* để loại. " * 6, "vi", 48, 33),
-])
+@pytest.mark.parametrize(
+    "text,lang,width,height",
+    [
+        (LOREM * 2, "en", 50, 30),
+        (LOREM * 3, "en", 56, 41),
+        (LOREM, "en", 20, 80),
+        ("Supercalifragilisticexpialidocious " * 2, "en", 25, 40),
+        (CHINESE, "zh", 45, 35),
+        (CHINESE * 2, "zh", 60, 30),
+        ("Mỗi đêm, **bầy sói** chọn *một người* để loại. " * 6, "vi", 48, 33),
+    ],
+)
 def test_the_size_found_is_the_largest_on_the_grid_that_fits(book, text, lang, width, height):
     """The search starts from an estimate; whatever it tries, it must end where trying every size from
     the largest down ends."""
     spans = parse(text)
     fitted = textfit.fit(spans, book, lang, width, height, max_size=12, min_size=4)
     sizes = [round(12 - 0.25 * k, 2) for k in range(33)]
-    fitting = [size for size in sizes
-               if textfit.fit(spans, book, lang, width, height, max_size=size, min_size=size).fits]
+    fitting = [
+        size for size in sizes if textfit.fit(spans, book, lang, width, height, max_size=size, min_size=size).fits
+    ]
     assert fitted.size == (fitting[0] if fitting else 4)
     assert fitted.size < 12
 
 
-@pytest.mark.parametrize("text,align", [
-    (CHINESE, "left"),
-    (CHINESE, "center"),
-    ("（一）**狼人**每晚醒来，Seer 与 Witch 之后行动。\n\n" + CHINESE, "left"),
-    ("猎人", "center"),
-    ("预言家  Seer 与 Witch，每晚醒来。\n\n" + CHINESE, "center"),
-])
+@pytest.mark.parametrize(
+    "text,align",
+    [
+        (CHINESE, "left"),
+        (CHINESE, "center"),
+        ("（一）**狼人**每晚醒来，Seer 与 Witch 之后行动。\n\n" + CHINESE, "left"),
+        ("猎人", "center"),
+        ("预言家  Seer 与 Witch，每晚醒来。\n\n" + CHINESE, "center"),
+    ],
+)
 def test_chinese_lines_are_drawn_as_reportlab_drew_them_when_it_broke_them_itself(book, tmp_path, text, align):
     """Chinese lines, broken by cardgen, are no longer broken again by ReportLab's CJK wrapping (wordWrap
     "CJK"), which took ten times as long, and those in one font are laid out as one font's paragraph,
@@ -376,17 +429,20 @@ def test_chinese_lines_are_drawn_as_reportlab_drew_them_when_it_broke_them_itsel
     assert len(fitted.paragraph.blPara.lines) == len(before.blPara.lines) > 0
     # One font's paragraph (kind 0) where the text has one font, ReportLab's fragments (kind 1) where not.
     assert fitted.paragraph.blPara.kind == (0 if "**" not in text else 1)
-    assert sum(1 for p in now if p < 128) > 100       # something was drawn
+    assert sum(1 for p in now if p < 128) > 100  # something was drawn
     assert now == then
     assert line_texts(tmp_path / "now.pdf") == line_texts(tmp_path / "before.pdf")
 
 
-@pytest.mark.parametrize("text,align", [
-    (CHINESE, "left"),
-    ("预言家  Seer 与 Witch，每晚醒来。\n\n" + CHINESE, "center"),
-    ("   " + CHINESE + "\n \n狼人", "left"),
-    ("  x  " + CHINESE + "  \n  ", "center"),
-])
+@pytest.mark.parametrize(
+    "text,align",
+    [
+        (CHINESE, "left"),
+        ("预言家  Seer 与 Witch，每晚醒来。\n\n" + CHINESE, "center"),
+        ("   " + CHINESE + "\n \n狼人", "left"),
+        ("  x  " + CHINESE + "  \n  ", "center"),
+    ],
+)
 def test_a_chinese_text_in_one_font_is_drawn_as_its_fragments_were(book, tmp_path, text, align):
     """Lines in one font are laid out as one font's paragraph, a string a line, where they were
     fragments, a run a line, which took ReportLab four times as long: spaces, blank lines and centring

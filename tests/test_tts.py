@@ -16,13 +16,14 @@ from PIL import Image
 
 from conftest import MINI_BACK, mini_project, run
 
-SEER_GREEN, WOLF_RED = (0x2f, 0x6b, 0x3a), (0x8c, 0x1c, 0x13)
-BACK = tuple(int(MINI_BACK[i:i + 2], 16) for i in (1, 3, 5))
+SEER_GREEN, WOLF_RED = (0x2F, 0x6B, 0x3A), (0x8C, 0x1C, 0x13)
+BACK = tuple(int(MINI_BACK[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def _export(project: Path, out: Path, *options: str):
-    result = run("export", "mini", "--for", "tts", "--lang", "en", "--decks", str(project / "decks"),
-                 "--out", str(out), *options)
+    result = run(
+        "export", "mini", "--for", "tts", "--lang", "en", "--decks", str(project / "decks"), "--out", str(out), *options
+    )
     assert result.exit_code == 0, result.output + result.stderr
     return out / "mini" / "tts" / "en"
 
@@ -48,14 +49,18 @@ def exported(tmp_path_factory):
 def test_files_a_sheet_a_back_and_a_saved_object_with_its_thumbnail(exported):
     folder, _ = exported
     assert sorted(p.name for p in folder.iterdir()) == [
-        "mini-en-role-1.png", "mini-en-role-back.png", "mini-en.json", "mini-en.png"]
+        "mini-en-role-1.png",
+        "mini-en-role-back.png",
+        "mini-en.json",
+        "mini-en.png",
+    ]
 
 
 def test_the_saved_object_is_one_custom_deck_of_every_copy_face_down(exported):
     _, saved = exported
     (deck,) = saved["ObjectStates"]
     assert deck["Name"] == "DeckCustom" and deck["Nickname"] == "Role"
-    assert deck["Transform"]["rotZ"] == 180                      # face down
+    assert deck["Transform"]["rotZ"] == 180  # face down
     assert [card["Nickname"] for card in deck["ContainedObjects"]] == ["Seer", "Wolf", "Wolf"]
     assert deck["DeckIDs"] == [card["CardID"] for card in deck["ContainedObjects"]] == [100, 101, 101]
     assert deck["ContainedObjects"][1]["Description"].startswith("Each night, the wolves pick one player")
@@ -65,9 +70,17 @@ def test_the_saved_object_is_one_custom_deck_of_every_copy_face_down(exported):
 def test_the_custom_deck_names_its_images_by_file_name_alone(exported):
     folder, saved = exported
     (deck,) = saved["ObjectStates"]
-    assert deck["CustomDeck"] == {"1": {
-        "FaceURL": "mini-en-role-1.png", "BackURL": "mini-en-role-back.png", "NumWidth": 2, "NumHeight": 2,
-        "BackIsHidden": True, "UniqueBack": False, "Type": 0}}
+    assert deck["CustomDeck"] == {
+        "1": {
+            "FaceURL": "mini-en-role-1.png",
+            "BackURL": "mini-en-role-back.png",
+            "NumWidth": 2,
+            "NumHeight": 2,
+            "BackIsHidden": True,
+            "UniqueBack": False,
+            "Type": 0,
+        }
+    }
     for card in deck["ContainedObjects"]:
         assert card["CustomDeck"] == deck["CustomDeck"]
     for name in ("FaceURL", "BackURL"):
@@ -102,8 +115,16 @@ def test_a_url_prefixes_every_image(tmp_path):
 
 
 def test_url_without_tts_is_a_usage_error(tmp_path):
-    result = run("export", "mini", "--url", "https://example.org/", "--decks",
-                 str(mini_project(tmp_path / "project") / "decks"), "--out", str(tmp_path / "out"))
+    result = run(
+        "export",
+        "mini",
+        "--url",
+        "https://example.org/",
+        "--decks",
+        str(mini_project(tmp_path / "project") / "decks"),
+        "--out",
+        str(tmp_path / "out"),
+    )
     assert result.exit_code == 2 and "--url is for --for tts" in result.stderr
 
 
@@ -128,17 +149,18 @@ def test_more_than_69_cards_go_on_a_second_sheet_of_at_most_10_by_7(tmp_path):
     roles = project / "decks" / "mini" / "roles"
     text = (roles / "seer.yaml").read_text(encoding="utf-8")
     for n in range(73):
-        (roles / f"seer-{n:02d}.yaml").write_text(text.replace("order: 50", f"order: {100 + n}")
-                                                  .replace("Seer", f"Seer {n}"), encoding="utf-8")
+        (roles / f"seer-{n:02d}.yaml").write_text(
+            text.replace("order: 50", f"order: {100 + n}").replace("Seer", f"Seer {n}"), encoding="utf-8"
+        )
     folder = _export(project, tmp_path / "out")
     (deck,) = json.loads((folder / "mini-en.json").read_text(encoding="utf-8"))["ObjectStates"]
-    assert len(deck["ContainedObjects"]) == 76                       # 75 cards, wolf twice
+    assert len(deck["ContainedObjects"]) == 76  # 75 cards, wolf twice
     first, second = deck["CustomDeck"]["1"], deck["CustomDeck"]["2"]
     assert (first["NumWidth"], first["NumHeight"]) == (10, 7)
-    assert (second["NumWidth"], second["NumHeight"]) == (4, 2)       # 6 cards and the hidden cell
+    assert (second["NumWidth"], second["NumHeight"]) == (4, 2)  # 6 cards and the hidden cell
     ids = sorted(set(deck["DeckIDs"]))
     assert ids == [*range(100, 169), *range(200, 206)]
     with Image.open(folder / first["FaceURL"]) as sheet:
         assert max(sheet.size) <= 4096
-        per_mm = min(4096 / (10 * 63), 4096 / (7 * 88))          # the ten columns are the limit
+        per_mm = min(4096 / (10 * 63), 4096 / (7 * 88))  # the ten columns are the limit
         assert sheet.size == (10 * math.floor(63 * per_mm), 7 * math.floor(88 * per_mm)) == (4090, 4004)

@@ -39,14 +39,26 @@ SEER_PHRASE = {
     "es": "el narrador te enseña en secreto su carta",
 }
 PAGE_LABEL = {
-    "en": ("print at 100 % (actual size): this bar is 50 mm", "Werewolf · English · fronts · page 1 of 8",
-           "Werewolf · English · backs · page 2 of 8"),
-    "vi": ("in ở 100 % (đúng kích thước): thanh này dài 50 mm", "Ma Sói · Tiếng Việt · mặt trước · trang 1/8",
-           "Ma Sói · Tiếng Việt · mặt sau · trang 2/8"),
-    "zh": ("请按 100% 实际大小打印：此标尺长 50 毫米", "狼人杀 · 中文 · 正面 · 第 1 页，共 8 页",
-           "狼人杀 · 中文 · 背面 · 第 2 页，共 8 页"),
-    "es": ("imprime al 100 % (tamaño real): esta barra mide 50 mm", "Hombres Lobo · Español · anversos · página 1 de 8",
-           "Hombres Lobo · Español · reversos · página 2 de 8"),
+    "en": (
+        "print at 100 % (actual size): this bar is 50 mm",
+        "Werewolf · English · fronts · page 1 of 8",
+        "Werewolf · English · backs · page 2 of 8",
+    ),
+    "vi": (
+        "in ở 100 % (đúng kích thước): thanh này dài 50 mm",
+        "Ma Sói · Tiếng Việt · mặt trước · trang 1/8",
+        "Ma Sói · Tiếng Việt · mặt sau · trang 2/8",
+    ),
+    "zh": (
+        "请按 100% 实际大小打印：此标尺长 50 毫米",
+        "狼人杀 · 中文 · 正面 · 第 1 页，共 8 页",
+        "狼人杀 · 中文 · 背面 · 第 2 页，共 8 页",
+    ),
+    "es": (
+        "imprime al 100 % (tamaño real): esta barra mide 50 mm",
+        "Hombres Lobo · Español · anversos · página 1 de 8",
+        "Hombres Lobo · Español · reversos · página 2 de 8",
+    ),
 }
 NO_LINE_START = "，。：；！？、）」』》"
 SUBSET = re.compile(r"^/?[A-Z]{6}\+(.+)$")
@@ -144,8 +156,10 @@ def _text(en: str, vi: str | None = None, zh: str | None = None, es: str | None 
 # six cards; checked when this test was written.
 _WORDS = ["预言家", "狼人", "女巫", "猎人", "守卫", "村民", "白痴", "丘比特"]
 KINSOKU = {
-    f"k{n}": "".join(_WORDS[(k * n) % len(_WORDS)][:1 + (k + n) % 3] + NO_LINE_START[(k * (n + 1)) % len(NO_LINE_START)]
-                     for k in range(40))
+    f"k{n}": "".join(
+        _WORDS[(k * n) % len(_WORDS)][: 1 + (k + n) % 3] + NO_LINE_START[(k * (n + 1)) % len(NO_LINE_START)]
+        for k in range(40)
+    )
     for n in range(1, 7)
 }
 SEER_EN = '<b>x</b> &amp; <font name="Courier"> shows as written, unlike **boldly** and *slanted* marks.'
@@ -158,31 +172,54 @@ def typeset(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("typeset")
     shutil.copytree(FIXTURES / "mini", root, dirs_exist_ok=True)
     game = root / "decks" / "mini"
-    _dump(game / "game.yaml", {
-        "name": _text("Mini", "Trò Nhỏ", "小游戏"),
-        "languages": LANGS,
-        "card-size": "poker",
-        "teams": {"village": {"name": _text("Village", "Dân làng", "好人", "El pueblo"), "color": "#2f6b3a"},
-                  "wolves": {"name": _text("Wolves", "Sói", "狼人", "Los lobos"), "color": "#8c1c13"}},
-        "groups": {"role": _text("Role", "Vai trò", "角色", "Rol")},
-    })
-    _dump(game / "roles" / "seer.yaml", {
-        "name": _text("Seer 预言家", "Tiên tri", "预言家", "Vidente"),
-        "team": "village",
-        "ability": _text(SEER_EN, unicodedata.normalize("NFD", SEER_VI), "每晚查验一名玩家的身份。",
-                         "Cada noche mira la carta de un jugador: ¿será un lobo?"),
-    })
-    _dump(game / "roles" / "wolf.yaml", {
-        "name": _text("Wolf", "Sói", "狼人", "Lobo"),
-        "team": "wolves",
-        "ability": _text("Each night, the wolves pick one player.", "Mỗi đêm, bầy sói chọn một người.",
-                         "每晚，狼人选择一名玩家。", "Cada noche, los lobos eligen a un jugador."),
-    })
+    _dump(
+        game / "game.yaml",
+        {
+            "name": _text("Mini", "Trò Nhỏ", "小游戏"),
+            "languages": LANGS,
+            "card-size": "poker",
+            "teams": {
+                "village": {"name": _text("Village", "Dân làng", "好人", "El pueblo"), "color": "#2f6b3a"},
+                "wolves": {"name": _text("Wolves", "Sói", "狼人", "Los lobos"), "color": "#8c1c13"},
+            },
+            "groups": {"role": _text("Role", "Vai trò", "角色", "Rol")},
+        },
+    )
+    _dump(
+        game / "roles" / "seer.yaml",
+        {
+            "name": _text("Seer 预言家", "Tiên tri", "预言家", "Vidente"),
+            "team": "village",
+            "ability": _text(
+                SEER_EN,
+                unicodedata.normalize("NFD", SEER_VI),
+                "每晚查验一名玩家的身份。",
+                "Cada noche mira la carta de un jugador: ¿será un lobo?",
+            ),
+        },
+    )
+    _dump(
+        game / "roles" / "wolf.yaml",
+        {
+            "name": _text("Wolf", "Sói", "狼人", "Lobo"),
+            "team": "wolves",
+            "ability": _text(
+                "Each night, the wolves pick one player.",
+                "Mỗi đêm, bầy sói chọn một người.",
+                "每晚，狼人选择一名玩家。",
+                "Cada noche, los lobos eligen a un jugador.",
+            ),
+        },
+    )
     for card_id, zh in KINSOKU.items():
-        _dump(game / "roles" / f"{card_id}.yaml", {
-            "name": _text(card_id.upper(), zh=f"角色{card_id[1:]}"), "team": "village",
-            "ability": _text(f"Filler card {card_id}.", zh=zh),
-        })
+        _dump(
+            game / "roles" / f"{card_id}.yaml",
+            {
+                "name": _text(card_id.upper(), zh=f"角色{card_id[1:]}"),
+                "team": "village",
+                "ability": _text(f"Filler card {card_id}.", zh=zh),
+            },
+        )
     out = root / "out"
     result = run("build", "--decks", str(root / "decks"), "--out", str(out), "--backs", "none")
     assert result.exit_code == 0, result.output + result.stderr
@@ -241,8 +278,11 @@ def test_no_unembedded_standard_font(werewolf, lang):
 def test_mixed_script_name_uses_both_families_in_bold(typeset):
     """'Seer 预言家' in English: Latin from Noto Sans Bold, the ideographs from Noto Sans SC Bold."""
     card = _card(typeset["en"], "Seer 预言家")
-    name = [c for c in card.chars if c["size"] >= 8 and c["text"].strip() and "Bold" in c["fontname"]
-            and c["text"] in "Seer预言家"]
+    name = [
+        c
+        for c in card.chars
+        if c["size"] >= 8 and c["text"].strip() and "Bold" in c["fontname"] and c["text"] in "Seer预言家"
+    ]
     fonts = {c["text"]: c["fontname"] for c in name}
     assert "".join(c["text"] for c in sorted(name, key=lambda c: c["x0"])) == "Seer预言家"
     for ch in "Ser":
@@ -297,7 +337,9 @@ def test_decomposed_vietnamese_comes_back_composed(typeset):
     assert not [c for c in text if unicodedata.combining(c)]
     # Drawn as precomposed glyphs of Noto Sans, not as letters with stacked marks.
     assert {SUBSET.match(c["fontname"]).group(1) for c in card.chars if c["text"].strip()} <= {
-        "NotoSans-Regular", "NotoSans-Bold"}
+        "NotoSans-Regular",
+        "NotoSans-Bold",
+    }
 
 
 def test_markup_lookalikes_print_literally(typeset):
@@ -331,9 +373,16 @@ def test_chinese_lines_never_start_with_closing_punctuation(typeset, card_id):
 def test_other_mini_languages_read_back(typeset, lang):
     cjk = lang == "zh"
     texts = card_texts(typeset[lang], cjk)
-    expected = {"zh": ["预言家", "好人", "每晚查验一名玩家的身份。", "狼人", "每晚，狼人选择一名玩家。"],
-                "es": ["Vidente", "El pueblo", "Cada noche mira la carta de un jugador: ¿será un lobo?",
-                       "Los lobos", "Cada noche, los lobos eligen a un jugador."]}[lang]
+    expected = {
+        "zh": ["预言家", "好人", "每晚查验一名玩家的身份。", "狼人", "每晚，狼人选择一名玩家。"],
+        "es": [
+            "Vidente",
+            "El pueblo",
+            "Cada noche mira la carta de un jugador: ¿será un lobo?",
+            "Los lobos",
+            "Cada noche, los lobos eligen a un jugador.",
+        ],
+    }[lang]
     joined = "\n".join(texts)
     for piece in expected:
         assert _squash(piece, cjk) in joined
@@ -342,11 +391,14 @@ def test_other_mini_languages_read_back(typeset, lang):
 # --- text problems stop the build -------------------------------------------------------
 
 
-RUNE = ("decks/mini/roles/wolf.yaml:7: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' "
-        "is in none of the fonts")
+RUNE = (
+    "decks/mini/roles/wolf.yaml:7: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' is in none of the fonts"
+)
 SEER_LONG = " ".join(["Each night, look at one player's card and learn a great deal about them."] * 10)
-OVERFLOW = ("decks/mini/roles/seer.yaml:5: seer: the ability text in 'en' does not fit its box: 12.3 mm too tall "
-            "at the smallest size (6.5 pt); shorten it")
+OVERFLOW = (
+    "decks/mini/roles/seer.yaml:5: seer: the ability text in 'en' does not fit its box: 12.3 mm too tall "
+    "at the smallest size (6.5 pt); shorten it"
+)
 
 
 def _add_rune(mini: Path) -> None:
@@ -368,8 +420,9 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.parametrize("breakage, message", [(_add_rune, RUNE), (_overflow, OVERFLOW)],
-                         ids=["missing-glyph", "overflow"])
+@pytest.mark.parametrize(
+    "breakage, message", [(_add_rune, RUNE), (_overflow, OVERFLOW)], ids=["missing-glyph", "overflow"]
+)
 def test_text_problem_fails_the_build_with_file_and_line(mini, tmp_path, breakage, message):
     breakage(mini)
     out = tmp_path / "out"
@@ -380,8 +433,9 @@ def test_text_problem_fails_the_build_with_file_and_line(mini, tmp_path, breakag
     assert not out.exists() or [p for p in out.rglob("*") if p.is_file()] == []
 
 
-@pytest.mark.parametrize("breakage, message", [(_add_rune, RUNE), (_overflow, OVERFLOW)],
-                         ids=["missing-glyph", "overflow"])
+@pytest.mark.parametrize(
+    "breakage, message", [(_add_rune, RUNE), (_overflow, OVERFLOW)], ids=["missing-glyph", "overflow"]
+)
 def test_validate_reports_the_same_text_problem_and_writes_nothing(mini, tmp_path, monkeypatch, breakage, message):
     breakage(mini)
     here = tmp_path / "cwd"
@@ -417,19 +471,25 @@ def test_other_languages_still_build_when_one_has_a_problem(mini, tmp_path):
 
 def test_missing_glyph_line_after_decomposed_text_in_a_block(mini):
     wolf = mini / "decks" / "mini" / "roles" / "wolf.yaml"
-    nfd = unicodedata.normalize("NFD", "Mỗi đêm, bầy sói chọn một người để loại. Thắng khi số sói bằng số "
-                                       "người còn lại.")
-    wolf.write_text("name: {en: Wolf, vi: Sói}\n"
-                    "team: wolves\n"
-                    "count: 2\n"
-                    "ability:\n"
-                    "  en: Each night, the wolves pick one player.\n"
-                    "  vi: |\n"
-                    "    " + nfd + "\n"
-                    "    Thêm một dòng.\n"
-                    "    ᚠ\n"
-                    "night:\n"
-                    "  order: 60\n", encoding="utf-8")
+    nfd = unicodedata.normalize(
+        "NFD", "Mỗi đêm, bầy sói chọn một người để loại. Thắng khi số sói bằng số người còn lại."
+    )
+    wolf.write_text(
+        "name: {en: Wolf, vi: Sói}\n"
+        "team: wolves\n"
+        "count: 2\n"
+        "ability:\n"
+        "  en: Each night, the wolves pick one player.\n"
+        "  vi: |\n"
+        "    " + nfd + "\n"
+        "    Thêm một dòng.\n"
+        "    ᚠ\n"
+        "night:\n"
+        "  order: 60\n",
+        encoding="utf-8",
+    )
     result = run("validate", "--decks", str(mini / "decks"))
-    assert result.stderr == ("decks/mini/roles/wolf.yaml:9: ability.vi: character U+16A0 RUNIC LETTER FEHU FEOH "
-                             "FE F 'ᚠ' is in none of the fonts\n1 error\n")
+    assert result.stderr == (
+        "decks/mini/roles/wolf.yaml:9: ability.vi: character U+16A0 RUNIC LETTER FEHU FEOH "
+        "FE F 'ᚠ' is in none of the fonts\n1 error\n"
+    )

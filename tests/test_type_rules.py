@@ -15,7 +15,7 @@ from pdfread import chars, pages
 GAMES = ("werewolf", "salem-1692", "mafia-vendetta", "werewords")
 LANGS = ("en", "vi", "zh", "es")
 # A Chinese line never starts with these, nor ends with the others.
-CANNOT_START = "。，、：；！？）」』》〉】〕’”"   # not "…": a paragraph may open with "……"
+CANNOT_START = "。，、：；！？）」』》〉】〕’”"  # not "…": a paragraph may open with "……"
 CANNOT_END = "（「『《〈【〔‘“"
 
 
@@ -26,8 +26,9 @@ def unembedded(path) -> set[str]:
         fonts = (page.get("/Resources") or {}).get("/Font") or {}
         for font in fonts.values():
             font = font.get_object()
-            descriptor = (font["/DescendantFonts"][0].get_object() if font.get("/Subtype") == "/Type0"
-                          else font).get("/FontDescriptor")
+            descriptor = (font["/DescendantFonts"][0].get_object() if font.get("/Subtype") == "/Type0" else font).get(
+                "/FontDescriptor"
+            )
             if descriptor is None or not {"/FontFile", "/FontFile2", "/FontFile3"} & set(descriptor.get_object()):
                 missing.add(str(font.get("/BaseFont")))
     return missing
@@ -42,7 +43,7 @@ def test_no_pdf_of_any_kind_names_a_font_it_does_not_embed(bundled, tmp_path):
         assert unembedded(path) == set(), path.name
 
 
-COLUMNS = {"rulebook": 2, "script": 1}   # as templates/documents/styles.yaml lays them out
+COLUMNS = {"rulebook": 2, "script": 1}  # as templates/documents/styles.yaml lays them out
 
 
 def lines(page, columns: int) -> list[str]:
@@ -50,16 +51,19 @@ def lines(page, columns: int) -> list[str]:
     width = mm(page.get_size()[0])
     by_line: dict = {}
     for c in chars(page):
-        by_line.setdefault((int(c.box.x0 // (width / columns)), round(c.baseline, 1), round(c.size, 1)),
-                           []).append(c)
+        by_line.setdefault((int(c.box.x0 // (width / columns)), round(c.baseline, 1), round(c.size, 1)), []).append(c)
     return ["".join(c.text for c in sorted(line, key=lambda c: c.box.x0)) for line in by_line.values()]
 
 
 @pytest.mark.parametrize("kind", ["rulebook", "script"])
 @pytest.mark.parametrize("game", GAMES)
 def test_chinese_documents_keep_the_line_start_and_end_rules(bundled, game, kind):
-    broken = [line for page in pages(bundled / game / f"{game}-{kind}-zh.pdf") for line in lines(page, COLUMNS[kind])
-              if line[0] in CANNOT_START or line[-1] in CANNOT_END]
+    broken = [
+        line
+        for page in pages(bundled / game / f"{game}-{kind}-zh.pdf")
+        for line in lines(page, COLUMNS[kind])
+        if line[0] in CANNOT_START or line[-1] in CANNOT_END
+    ]
     assert not broken, broken
 
 
@@ -86,15 +90,23 @@ def test_vietnamese_marks_of_adjacent_lines_never_touch_on_the_cards(cards):
     """Salem's Kill cards once printed the "p" of "kịp" on the hook of the "Ẩ" below it."""
     prepared, pdf = cards("salem-1692", "vi")
     document = pages(pdf)
-    kill = [i for i, page in enumerate(prepared.pages) if page.side == "front" and
-            any(prepared.deck.copies[s.item].group.id == "kill" for s in page.slots)]
+    kill = [
+        i
+        for i, page in enumerate(prepared.pages)
+        if page.side == "front" and any(prepared.deck.copies[s.item].group.id == "kill" for s in page.slots)
+    ]
     assert kill
     for index in kill:
         page = prepared.pages[index]
         letters = chars(document[index])
         for slot in page.slots:
-            inside = [c for c in letters if slot.trim.x <= c.box.cx <= slot.trim.right
-                      and slot.trim.y <= c.box.cy <= slot.trim.top and c.size < 11]
+            inside = [
+                c
+                for c in letters
+                if slot.trim.x <= c.box.cx <= slot.trim.right
+                and slot.trim.y <= c.box.cy <= slot.trim.top
+                and c.size < 11
+            ]
             assert not _touching(inside), (prepared.deck.copies[slot.item].id, _touching(inside)[:5])
 
 
@@ -120,10 +132,10 @@ def test_paper_letter_prints_the_documents_on_letter_too(tmp_path):
     folder = tmp_path / "plain" / "werewolf"
     assert _size(folder / "werewolf-rulebook-en.pdf") == (215.9, 279.4)
     assert _size(folder / "werewolf-script-en.pdf") == (215.9, 279.4)
-    assert _size(folder / "werewolf-cards-en.pdf") == (279.4, 215.9)       # turned: 4 x 2 poker cards
+    assert _size(folder / "werewolf-cards-en.pdf") == (279.4, 215.9)  # turned: 4 x 2 poker cards
     # The booklet: half-Letter pages, two to a Letter sheet turned, meeting at its middle.
     booklet = tmp_path / "booklet" / "werewolf" / "werewolf-rulebook-en.pdf"
     assert _size(booklet) == (279.4, 215.9)
     first = pages(booklet)[0]
     title = [c for c in chars(first) if c.size > 15]
-    assert title and min(c.box.x0 for c in title) > 279.4 / 2     # page 1 on the right half
+    assert title and min(c.box.x0 for c in title) > 279.4 / 2  # page 1 on the right half

@@ -36,8 +36,10 @@ def test_good_mini_deck_validates(mini: Path):
 def test_unknown_key_is_a_warning_unless_strict(mini: Path):
     seer = mini / "decks" / "mini" / "roles" / "seer.yaml"
     seer.write_text(seer.read_text(encoding="utf-8") + "nigth: {order: 3}\n", encoding="utf-8")
-    expected = ("decks/mini/roles/seer.yaml:10: warning: nigth: unknown key (did you mean 'night'?); "
-                "accepted keys: name, team, group, count, extra-cards, symbol, art, ability, layout, back, night\n")
+    expected = (
+        "decks/mini/roles/seer.yaml:10: warning: nigth: unknown key (did you mean 'night'?); "
+        "accepted keys: name, team, group, count, extra-cards, symbol, art, ability, layout, back, night\n"
+    )
     lenient = run("validate", "--decks", str(mini / "decks"))
     assert (lenient.exit_code, lenient.stderr) == (0, expected)
     strict = run("validate", "--strict", "--decks", str(mini / "decks"))
@@ -46,12 +48,15 @@ def test_unknown_key_is_a_warning_unless_strict(mini: Path):
 
 def test_missing_translation_warns_naming_card_and_language(mini: Path):
     seer = mini / "decks" / "mini" / "roles" / "seer.yaml"
-    seer.write_text(seer.read_text(encoding="utf-8").replace("  vi: Mỗi đêm, xem lá bài của một người chơi.\n", ""),
-                    encoding="utf-8")
+    seer.write_text(
+        seer.read_text(encoding="utf-8").replace("  vi: Mỗi đêm, xem lá bài của một người chơi.\n", ""),
+        encoding="utf-8",
+    )
     result = run("validate", "--decks", str(mini / "decks"))
     assert result.exit_code == 0
-    assert result.stderr == ("decks/mini/roles/seer.yaml:4: warning: card 'seer': no 'vi' text for ability; "
-                             "the card falls back to English\n")
+    assert result.stderr == (
+        "decks/mini/roles/seer.yaml:4: warning: card 'seer': no 'vi' text for ability; the card falls back to English\n"
+    )
 
 
 def test_unknown_game_suggests_a_name():

@@ -37,8 +37,9 @@ def squeezed(text: str) -> str:
 
 def joined(path) -> str:
     """The text without each page's header and footer (its first two lines), squeezed."""
-    return squeezed("".join("".join(page.extract_text().splitlines(keepends=True)[2:])
-                            for page in pypdf.PdfReader(path).pages))
+    return squeezed(
+        "".join("".join(page.extract_text().splitlines(keepends=True)[2:]) for page in pypdf.PdfReader(path).pages)
+    )
 
 
 def plain(text: str) -> str:
@@ -81,8 +82,13 @@ def test_the_elder_strips_the_same_four_roles_on_the_card_in_the_rulebook_and_in
     assert all(name in card_text for name in names), card_text
     assert not any(name in card_text for name in others), card_text
     # The script names each stripped role in a line of its own, read only with that role in play.
-    steps = [step for phase in load("script.yaml")["versions"]["moderator"]["phases"] if phase["kind"] == "dawn"
-             for step in phase["steps"] if step.get("if-all", [None])[0] == "elder" and "say" in step]
+    steps = [
+        step
+        for phase in load("script.yaml")["versions"]["moderator"]["phases"]
+        if phase["kind"] == "dawn"
+        for step in phase["steps"]
+        if step.get("if-all", [None])[0] == "elder" and "say" in step
+    ]
     assert [step["if-all"] for step in steps] == [["elder", card] for card in STRIPPED_BY_THE_ELDER]
     lines = [plain(step["say"][lang]) for step in steps]
     assert "".join(lines) in script
@@ -97,7 +103,8 @@ def test_the_thief_s_possibly_nobody_note_never_stands_under_the_werewolves(box,
     call = squeezed(load("roles/werewolf.yaml")["night"]["script"]["call"][lang])
     seer = squeezed(card_name("seer", lang))
     wolves = script.split(phrase["wake_group"].replace("{name}", call))[1].split(
-        phrase["sleep_group"].replace("{name}", call))[0]
+        phrase["sleep_group"].replace("{name}", call)
+    )[0]
     assert phrase["unheld"] not in wolves
     seers = script.split(phrase["wake"].replace("{name}", seer))[1].split(phrase["sleep"].replace("{name}", seer))[0]
     assert phrase["unheld"] in seers
@@ -112,8 +119,7 @@ def test_the_werewolves_are_called_in_the_plural_in_spanish_and_the_zh_script_is
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_ten_players_with_hunter_and_cupid_run_from_setup_to_the_end_with_a_win_check_after_each_death(
-        tonight, lang):
+def test_ten_players_with_hunter_and_cupid_run_from_setup_to_the_end_with_a_win_check_after_each_death(tonight, lang):
     script = joined(tonight / f"werewolf-script-{lang}-10p.pdf")
     titles = [phase["title"][lang] for phase in load("script.yaml")["versions"]["moderator"]["phases"]]
     positions = [script.index(squeezed(title)) for title in [TEXT[lang]["setup_title"], *titles]]
@@ -123,8 +129,11 @@ def test_ten_players_with_hunter_and_cupid_run_from_setup_to_the_end_with_a_win_
         item = TEXT[lang]["deal_item"].replace("{n}", str(copies)).replace("{name}", card_name(card, lang))
         assert squeezed(item) in script, card
     check = squeezed(TEXT[lang]["win_check"])
-    for kind, deadly in (("dawn", "The Hunter has fallen"), ("dawn", "cannot live without their love"),
-                         ("day", "turn your card face up")):
+    for kind, deadly in (
+        ("dawn", "The Hunter has fallen"),
+        ("dawn", "cannot live without their love"),
+        ("day", "turn your card face up"),
+    ):
         after = script.split(plain(script_step(kind, deadly, lang)))[1]
         assert after.startswith(check), deadly
     # Roles not in play are left out.

@@ -29,12 +29,14 @@ def flat(text: str) -> str:
 def tonight(tmp_path_factory):
     """Eight players with the Minion and the Apprentice: the script and rulebook of each language."""
     out = tmp_path_factory.mktemp("werewords")
-    result = run("build", "werewords", "--players", "8", "--with", "minion", "--with", "apprentice",
-                 "--out", str(out))
+    result = run("build", "werewords", "--players", "8", "--with", "minion", "--with", "apprentice", "--out", str(out))
     assert result.exit_code == 0, result.output
     # The script is the table's (-8p); the rulebook is the whole box's.
-    return {(kind, lang): flat(text_of(out / "werewords" / f"werewords-{kind}-{lang}{table}.pdf"))
-            for kind, table in (("script", "-8p"), ("rulebook", "")) for lang in LANGS}
+    return {
+        (kind, lang): flat(text_of(out / "werewords" / f"werewords-{kind}-{lang}{table}.pdf"))
+        for kind, table in (("script", "-8p"), ("rulebook", ""))
+        for lang in LANGS
+    }
 
 
 # The sentence of each language that settles a vote on the Minion, as the source has it: the most-voted
@@ -52,22 +54,41 @@ MINION_VOTE = {
 def test_a_vote_on_the_minion_is_a_win_for_the_werewolves(tonight, lang):
     script = tonight["script", lang]
     vote = script.index(MINION_VOTE[lang])
-    assert vote > script.index({"en": "Nobody found the word.", "vi": "Không ai tìm ra từ.",
-                                "zh": "没人猜中真言。", "es": "Nadie ha encontrado la palabra."}[lang])
+    assert vote > script.index(
+        {
+            "en": "Nobody found the word.",
+            "vi": "Không ai tìm ra từ.",
+            "zh": "没人猜中真言。",
+            "es": "Nadie ha encontrado la palabra.",
+        }[lang]
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_script_opens_with_a_narrator_who_does_not_play_before_the_deal(tonight, lang):
     script = tonight["script", lang]
     narrator = script.index(f"werewords-narrator-{lang}.html")
-    deal = script.index({"en": "Take these 9 cards", "vi": "Lấy 9 lá sau", "zh": "取以下9张牌",
-                         "es": "Toma estas 9 cartas"}[lang])
-    assert narrator < deal < script.index({"en": "Mayor, open your eyes.", "vi": "Thị trưởng, hãy mở mắt.",
-                                           "zh": "镇长请睁眼。", "es": "Alcalde, abre los ojos."}[lang])
-    never = {"en": "the narrator is never the Mayor nor any other player",
-             "vi": "không bao giờ được là Thị trưởng hay bất kỳ người chơi nào",
-             "zh": "主持人绝不能是镇长或任何一位玩家",
-             "es": "nunca puede ser el Alcalde ni ningún otro jugador"}[lang]
+    deal = script.index(
+        {"en": "Take these 9 cards", "vi": "Lấy 9 lá sau", "zh": "取以下9张牌", "es": "Toma estas 9 cartas"}[lang]
+    )
+    assert (
+        narrator
+        < deal
+        < script.index(
+            {
+                "en": "Mayor, open your eyes.",
+                "vi": "Thị trưởng, hãy mở mắt.",
+                "zh": "镇长请睁眼。",
+                "es": "Alcalde, abre los ojos.",
+            }[lang]
+        )
+    )
+    never = {
+        "en": "the narrator is never the Mayor nor any other player",
+        "vi": "không bao giờ được là Thị trưởng hay bất kỳ người chơi nào",
+        "zh": "主持人绝不能是镇长或任何一位玩家",
+        "es": "nunca puede ser el Alcalde ni ningún otro jugador",
+    }[lang]
     assert never in script[:narrator]
 
 

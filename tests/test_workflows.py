@@ -60,11 +60,17 @@ def test_ci_tests_every_supported_python():
 
 def test_the_release_checks_and_tries_the_wheel_before_attaching_it():
     workflow = yaml.safe_load(WORKFLOWS["release.yml"])
-    triggers = workflow[True] if True in workflow else workflow["on"]      # YAML 1.1 reads `on` as true
+    triggers = workflow[True] if True in workflow else workflow["on"]  # YAML 1.1 reads `on` as true
     assert triggers == {"push": {"tags": ["v*"]}}
     runs = "\n".join(step.get("run", "") for step in workflow["jobs"]["dist"]["steps"])
-    for needed in ("python -m build", "twine check --strict dist/*", "python .ci/check_dist.py dist",
-                   'pip" install -q dist/*.whl', 'cardgen" build --strict', 'cardgen" init party'):
+    for needed in (
+        "python -m build",
+        "twine check --strict dist/*",
+        "python .ci/check_dist.py dist",
+        'pip" install -q dist/*.whl',
+        'cardgen" build --strict',
+        'cardgen" init party',
+    ):
         assert needed in runs, needed
     attach = workflow["jobs"]["attach"]
     assert attach["needs"] == "dist"

@@ -9,11 +9,11 @@ shows everything that needs fixing and keeps every output that is good.
 """
 
 from cardgen.build.checking import (
-           card_sizes,
-           check,
-           check_options,
-           game_folder,
-           languages,
+    card_sizes,
+    check,
+    check_options,
+    game_folder,
+    languages,
 )
 from cardgen.build.options import BuildOptions, Report
 from cardgen.build.pipeline import Pipeline, Prepared, back_design, document_text
@@ -21,6 +21,23 @@ from cardgen.build.planning import jobs, output_kinds, plan, targets
 from cardgen.build.run import build, validate
 from cardgen.build.workers import end_on_signals
 
-__all__ = ["BuildOptions", "Pipeline", "Prepared", "Report", "back_design", "build", "card_sizes", "check",
-           "check_options", "document_text", "end_on_signals", "game_folder", "jobs", "languages", "output_kinds",
-           "plan", "targets", "validate"]
+__all__ = [
+    "BuildOptions",
+    "Pipeline",
+    "Prepared",
+    "Report",
+    "back_design",
+    "build",
+    "card_sizes",
+    "check",
+    "check_options",
+    "document_text",
+    "end_on_signals",
+    "game_folder",
+    "jobs",
+    "languages",
+    "output_kinds",
+    "plan",
+    "targets",
+    "validate",
+]

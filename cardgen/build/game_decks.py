@@ -5,9 +5,9 @@ report of what was written or every problem together."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from cardgen.build.checking import check, languages
 from cardgen.build.options import BuildOptions
@@ -31,9 +31,15 @@ class GameLanguages:
     is skipped and its problems kept, so the good languages are still written. :meth:`finish`
     then raises every problem together, or returns the report."""
 
-    def __init__(self, project: Project, game: str, langs: tuple[str, ...], out: Path,
-                 card_size: Callable[[dict], str | None] = lambda game_data: None,
-                 sizes: dict[str, dict] | None = None):
+    def __init__(
+        self,
+        project: Project,
+        game: str,
+        langs: tuple[str, ...],
+        out: Path,
+        card_size: Callable[[dict], str | None] = lambda game_data: None,
+        sizes: dict[str, dict] | None = None,
+    ):
         """`card_size` picks, from the game.yaml data, the size its cards take instead of their own."""
         self.start = time.perf_counter()
         (self.files,), self.warnings = check(project, [game], strict=False)

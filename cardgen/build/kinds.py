@@ -8,8 +8,9 @@ made for one table) or is listed in ``NOT_IN_OUTPUT`` with why: tests/test_kinds
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cardgen.build.options import BuildOptions
@@ -23,24 +24,24 @@ class Made:
 
     data: bytes
     pages: int
-    cards: int = 0                # copies on the sheets
-    sheets: int = 0               # of paper
-    box_sheets: int = 0           # a tailored build's: what the whole box would have taken
-    back_ink: float = 0.0         # mean ink coverage of the backs' colours
+    cards: int = 0  # copies on the sheets
+    sheets: int = 0  # of paper
+    box_sheets: int = 0  # a tailored build's: what the whole box would have taken
+    back_ink: float = 0.0  # mean ink coverage of the backs' colours
 
 
 @dataclass(frozen=True)
 class Kind:
     name: str
-    suffix: str                   # of its file: <game>-<name>-<lang>[-<N>p].<suffix>
-    stale_on: tuple[str, ...]     # the BuildOptions fields that change its bytes
-    unused_templates: tuple[str, ...]   # files or folders at the top of templates/ it never reads
-    table: str                    # "always": made for the build's table (--players, --roles); "only-needed":
-                                  # with --only-needed; "never": always the whole box's
-    pairs: bool                   # made for a language pair (vi+en) too
-    needs: tuple[str, ...]        # deck files the game must have for it
-    faces: bool                   # draws the cards' faces (the others need the deck resolved and imposed only)
-    make: Callable[[Pipeline, Prepared, GameFiles, bool, bool], Made]   # (…, tailored, once)
+    suffix: str  # of its file: <game>-<name>-<lang>[-<N>p].<suffix>
+    stale_on: tuple[str, ...]  # the BuildOptions fields that change its bytes
+    unused_templates: tuple[str, ...]  # files or folders at the top of templates/ it never reads
+    table: str  # "always": made for the build's table (--players, --roles); "only-needed":
+    # with --only-needed; "never": always the whole box's
+    pairs: bool  # made for a language pair (vi+en) too
+    needs: tuple[str, ...]  # deck files the game must have for it
+    faces: bool  # draws the cards' faces (the others need the deck resolved and imposed only)
+    make: Callable[[Pipeline, Prepared, GameFiles, bool, bool], Made]  # (…, tailored, once)
 
     def made_for(self, files: GameFiles) -> bool:
         return all(name in files.extra for name in self.needs)
@@ -76,20 +77,53 @@ _CARDS_ONLY = ("card-layout.yaml", "sheet.yaml")
 # No output of a build reads the starting files (new/, init/) or the site's pages (site/).
 _NEVER = ("new", "init", "site")
 
-CARDS = Kind("cards", "pdf", stale_on=("paper", "card_size", "bleed", "backs", "ink_saver", "back_offset", "margin",
-                                       "pinyin"),
-             unused_templates=(*_NEVER, "documents", "narrator"), table="only-needed", pairs=True, needs=(),
-             faces=True, make=_cards)
+CARDS = Kind(
+    "cards",
+    "pdf",
+    stale_on=("paper", "card_size", "bleed", "backs", "ink_saver", "back_offset", "margin", "pinyin"),
+    unused_templates=(*_NEVER, "documents", "narrator"),
+    table="only-needed",
+    pairs=True,
+    needs=(),
+    faces=True,
+    make=_cards,
+)
 # The rulebook counts the card sheets and names their paper (so sheet.yaml shapes it); documents are
 # printed on the build's paper.
-RULEBOOK = Kind("rulebook", "pdf", stale_on=("booklet", "paper", "card_size", "bleed", "backs", "margin"),
-                unused_templates=(*_NEVER, "narrator", "card-layout.yaml"), table="never", pairs=True,
-                needs=("rulebook.yaml",), faces=False, make=_rulebook)
-SCRIPT = Kind("script", "pdf", stale_on=("paper",), unused_templates=(*_NEVER, "narrator", *_CARDS_ONLY),
-              table="always", pairs=True, needs=("script.yaml",), faces=False, make=_script)
+RULEBOOK = Kind(
+    "rulebook",
+    "pdf",
+    stale_on=("booklet", "paper", "card_size", "bleed", "backs", "margin"),
+    unused_templates=(*_NEVER, "narrator", "card-layout.yaml"),
+    table="never",
+    pairs=True,
+    needs=("rulebook.yaml",),
+    faces=False,
+    make=_rulebook,
+)
+SCRIPT = Kind(
+    "script",
+    "pdf",
+    stale_on=("paper",),
+    unused_templates=(*_NEVER, "narrator", *_CARDS_ONLY),
+    table="always",
+    pairs=True,
+    needs=("script.yaml",),
+    faces=False,
+    make=_script,
+)
 # The page reads aloud in one language.
-NARRATOR = Kind("narrator", "html", stale_on=(), unused_templates=(*_NEVER, "preview", *_CARDS_ONLY), table="always",
-                pairs=False, needs=("script.yaml",), faces=False, make=_narrator)
+NARRATOR = Kind(
+    "narrator",
+    "html",
+    stale_on=(),
+    unused_templates=(*_NEVER, "preview", *_CARDS_ONLY),
+    table="always",
+    pairs=False,
+    needs=("script.yaml",),
+    faces=False,
+    make=_narrator,
+)
 
 KINDS = {kind.name: kind for kind in (CARDS, RULEBOOK, SCRIPT, NARRATOR)}
 

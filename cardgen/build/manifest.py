@@ -22,8 +22,8 @@ import hashlib
 import importlib.util
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from cardgen import __version__
 from cardgen.build.kinds import KINDS, TABLE
@@ -31,14 +31,20 @@ from cardgen.core.write import write_atomic
 
 NAME = "cardgen-manifest.json"
 
+
 def _files(folder: Path, skip: tuple[str, ...] = ()) -> list[Path]:
     if not folder.is_dir():
         return []
     real = folder.resolve()
     # A symbolic link leading out of the folder is not part of the game: never open it.
-    return sorted(p for p in folder.rglob("*")
-                  if p.is_file() and not p.name.startswith(".") and p.relative_to(folder).parts[0] not in skip
-                  and p.resolve().is_relative_to(real))
+    return sorted(
+        p
+        for p in folder.rglob("*")
+        if p.is_file()
+        and not p.name.startswith(".")
+        and p.relative_to(folder).parts[0] not in skip
+        and p.resolve().is_relative_to(real)
+    )
 
 
 @functools.cache
@@ -109,15 +115,26 @@ class Manifest:
         self.digests[str(path)] = [stat.st_size, stat.st_mtime_ns, sha]
         return sha
 
-    def inputs(self, name: str, lang: str, game_folders: Iterable[Path], templates: Iterable[Path],
-               fonts: Iterable[Path], options: object, tailored: bool = False) -> str:
+    def inputs(
+        self,
+        name: str,
+        lang: str,
+        game_folders: Iterable[Path],
+        templates: Iterable[Path],
+        fonts: Iterable[Path],
+        options: object,
+        tailored: bool = False,
+    ) -> str:
         """The hash of everything an output of the kind `name` in `lang` is made from (`tailored`: for one table)."""
         kind = KINDS[name]
         names = kind.stale_on + (TABLE if tailored else ())
         h = hashlib.sha256()
         h.update(json.dumps([code(), kind.name, lang, [repr(getattr(options, name)) for name in names]]).encode())
-        for role, folders, skip in (("game", game_folders, ()), ("templates", templates, kind.unused_templates),
-                                    ("fonts", fonts, ())):
+        for role, folders, skip in (
+            ("game", game_folders, ()),
+            ("templates", templates, kind.unused_templates),
+            ("fonts", fonts, ()),
+        ):
             for folder in folders:
                 if (folder, skip) not in self.listed:
                     self.listed[folder, skip] = _files(folder, skip)
@@ -127,8 +144,7 @@ class Manifest:
 
     def fresh(self, target: Path, inputs: str) -> bool:
         entry = self.outputs.get(self._key(target))
-        return bool(entry and entry["inputs"] == inputs and target.is_file()
-                    and self.digest(target) == entry["output"])
+        return bool(entry and entry["inputs"] == inputs and target.is_file() and self.digest(target) == entry["output"])
 
     def record(self, target: Path, inputs: str) -> None:
         self.outputs[self._key(target)] = {"inputs": inputs, "output": self.digest(target)}
@@ -152,8 +168,12 @@ class Manifest:
     def save(self) -> None:
         # Digests of files that are gone would only grow the manifest.
         digests = {path: value for path, value in self.digests.items() if Path(path).exists()}
-        data = {"cardgen": __version__, "outputs": dict(sorted(self.outputs.items())),
-                "digests": dict(sorted(digests.items())), "last": self.last}
+        data = {
+            "cardgen": __version__,
+            "outputs": dict(sorted(self.outputs.items())),
+            "digests": dict(sorted(digests.items())),
+            "last": self.last,
+        }
         write_atomic(self.path, json.dumps(data, indent=1).encode())
 
     def _key(self, target: Path) -> str:

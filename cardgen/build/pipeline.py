@@ -4,9 +4,10 @@ bytes of its documents (rulebook, script, narrator page) out, with the templates
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Hashable, Iterable, Mapping, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from cardgen.build.kinds import KINDS, Kind, Made
 from cardgen.build.options import BuildOptions
@@ -18,7 +19,6 @@ T = TypeVar("T")
 
 # The stages come in when a build needs them: a build with nothing to do, `list` and --help load none.
 if TYPE_CHECKING:
-
     from cardgen.cards.face import Faces
     from cardgen.cards.icons import Undrawable
     from cardgen.deck.load import GameFiles
@@ -62,7 +62,7 @@ class Prepared:
     """One game in one language, laid out and ready to render."""
 
     deck: Deck
-    faces: Faces | None          # None when only the documents or the narrator page are made
+    faces: Faces | None  # None when only the documents or the narrator page are made
     pages: list
     book: FontBook
 
@@ -90,14 +90,15 @@ class Pipeline:
         except ValueError as exc:
             raise DeckError([Problem(Where(project.display(project.template("fonts.yaml"))), str(exc))]) from None
         self.game_books: dict[str, FontBook] = {}
-        self.drawn: dict[str, list[Problem]] = {}       # per game: the SVGs it names that cannot be drawn
+        self.drawn: dict[str, list[Problem]] = {}  # per game: the SVGs it names that cannot be drawn
         # A pipeline serves one build: each template is read once for all its decks.
         self.read = functools.cache(project.template_data)
         self.sizes = {**self.read("card-sizes.yaml"), **(sizes or {})}
         self.card_layouts = face.size_layouts(self.read("card-layout.yaml"), self.sizes)
 
-    def prepare(self, files: GameFiles, lang: str, cards: bool = True, sheets: bool = True,
-                drawn: bool = True) -> tuple[Prepared | None, list[Problem]]:
+    def prepare(
+        self, files: GameFiles, lang: str, cards: bool = True, sheets: bool = True, drawn: bool = True
+    ) -> tuple[Prepared | None, list[Problem]]:
         """Resolve, faces and layout; every problem of this deck, or a deck ready to render.
         Without `cards` only resolve (the documents and the narrator page need no card faces); without
         `sheets` the cards are not imposed on paper (exports place them themselves); without `drawn` its
@@ -111,9 +112,12 @@ class Pipeline:
         try:
             book = self.book_for(files)
             deck, problems = resolve.resolve_deck(files, lang, options.card_size, self.sizes, book)
-            faces, found = face.compose_faces(deck, self.card_layouts, book, options.ink_saver, self.words(lang),
-                                              options.pinyin) if cards else (None, [])
-        except FontError as exc:     # fonts are opened when a text first needs them
+            faces, found = (
+                face.compose_faces(deck, self.card_layouts, book, options.ink_saver, self.words(lang), options.pinyin)
+                if cards
+                else (None, [])
+            )
+        except FontError as exc:  # fonts are opened when a text first needs them
             return None, [self.font_problem(files, exc)]
         except ValueError as exc:
             return None, [Problem(files.checked_game.where(("fonts",)), f"fonts: {exc}")]
@@ -142,7 +146,7 @@ class Pipeline:
                         try:
                             self.book.face(family, bold, italic)
                         except (FontError, ValueError):
-                            pass    # the jobs that need the face say what is wrong with it
+                            pass  # the jobs that need the face say what is wrong with it
 
     def impose(self, deck: Deck) -> list:
         """The sheets of a deck's cards: a run of sheets per card size and back design; a ValueError if a
@@ -150,11 +154,16 @@ class Pipeline:
         from cardgen.cards import layout
 
         options = self.options
-        specs = {size: layout.SheetSpec.from_templates(self.read, options.paper, size, options.bleed,
-                                                       options.backs, options.margin)
-                 for size in dict.fromkeys(card.group.size_name for card in deck.copies)}
-        return layout.impose_runs(layout.Run(tuple(items), specs[size], back)
-                                  for (size, _), (back, items) in sheet_runs(deck, options.backs).items())
+        specs = {
+            size: layout.SheetSpec.from_templates(
+                self.read, options.paper, size, options.bleed, options.backs, options.margin
+            )
+            for size in dict.fromkeys(card.group.size_name for card in deck.copies)
+        }
+        return layout.impose_runs(
+            layout.Run(tuple(items), specs[size], back)
+            for (size, _), (back, items) in sheet_runs(deck, options.backs).items()
+        )
 
     def text(self, lang: str) -> dict:
         """The words of the generated documents in a language (templates/documents/text.yaml), English
@@ -187,9 +196,11 @@ class Pipeline:
         from cardgen.deck.validate import svg_refs
 
         if files.id not in self.drawn:
-            self.drawn[files.id] = [Problem(where, f"{written} is {reason}")
-                                    for where, written, path, folder in svg_refs(files)
-                                    if (reason := svgcheck.drawing_problem(path, folder))]
+            self.drawn[files.id] = [
+                Problem(where, f"{written} is {reason}")
+                for where, written, path, folder in svg_refs(files)
+                if (reason := svgcheck.drawing_problem(path, folder))
+            ]
         return self.drawn[files.id]
 
     def undrawable(self, files: GameFiles, exc: Undrawable) -> list[Problem]:
@@ -198,8 +209,11 @@ class Pipeline:
         from cardgen.deck.validate import svg_refs
 
         reason = svgcheck.undrawable(str(exc))
-        return [Problem(where, f"{written} is {reason}") for where, written, path, _ in svg_refs(files)
-                if icons.icon_bytes(path) == exc.data] or [Problem(None, f"{files.id}: a symbol is {reason}")]
+        return [
+            Problem(where, f"{written} is {reason}")
+            for where, written, path, _ in svg_refs(files)
+            if icons.icon_bytes(path) == exc.data
+        ] or [Problem(None, f"{files.id}: a symbol is {reason}")]
 
     def font_problem(self, files: GameFiles, exc: FontError) -> Problem:
         """Where a font that cannot be used is to be fixed: the game's `fonts:` for its own fonts,
@@ -237,11 +251,18 @@ class Pipeline:
             pages = self.impose(deck)
             box_sheets = sheets_of_paper(prepared.pages)
         options = self.options
-        render_options = render.RenderOptions(options.ink_saver, self.read("sheet.yaml"), self.words(deck.key),
-                                              options.back_offset)
+        render_options = render.RenderOptions(
+            options.ink_saver, self.read("sheet.yaml"), self.words(deck.key), options.back_offset
+        )
         pdf = render.render_pdf(deck, pages, prepared.checked_faces, prepared.book, render_options)
-        return Made(pdf, len(pages), len(deck.copies), sheets_of_paper(pages), box_sheets,
-                    0.0 if options.ink_saver else back_ink(deck))
+        return Made(
+            pdf,
+            len(pages),
+            len(deck.copies),
+            sheets_of_paper(pages),
+            box_sheets,
+            0.0 if options.ink_saver else back_ink(deck),
+        )
 
     def rulebook(self, prepared: Prepared, files: GameFiles, once: bool) -> Made:
         """The rulebook of a deck that has its text; `once`: laid out a single time, to check it (validate)."""
@@ -254,12 +275,23 @@ class Pipeline:
         # A booklet's pages are half a sheet of the build's paper.
         sheet = paper.rotated()
         paper_name = rulebook.localized_name(papers[options.paper], deck.lang, options.paper)
-        xml = templating.render(self.template_dirs("documents"), "rulebook.xml.j2",
-                                rulebook.context(deck, text, self.sizes, sheets_of_paper(prepared.pages), paper_name))
-        pdf, pages = self.typeset(prepared, files, "rulebook", xml, styles["booklet" if options.booklet else "rulebook"],
-                                  Size(sheet.w / 2, sheet.h) if options.booklet else paper,
-                                  f"{text['rulebook']} · {self.language_name(deck.key)}", text["rulebook"],
-                                  "quick-reference rulebook", once)
+        xml = templating.render(
+            self.template_dirs("documents"),
+            "rulebook.xml.j2",
+            rulebook.context(deck, text, self.sizes, sheets_of_paper(prepared.pages), paper_name),
+        )
+        pdf, pages = self.typeset(
+            prepared,
+            files,
+            "rulebook",
+            xml,
+            styles["booklet" if options.booklet else "rulebook"],
+            Size(sheet.w / 2, sheet.h) if options.booklet else paper,
+            f"{text['rulebook']} · {self.language_name(deck.key)}",
+            text["rulebook"],
+            "quick-reference rulebook",
+            once,
+        )
         if options.booklet and not once:
             pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
         return Made(pdf, pages)
@@ -272,9 +304,20 @@ class Pipeline:
         table = self.table(deck, files)
         context = script.context(deck, self.text(deck.lang), table)
         xml = templating.render(self.template_dirs("documents"), "script.xml.j2", context)
-        return Made(*self.typeset(prepared, files, "script", xml, self.read("documents/styles.yaml")["script"],
-                                  self.paper(), f"{context['title']} · {self.language_name(deck.key)} · {table.label}",
-                                  context["title"], "moderator script", once))
+        return Made(
+            *self.typeset(
+                prepared,
+                files,
+                "script",
+                xml,
+                self.read("documents/styles.yaml")["script"],
+                self.paper(),
+                f"{context['title']} · {self.language_name(deck.key)} · {table.label}",
+                context["title"],
+                "moderator script",
+                once,
+            )
+        )
 
     def paper(self):
         """The build's paper: documents are printed on it."""
@@ -285,8 +328,19 @@ class Pipeline:
     def template_dirs(self, folder: str) -> list[Path]:
         return [templates / folder for templates in self.project.templates]
 
-    def typeset(self, prepared: Prepared, files: GameFiles, name: str, xml: str, style: dict, size, header: str,
-                title: str, subject: str, once: bool) -> tuple[bytes, int]:
+    def typeset(
+        self,
+        prepared: Prepared,
+        files: GameFiles,
+        name: str,
+        xml: str,
+        style: dict,
+        size,
+        header: str,
+        title: str,
+        subject: str,
+        once: bool,
+    ) -> tuple[bytes, int]:
         """A document's PDF and page count from its template's XML: `header` heads every page after the
         game's name, `title` names it in its metadata."""
         from cardgen.cards import render
@@ -295,12 +349,24 @@ class Pipeline:
         from cardgen.documents import typeset
 
         deck, text = prepared.deck, self.text(prepared.deck.lang)
-        furniture = typeset.PageFurniture(f"{deck.name.value} · {header}",
-                                          lambda n, total: fill(text["page"], n=n, total=total))
-        return _document(typeset.render_document, f"{files.id} ({deck.key}): its {name}", f"{name}.xml.j2", xml,
-                         prepared.book, deck.lang, style, self.read("documents/styles.yaml")["colors"], size,
-                         furniture, pdfinfo.of(deck, f"{deck.name.value}: {title} ({deck.key})", subject),
-                         render.inline_icons(deck), once)
+        furniture = typeset.PageFurniture(
+            f"{deck.name.value} · {header}", lambda n, total: fill(text["page"], n=n, total=total)
+        )
+        return _document(
+            typeset.render_document,
+            f"{files.id} ({deck.key}): its {name}",
+            f"{name}.xml.j2",
+            xml,
+            prepared.book,
+            deck.lang,
+            style,
+            self.read("documents/styles.yaml")["colors"],
+            size,
+            furniture,
+            pdfinfo.of(deck, f"{deck.name.value}: {title} ({deck.key})", subject),
+            render.inline_icons(deck),
+            once,
+        )
 
     def narrator(self, prepared: Prepared, files: GameFiles) -> bytes:
         """The narrator page of a deck with a script, starting from the build's table."""
@@ -310,31 +376,46 @@ class Pipeline:
         project, deck = self.project, prepared.deck
         text = self.text(deck.lang)
         page_all = project.template_data("narrator/text.yaml")
-        page_text = {**in_language(page_all, deck.lang),
-                     "language": block(project.template_data("strings.yaml"), deck.lang).get("language", deck.lang)}
+        page_text = {
+            **in_language(page_all, deck.lang),
+            "language": block(project.template_data("strings.yaml"), deck.lang).get("language", deck.lang),
+        }
         table = self.table(deck, files)
         try:
-            return narrator.page(deck, text, page_text, project.template_data("narrator/narrator.yaml"), table,
-                                 lambda name: project.template(f"narrator/{name}").read_text(encoding="utf-8"),
-                                 [folder / "narrator" for folder in project.templates])
+            return narrator.page(
+                deck,
+                text,
+                page_text,
+                project.template_data("narrator/narrator.yaml"),
+                table,
+                lambda name: project.template(f"narrator/{name}").read_text(encoding="utf-8"),
+                [folder / "narrator" for folder in project.templates],
+            )
         except narrator.PageError as exc:
             raise TemplateError("templates/narrator", None, str(exc)) from None
 
-    def documents(self, prepared: Prepared, files: GameFiles, kinds: frozenset[str] | None = None,
-                  once: bool = False) -> list[tuple[str, bytes, int]]:
+    def documents(
+        self, prepared: Prepared, files: GameFiles, kinds: frozenset[str] | None = None, once: bool = False
+    ) -> list[tuple[str, bytes, int]]:
         """Every output of the deck made without its cards' faces (rulebook, script, narrator page, as it has
         their texts; of `kinds`, when given): (kind, file, pages); `once`: each laid out a single time, to
         check it (validate)."""
-        return [(kind.name, made.data, made.pages) for kind in KINDS.values()
-                if not kind.faces and kind.made_for(files) and (kinds is None or kind.name in kinds)
-                for made in (kind.make(self, prepared, files, False, once),)]
+        return [
+            (kind.name, made.data, made.pages)
+            for kind in KINDS.values()
+            if not kind.faces and kind.made_for(files) and (kinds is None or kind.name in kinds)
+            for made in (kind.make(self, prepared, files, False, once),)
+        ]
 
-    def document_outputs(self, prepared: Prepared, files: GameFiles,
-                         once: bool = False) -> tuple[list[tuple[str, bytes, int]], list[Problem]]:
+    def document_outputs(
+        self, prepared: Prepared, files: GameFiles, once: bool = False
+    ) -> tuple[list[tuple[str, bytes, int]], list[Problem]]:
         """documents(), or the problems that stop them."""
         return self.caught(files, lambda: self.documents(prepared, files, once=once), [])
 
-    def make(self, kind: Kind, prepared: Prepared, files: GameFiles, tailored: bool = False) -> tuple[Made | None, list[Problem]]:
+    def make(
+        self, kind: Kind, prepared: Prepared, files: GameFiles, tailored: bool = False
+    ) -> tuple[Made | None, list[Problem]]:
         """An output of `kind`, or None and the problems that stop it."""
         return self.caught(files, lambda: kind.make(self, prepared, files, tailored, False), None)
 
@@ -367,8 +448,9 @@ def table_of(deck: Deck, files: GameFiles, options: BuildOptions, text: Mapping)
     """Who plays: the table the options name, or the whole box."""
     from cardgen.deck.tonight import tonight
 
-    return tonight(deck, files.checked_game.where(), text, options.players, options.setup, options.extra_cards,
-                   options.roles)
+    return tonight(
+        deck, files.checked_game.where(), text, options.players, options.setup, options.extra_cards, options.roles
+    )
 
 
 def sheets_of_paper(pages: list) -> int:
@@ -391,13 +473,23 @@ def _document(render_document, what: str, template: str, xml: str, *args):
     except FontError:
         raise
     except TooManyPages:
-        raise DeckError([Problem(None, f"{what} runs past {MAX_PAGES} pages, more than cardgen lays out: shorten "
-                                       "its texts or its template")]) from None
+        raise DeckError(
+            [
+                Problem(
+                    None,
+                    f"{what} runs past {MAX_PAGES} pages, more than cardgen lays out: shorten "
+                    "its texts or its template",
+                )
+            ]
+        ) from None
     except (ValueError, ET.ParseError) as exc:
-        raise TemplateError(f"documents/{template}", None, f"its output is not a document cardgen can draw: {exc}") \
-            from None
+        raise TemplateError(
+            f"documents/{template}", None, f"its output is not a document cardgen can draw: {exc}"
+        ) from None
     except LayoutError:
         # Every text of the built-in templates can break across pages; a table row or a heading cannot.
-        raise TemplateError(f"documents/{template}", None, "its output has a part taller than a page that cannot "
-                                                           "be split across pages (a table row?); shorten it") \
-            from None
+        raise TemplateError(
+            f"documents/{template}",
+            None,
+            "its output has a part taller than a page that cannot be split across pages (a table row?); shorten it",
+        ) from None

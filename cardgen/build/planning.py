@@ -16,7 +16,6 @@ from cardgen.core.project import Project
 
 # The stages come in when a build needs them: a build with nothing to do, `list` and --help load none.
 if TYPE_CHECKING:
-
     from cardgen.deck.load import GameFiles
 
 
@@ -38,9 +37,9 @@ def output_path(options: BuildOptions, files: GameFiles, kind: Kind, lang: str, 
 class Target:
     """One output file of a build."""
 
-    kind: str          # its name in KINDS
+    kind: str  # its name in KINDS
     path: Path
-    tailored: bool     # made for the build's table, not for the whole box
+    tailored: bool  # made for the build's table, not for the whole box
 
 
 def targets(files: GameFiles, lang: str, options: BuildOptions) -> list[Target]:
@@ -50,13 +49,15 @@ def targets(files: GameFiles, lang: str, options: BuildOptions) -> list[Target]:
         if options.kinds and kind.name not in options.kinds or ("+" in lang and not kind.pairs):
             continue
         tailored = kind.tailored(options)
-        out.append(Target(kind.name, output_path(options, files, kind, lang, options.players if tailored else None),
-                          tailored))
+        out.append(
+            Target(kind.name, output_path(options, files, kind, lang, options.players if tailored else None), tailored)
+        )
     return out
 
 
-def plan(project: Project, games: list[GameFiles], options: BuildOptions
-         ) -> tuple[list[tuple[GameFiles, BuildOptions]], list[Problem]]:
+def plan(
+    project: Project, games: list[GameFiles], options: BuildOptions
+) -> tuple[list[tuple[GameFiles, BuildOptions]], list[Problem]]:
     """Each game with the options its outputs are built with, and the table's warnings. For a tailored
     build the table is settled here, once per game and before anything is drawn: a mistake in the
     options stops the build at once, and the number of players (counted from --roles, or a one-row

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING
 
 from cardgen.build.checking import check, check_options, check_pinyin, languages
 from cardgen.build.options import BuildOptions, Report
@@ -18,12 +19,15 @@ from cardgen.core.project import Project
 
 # The stages come in when a build needs them: a build with nothing to do, `list` and --help load none.
 if TYPE_CHECKING:
-
     from cardgen.deck.load import GameFiles
 
 
-def validate(project: Project, names: Iterable[str], options: BuildOptions,
-             progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> tuple[list[GameFiles], list[Problem]]:
+def validate(
+    project: Project,
+    names: Iterable[str],
+    options: BuildOptions,
+    progress: Callable[[Iterable], Iterable] = lambda jobs: jobs,
+) -> tuple[list[GameFiles], list[Problem]]:
     """Every check a build makes, without writing anything: every deck resolved and laid out, its
     pictures and symbols opened and drawn once, its rulebook and script rendered and laid out once.
     Only the card sheets themselves are not drawn (every face on them has been fitted and every picture
@@ -52,13 +56,23 @@ def _asked(project: Project, names: list[str], options: BuildOptions) -> str | N
     if not project.by_id(names):
         return None
     # How many workers make the outputs does not change them.
-    asked = (names, replace(options, jobs=None, force=False), project.decks, project.templates, project.fonts,
-             project.includes)
+    asked = (
+        names,
+        replace(options, jobs=None, force=False),
+        project.decks,
+        project.templates,
+        project.fonts,
+        project.includes,
+    )
     return request(asked, project.folders())
 
 
-def build(project: Project, names: Iterable[str], options: BuildOptions,
-          progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> Report:
+def build(
+    project: Project,
+    names: Iterable[str],
+    options: BuildOptions,
+    progress: Callable[[Iterable], Iterable] = lambda jobs: jobs,
+) -> Report:
     from cardgen.build.manifest import Manifest
     from cardgen.core.write import remove_abandoned
 
@@ -73,9 +87,14 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
             for folder in {options.out, *(Path(name).parent for name in last["outputs"])}:
                 if folder.is_dir():
                     remove_abandoned(folder)
-            return Report(warnings=[Problem(Where(*where) if where else None, message, severity)
-                                    for where, message, severity in last["warnings"]],
-                          kept=[Path(name) for name in last["outputs"]], seconds=time.perf_counter() - start)
+            return Report(
+                warnings=[
+                    Problem(Where(*where) if where else None, message, severity)
+                    for where, message, severity in last["warnings"]
+                ],
+                kept=[Path(name) for name in last["outputs"]],
+                seconds=time.perf_counter() - start,
+            )
     games, warnings = check(project, names, options.strict)
     check_options(project, options)
     report = Report(warnings=warnings)
@@ -84,23 +103,25 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
             remove_abandoned(folder)
     planned, table_warnings = plan(project, games, options)
     report.warnings += table_warnings + check_pinyin(games, options)
-    todo, inputs = [], {}   # todo: (game, language, its options, the outputs to write); inputs: by file
+    todo, inputs = [], {}  # todo: (game, language, its options, the outputs to write); inputs: by file
     for files, game_options in planned:
         game_folders = [files.folder, *files.included]
         for lang in languages(files, options.langs):
             outputs = targets(files, lang, game_options)
             for target in outputs:
-                inputs[target.path] = manifest.inputs(target.kind, lang, game_folders, project.templates,
-                                                      project.fonts, game_options, target.tailored)
-            stale = tuple(target for target in outputs
-                          if options.force or not manifest.fresh(target.path, inputs[target.path]))
+                inputs[target.path] = manifest.inputs(
+                    target.kind, lang, game_folders, project.templates, project.fonts, game_options, target.tailored
+                )
+            stale = tuple(
+                target for target in outputs if options.force or not manifest.fresh(target.path, inputs[target.path])
+            )
             report.kept += [target.path for target in outputs if target not in stale]
             if stale:
                 todo.append((files, lang, game_options, stale))
     problems: list[Problem] = []
     dark = project.template_data("sheet.yaml")["dark-backs"]
     try:
-        for files, lang, result in run_all(project, options, todo, progress):
+        for files, _lang, result in run_all(project, options, todo, progress):
             problems += result.problems
             report.warnings += result.warnings
             report.cards += result.cards
@@ -119,10 +140,17 @@ def build(project: Project, names: Iterable[str], options: BuildOptions,
                 remove_abandoned(folder)
         raise
     # A build that failed is never remembered: reverting what broke it must not find its outputs "up to date".
-    last = {} if asked is None or problems else {
-        "request": asked, "outputs": [str(path) for path in [*report.kept, *report.files]],
-        "warnings": [[[w.where.file, w.where.line] if w.where else None, w.message, w.severity]
-                     for w in report.warnings]}
+    last = (
+        {}
+        if asked is None or problems
+        else {
+            "request": asked,
+            "outputs": [str(path) for path in [*report.kept, *report.files]],
+            "warnings": [
+                [[w.where.file, w.where.line] if w.where else None, w.message, w.severity] for w in report.warnings
+            ],
+        }
+    )
     if report.files or manifest.last != last:
         manifest.last = last
         manifest.save()

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING
 
 from cardgen.build.kinds import KINDS
 from cardgen.build.options import BuildOptions
@@ -24,17 +25,23 @@ if TYPE_CHECKING:
 
 @dataclass
 class JobResult:
-    written: list[tuple[Target, int]] = field(default_factory=list)   # (file, pages)
+    written: list[tuple[Target, int]] = field(default_factory=list)  # (file, pages)
     cards: int = 0
-    sheets: int = 0               # of the card PDF, when written
-    back_ink: float = 0.0         # mean ink coverage of the cards' back colours
-    saved: tuple[int, int] = (0, 0)   # --only-needed: sheets printed, and the whole box's
+    sheets: int = 0  # of the card PDF, when written
+    back_ink: float = 0.0  # mean ink coverage of the cards' back colours
+    saved: tuple[int, int] = (0, 0)  # --only-needed: sheets printed, and the whole box's
     warnings: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
 
-def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str,
-            todo: tuple[Target, ...], pipeline: Pipeline | None = None) -> JobResult:
+def run_job(
+    project: Project,
+    options: BuildOptions,
+    files: GameFiles,
+    lang: str,
+    todo: tuple[Target, ...],
+    pipeline: Pipeline | None = None,
+) -> JobResult:
     """Stages 3-6 for one game in one language: the files of `todo` written (the game's others are up
     to date), or its problems."""
     from cardgen.core.write import write_atomic
@@ -72,8 +79,12 @@ def run_job(project: Project, options: BuildOptions, files: GameFiles, lang: str
     return result
 
 
-def run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles, str, BuildOptions, tuple[Target, ...]]],
-             progress: Callable[[Iterable], Iterable]) -> Iterable[tuple[GameFiles, str, JobResult]]:
+def run_all(
+    project: Project,
+    options: BuildOptions,
+    todo: list[tuple[GameFiles, str, BuildOptions, tuple[Target, ...]]],
+    progress: Callable[[Iterable], Iterable],
+) -> Iterable[tuple[GameFiles, str, JobResult]]:
     """Each job's result, in worker processes when there are several jobs and free cores to share."""
     workers = worker_count(options, todo)
     pipeline = Pipeline(project, options) if todo else None
@@ -88,11 +99,14 @@ def run_all(project: Project, options: BuildOptions, todo: list[tuple[GameFiles,
         pipeline.warm(sorted({lang for _, lang, _, _ in todo}))
     import concurrent.futures
 
-    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                                  initargs=(pipeline if context is not None else None,))
+    pool = concurrent.futures.ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(pipeline if context is not None else None,)
+    )
     try:
-        futures = [pool.submit(_in_worker, project, game_options, files, lang, files_todo)
-                   for files, lang, game_options, files_todo in todo]
+        futures = [
+            pool.submit(_in_worker, project, game_options, files, lang, files_todo)
+            for files, lang, game_options, files_todo in todo
+        ]
         # Reported in job order, whatever order the workers finish in, so output does not depend on timing.
         for (files, lang, _, _), future in zip(progress(todo), futures):
             yield files, lang, future.result()
@@ -150,8 +164,9 @@ def _start_worker(pipeline: Pipeline | None) -> None:
     end_on_signals()
 
 
-def _in_worker(project: Project, options: BuildOptions, files: GameFiles, lang: str,
-               todo: tuple[Target, ...]) -> JobResult:
+def _in_worker(
+    project: Project, options: BuildOptions, files: GameFiles, lang: str, todo: tuple[Target, ...]
+) -> JobResult:
     """run_job in a worker process; a signal that ends the build ends the worker too, once the job's
     cleanups have run (the pool would otherwise hand it the next job)."""
     try:
@@ -181,7 +196,7 @@ def _ended(signum, frame) -> None:
 
 def _stop(pool: concurrent.futures.ProcessPoolExecutor) -> None:
     """Cancels what has not started and ends the workers at once (they clean up as they go)."""
-    terminate = getattr(pool, "terminate_workers", None)        # Python 3.14
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
     if terminate is not None:
         terminate()
         return

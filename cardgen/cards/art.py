@@ -91,17 +91,23 @@ class ArtError(ValueError):
 class Placed:
     """A prepared image and where to draw it, in mm relative to the box's bottom-left corner."""
 
-    key: str            # SHA-256 of png: the renderer embeds one image per key
-    png: bytes          # RGB, or RGBA when it has transparency; deterministic
+    key: str  # SHA-256 of png: the renderer embeds one image per key
+    png: bytes  # RGB, or RGBA when it has transparency; deterministic
     x: float
     y: float
     w: float
     h: float
-    dpi: float          # the source's resolution at this printed size, before downsampling
+    dpi: float  # the source's resolution at this printed size, before downsampling
 
 
-def place(path: Path, box_w: float, box_h: float, fit: str = "contain",
-          focus: tuple[float, float] = (0.5, 0.5), dpi: float = 300.0) -> Placed:
+def place(
+    path: Path,
+    box_w: float,
+    box_h: float,
+    fit: str = "contain",
+    focus: tuple[float, float] = (0.5, 0.5),
+    dpi: float = 300.0,
+) -> Placed:
     """Fits the image at `path` into a box of box_w x box_h mm.
 
     `focus` is a point of the image as fractions of its width and height
@@ -126,8 +132,7 @@ def place(path: Path, box_w: float, box_h: float, fit: str = "contain",
         stat = resolved.stat()
     except OSError as exc:
         raise ArtError(f"{path.name}: cannot read the file ({exc.strerror or exc})") from None
-    return _prepare(resolved, stat.st_mtime_ns, stat.st_size, float(box_w), float(box_h), fit,
-                    (fx, fy), float(dpi))
+    return _prepare(resolved, stat.st_mtime_ns, stat.st_size, float(box_w), float(box_h), fit, (fx, fy), float(dpi))
 
 
 def too_small(placed: Placed, minimum_dpi: float = 150.0) -> bool:
@@ -139,8 +144,10 @@ def resolution_warning(path: Path, placed: Placed, minimum_dpi: float = 150.0) -
     """The warning for an image too coarse for print, naming it; None when it is fine."""
     if not too_small(placed, minimum_dpi):
         return None
-    return (f"{Path(path).name}: only {placed.dpi:.0f} DPI at {placed.w:.1f} x {placed.h:.1f} mm "
-            f"(at least {minimum_dpi:.0f} needed for print); it will look blurry")
+    return (
+        f"{Path(path).name}: only {placed.dpi:.0f} DPI at {placed.w:.1f} x {placed.h:.1f} mm "
+        f"(at least {minimum_dpi:.0f} needed for print); it will look blurry"
+    )
 
 
 def clear_cache() -> None:
@@ -149,6 +156,7 @@ def clear_cache() -> None:
 
 
 # -- preparation ------------------------------------------------------------------------------
+
 
 def _inches(mm_value: float) -> float:
     return units.px(mm_value, 1.0)
@@ -166,19 +174,20 @@ def _one_line(exc: BaseException) -> str:
 
 @dataclass(frozen=True)
 class _Geometry:
-    crop: tuple[float, float, float, float]   # left, top, right, bottom in source pixels
+    crop: tuple[float, float, float, float]  # left, top, right, bottom in source pixels
     x: float
     y: float
     w: float
     h: float
-    dpi: float                                # source pixels per inch at the printed size
-    target: tuple[int, int]                   # pixels at the print resolution
+    dpi: float  # source pixels per inch at the printed size
+    target: tuple[int, int]  # pixels at the print resolution
 
 
-def _geometry(width: int, height: int, box_w: float, box_h: float, fit: str,
-              focus: tuple[float, float], dpi: float) -> _Geometry:
+def _geometry(
+    width: int, height: int, box_w: float, box_h: float, fit: str, focus: tuple[float, float], dpi: float
+) -> _Geometry:
     if fit == "contain":
-        scale = min(box_w / width, box_h / height)        # mm per source pixel
+        scale = min(box_w / width, box_h / height)  # mm per source pixel
         w, h = width * scale, height * scale
         x, y = (box_w - w) / 2, (box_h - h) / 2
         crop = (0.0, 0.0, float(width), float(height))
@@ -195,8 +204,9 @@ def _geometry(width: int, height: int, box_w: float, box_h: float, fit: str,
 
 
 @lru_cache(maxsize=256)
-def _prepare(path: Path, mtime_ns: int, size: int, box_w: float, box_h: float, fit: str,
-             focus: tuple[float, float], dpi: float) -> Placed:
+def _prepare(
+    path: Path, mtime_ns: int, size: int, box_w: float, box_h: float, fit: str, focus: tuple[float, float], dpi: float
+) -> Placed:
     name = path.name
     kind = None
     try:
@@ -219,24 +229,27 @@ def _prepare(path: Path, mtime_ns: int, size: int, box_w: float, box_h: float, f
         raise ArtError(f"{name}: not an image Pillow can read; only PNG and JPEG are accepted") from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         claimed = re.search(r"\((\d+) pixels\)", str(exc))
-        raise ArtError(f"{name}: claims {claimed.group(1) + ' pixels' if claimed else 'more pixels'}, more than "
-                       f"Pillow opens (a possible decompression bomb); cardgen takes pictures of up to "
-                       f"{MAX_PIXELS // 1_000_000} megapixels: scale it down") from None
+        raise ArtError(
+            f"{name}: claims {claimed.group(1) + ' pixels' if claimed else 'more pixels'}, more than "
+            f"Pillow opens (a possible decompression bomb); cardgen takes pictures of up to "
+            f"{MAX_PIXELS // 1_000_000} megapixels: scale it down"
+        ) from None
     except MemoryError:
         raise ArtError(f"{name}: too large to decode in memory") from None
     except Exception as exc:  # Pillow's decoders raise OSError, SyntaxError, ValueError, struct.error...
         what = f"the {kind} image" if kind else "the file"
         raise ArtError(f"{name}: cannot decode {what} ({_one_line(exc)})") from None
 
-    out.info = {}                          # Pillow would copy an ICC profile or transparency into the PNG
+    out.info = {}  # Pillow would copy an ICC profile or transparency into the PNG
     buffer = io.BytesIO()
     out.save(buffer, "PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL, pnginfo=None)
     png = buffer.getvalue()
     return Placed(hashlib.sha256(png).hexdigest(), png, geo.x, geo.y, geo.w, geo.h, geo.dpi)
 
 
-def _decode(im: Image.Image, name: str, box_w: float, box_h: float, fit: str, focus: tuple[float, float],
-            dpi: float) -> tuple[Image.Image, _Geometry]:
+def _decode(
+    im: Image.Image, name: str, box_w: float, box_h: float, fit: str, focus: tuple[float, float], dpi: float
+) -> tuple[Image.Image, _Geometry]:
     """Loads, orients, converts and crops/downsamples; returns the RGB or RGBA image and its geometry.
     A picture that would decode to more than MAX_PIXELS is refused before it is decoded."""
     orientation = im.getexif().get(0x0112, 1)
@@ -252,13 +265,15 @@ def _decode(im: Image.Image, name: str, box_w: float, box_h: float, fit: str, fo
         need_w = math.ceil(2 * geo.target[0] * width / (right - left))
         need_h = math.ceil(2 * geo.target[1] * height / (bottom - top))
         im.draft(None, (need_h, need_w) if swapped else (need_w, need_h))
-    if im.width * im.height > MAX_PIXELS:     # as decoded: a JPEG's draft scaling counts
-        raise ArtError(f"{name}: a picture of {width} × {height} pixels ({width * height / 1e6:.0f} megapixels); "
-                       f"cardgen takes pictures of up to {MAX_PIXELS // 1_000_000} megapixels: scale it down "
-                       f"(about {geo.target[0]} × {geo.target[1]} is plenty for its box)")
+    if im.width * im.height > MAX_PIXELS:  # as decoded: a JPEG's draft scaling counts
+        raise ArtError(
+            f"{name}: a picture of {width} × {height} pixels ({width * height / 1e6:.0f} megapixels); "
+            f"cardgen takes pictures of up to {MAX_PIXELS // 1_000_000} megapixels: scale it down "
+            f"(about {geo.target[0]} × {geo.target[1]} is plenty for its box)"
+        )
     im.load()
     im = _to_rgb(ImageOps.exif_transpose(im))
-    sx, sy = im.width / width, im.height / height   # 1 unless the decoder scaled
+    sx, sy = im.width / width, im.height / height  # 1 unless the decoder scaled
 
     if shrink:
         # Pillow resamples RGBA premultiplied, so transparent pixels' colour does not bleed.
@@ -294,7 +309,7 @@ def _to_rgb(im: Image.Image) -> Image.Image:
             source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
             rgb = ImageCms.profileToProfile(im, source, _SRGB, outputMode="RGB")
         except (ImageCms.PyCMSError, OSError, ValueError, TypeError):
-            rgb = None   # unusable or mismatched profile: fall back to a plain conversion
+            rgb = None  # unusable or mismatched profile: fall back to a plain conversion
     if rgb is None:
         rgb = im.convert("RGB")
     return rgb if alpha is None else Image.merge("RGBA", (*rgb.split(), alpha))

@@ -19,9 +19,9 @@ carry their pinyin above them, fitted with them.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Union
 
 from cardgen.cards import art
 from cardgen.cards.ink import contrast
@@ -42,11 +42,11 @@ class RoleFace:
     name_box: Rect
     symbol_box: Rect
     team: textfit.Fitted
-    team_box: Rect                  # the team's pill
+    team_box: Rect  # the team's pill
     ability: textfit.Fitted
     ability_box: Rect
-    label_box: Rect                 # the team label inside the pill, clear of the marks
-    marks: tuple[Rect, ...] = ()    # the team's mark at both ends of the pill
+    label_box: Rect  # the team label inside the pill, clear of the marks
+    marks: tuple[Rect, ...] = ()  # the team's mark at both ends of the pill
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class TokenFace:
 
 @dataclass(frozen=True)
 class WordRow:
-    level: int              # 1 for the first (easiest) level of the card, 2 for the next...
+    level: int  # 1 for the first (easiest) level of the card, 2 for the next...
     word: textfit.Fitted
     box: Rect
 
@@ -89,7 +89,7 @@ class ListFace:
     text_box: Rect
 
 
-Face = Union[RoleFace, TokenFace, WordsFace, ListFace]
+Face = RoleFace | TokenFace | WordsFace | ListFace
 RASTER = (".png", ".jpg", ".jpeg")
 
 
@@ -100,7 +100,7 @@ class BackFace:
     emblem_box: Rect
     title: textfit.Fitted | None
     title_box: Rect | None
-    light: str                 # the title's and the emblem's light parts' colour
+    light: str  # the title's and the emblem's light parts' colour
 
 
 def back_light(color: str, spec: Mapping) -> str:
@@ -111,10 +111,10 @@ def back_light(color: str, spec: Mapping) -> str:
 
 @dataclass(frozen=True)
 class Faces:
-    layouts: Mapping[str, Mapping]     # the card layout of each card size, by size name
+    layouts: Mapping[str, Mapping]  # the card layout of each card size, by size name
     fronts: dict[str, Face]
-    backs: dict[str, BackFace]         # by group id
-    card_backs: dict[str, Face]        # by card id, for cards with a back of their own
+    backs: dict[str, BackFace]  # by group id
+    card_backs: dict[str, Face]  # by card id, for cards with a back of their own
 
     def layout_for(self, group: Group) -> Mapping:
         return self.layouts[group.size_name]
@@ -131,8 +131,9 @@ def size_layouts(layout: Mapping, sizes: Mapping[str, Mapping]) -> dict[str, dic
 def _merged(base: Mapping, override: Mapping) -> dict:
     out = dict(base)
     for key, value in override.items():
-        out[key] = _merged(base[key], value) if isinstance(value, Mapping) and isinstance(base.get(key), Mapping) \
-            else value
+        out[key] = (
+            _merged(base[key], value) if isinstance(value, Mapping) and isinstance(base.get(key), Mapping) else value
+        )
     return out
 
 
@@ -146,12 +147,19 @@ def _box(area: Rect, spec: Mapping, padding: float = 0.0) -> Rect:
 
 
 class _Composer:
-    def __init__(self, deck: Deck, layouts: Mapping[str, Mapping], book: FontBook, ink_saver: bool,
-                 words: Mapping, pinyin: bool = False):
+    def __init__(
+        self,
+        deck: Deck,
+        layouts: Mapping[str, Mapping],
+        book: FontBook,
+        ink_saver: bool,
+        words: Mapping,
+        pinyin: bool = False,
+    ):
         self.deck = deck
         self.layouts = layouts
         self.pinyin = pinyin
-        self.layout: Mapping = {}   # of the card being composed: see front() and back()
+        self.layout: Mapping = {}  # of the card being composed: see front() and back()
         self.book = book
         self.ink_saver = ink_saver
         self.strings = words
@@ -159,9 +167,19 @@ class _Composer:
         # `:card-id:` draws a card's icon inline, for cards with an SVG icon.
         self.icons = frozenset(card.id for card in deck.cards if card.symbol and card.symbol.suffix.lower() == ".svg")
 
-    def fit(self, text: Text, box: Rect, spec: Mapping, what: str, owner: str, color: str,
-            spans: tuple[markup.Span, ...] | None = None, second: Text | None = None, title: bool = False,
-            ruby: bool = False) -> textfit.Fitted:
+    def fit(
+        self,
+        text: Text,
+        box: Rect,
+        spec: Mapping,
+        what: str,
+        owner: str,
+        color: str,
+        spans: tuple[markup.Span, ...] | None = None,
+        second: Text | None = None,
+        title: bool = False,
+        ruby: bool = False,
+    ) -> textfit.Fitted:
         """A text fitted into its box; on a bilingual deck with `second` (the text in the second language)
         beneath it, fitted together. `title`: a name or heading (its second line keeps its colour, at the
         layout's weight), else body text; `ruby`: pinyin over its Chinese (with --pinyin)."""
@@ -170,24 +188,49 @@ class _Composer:
         other, bilingual = self.deck.second, self.bilingual()
         if bilingual and other is not None and second is not None and second.value != text.value:
             look = bilingual["title" if title else "text"]
-            layers.append(self.layer(markup.parse(second.value, self.icons), other.lang, look.get("color", color), {**spec, **look}, ruby,
-                                     look["scale"], look["gap"]))
-        fitted = textfit.fit_layers(layers, self.book, box.w, box.h, max_size=spec["max-size"],
-                                    min_size=spec["min-size"], align=spec.get("align", "left"))
+            layers.append(
+                self.layer(
+                    markup.parse(second.value, self.icons),
+                    other.lang,
+                    look.get("color", color),
+                    {**spec, **look},
+                    ruby,
+                    look["scale"],
+                    look["gap"],
+                )
+            )
+        fitted = textfit.fit_layers(
+            layers,
+            self.book,
+            box.w,
+            box.h,
+            max_size=spec["max-size"],
+            min_size=spec["min-size"],
+            align=spec.get("align", "left"),
+        )
         langs = " and ".join(f"'{layer.lang}'" for layer in layers)
-        smallest = f"{spec['min-size']} pt" + "".join(f", '{layer.lang}' at {spec['min-size'] * layer.scale:g} pt"
-                                                       for layer in layers[1:])
+        smallest = f"{spec['min-size']} pt" + "".join(
+            f", '{layer.lang}' at {spec['min-size'] * layer.scale:g} pt" for layer in layers[1:]
+        )
         them = "them" if len(layers) > 1 else "it"
         together = " together" if len(layers) > 1 else ""
         if fitted.overflow > 0:
-            self.problems.append(Problem(
-                text.where, f"{owner}: the {what} in {langs} does not fit its box{together}: "
-                f"{fitted.overflow:.1f} mm too tall at the smallest size ({smallest}); shorten {them}"))
+            self.problems.append(
+                Problem(
+                    text.where,
+                    f"{owner}: the {what} in {langs} does not fit its box{together}: "
+                    f"{fitted.overflow:.1f} mm too tall at the smallest size ({smallest}); shorten {them}",
+                )
+            )
         elif fitted.overflow_width > 0:
-            self.problems.append(Problem(
-                text.where, f"{owner}: the {what} in {langs} does not fit its box{together}: a word is "
-                f"{fitted.overflow_width:.1f} mm too wide at the smallest size ({smallest}); "
-                "shorten or break it"))
+            self.problems.append(
+                Problem(
+                    text.where,
+                    f"{owner}: the {what} in {langs} does not fit its box{together}: a word is "
+                    f"{fitted.overflow_width:.1f} mm too wide at the smallest size ({smallest}); "
+                    "shorten or break it",
+                )
+            )
         return fitted
 
     def bilingual(self) -> Mapping | None:
@@ -196,17 +239,34 @@ class _Composer:
         spec = self.layout.get("bilingual")
         return spec if self.deck.second is not None and isinstance(spec, Mapping) else None
 
-    def layer(self, spans: tuple[markup.Span, ...], lang: str, color: str, spec: Mapping, ruby: bool,
-              scale: float = 1.0, gap: float = 0.0) -> textfit.Layer:
+    def layer(
+        self,
+        spans: tuple[markup.Span, ...],
+        lang: str,
+        color: str,
+        spec: Mapping,
+        ruby: bool,
+        scale: float = 1.0,
+        gap: float = 0.0,
+    ) -> textfit.Layer:
         """One language's text of a box, in the weight and slant the spec gives it (bold: all bold; a
         second language's `bold: false` takes bold off a name, `italic: true` slants a text)."""
         bold, italic = spec.get("bold"), spec.get("italic")
-        spans = tuple(markup.Span(s.text, s.bold if bold is None else bold, s.italic or bool(italic), s.icon, s.lang)
-                      for s in spans)
+        spans = tuple(
+            markup.Span(s.text, s.bold if bold is None else bold, s.italic or bool(italic), s.icon, s.lang)
+            for s in spans
+        )
         chinese = ruby and self.pinyin and has_chinese(lang)
-        return textfit.Layer(spans, lang, color, self.book.leading(lang), scale, gap,
-                             readings("".join(s.text for s in spans)) if chinese else None,
-                             self.layout["pinyin"]["scale"])
+        return textfit.Layer(
+            spans,
+            lang,
+            color,
+            self.book.leading(lang),
+            scale,
+            gap,
+            readings("".join(s.text for s in spans)) if chinese else None,
+            self.layout["pinyin"]["scale"],
+        )
 
     def framed(self, size: Size) -> tuple[Rect, Rect]:
         frame = Rect(0, 0, size.w, size.h).inset(self.layout["frame"]["inset"])
@@ -215,8 +275,13 @@ class _Composer:
     def front(self, card: Card, other: Card | None = None) -> Face:
         """A card's face; `other` is the card in the second language of a bilingual deck."""
         self.layout = self.layouts[card.group.size_name]
-        compose: dict[str, Callable[[Card, Card | None], Face]] = {"role": self.role, "token": self.token, "words": self.words,
-                   "night-order": self.night_order, "text": self.text}
+        compose: dict[str, Callable[[Card, Card | None], Face]] = {
+            "role": self.role,
+            "token": self.token,
+            "words": self.words,
+            "night-order": self.night_order,
+            "text": self.text,
+        }
         return compose[card.layout](card, other)
 
     def check_picture(self, card: Card, box: Rect) -> None:
@@ -252,21 +317,48 @@ class _Composer:
             side = team_box.h * self.layout["team-mark"]
             room = (team_box.h - side) / 2
             y = team_box.y + room
-            marks = (Rect(team_box.x + team_box.h / 2 - side / 2, y, side, side),
-                     Rect(team_box.right - team_box.h / 2 - side / 2, y, side, side))
+            marks = (
+                Rect(team_box.x + team_box.h / 2 - side / 2, y, side, side),
+                Rect(team_box.right - team_box.h / 2 - side / 2, y, side, side),
+            )
             label_box = Rect(marks[0].right + room, team_box.y, marks[1].x - marks[0].right - 2 * room, team_box.h)
         return RoleFace(
-            card=card, frame=frame, panel=panel,
-            name=self.fit(card.name, name_box, boxes["name"], "name", card.id, color, second=other.name if other else None,
-                          title=True, ruby=True),
+            card=card,
+            frame=frame,
+            panel=panel,
+            name=self.fit(
+                card.name,
+                name_box,
+                boxes["name"],
+                "name",
+                card.id,
+                color,
+                second=other.name if other else None,
+                title=True,
+                ruby=True,
+            ),
             name_box=name_box,
             symbol_box=_box(panel, boxes["symbol"], padding),
             # Ink-saver draws the pill as an outline, so its label takes the team colour.
-            team=self.fit(label, label_box, boxes["team"], "team label", card.id,
-                          color if self.ink_saver else "#ffffff", label_spans),
+            team=self.fit(
+                label,
+                label_box,
+                boxes["team"],
+                "team label",
+                card.id,
+                color if self.ink_saver else "#ffffff",
+                label_spans,
+            ),
             team_box=team_box,
-            ability=self.fit(card.ability, ability_box, boxes["text"], "ability text", card.id, "#1d1d1d",
-                             second=other.ability if other else None),
+            ability=self.fit(
+                card.ability,
+                ability_box,
+                boxes["text"],
+                "ability text",
+                card.id,
+                "#1d1d1d",
+                second=other.ability if other else None,
+            ),
             ability_box=ability_box,
             label_box=label_box,
             marks=marks,
@@ -280,11 +372,20 @@ class _Composer:
         bilingual, other_deck = self.bilingual(), self.deck.second
         if second is None or second.value == label.value or not bilingual or other_deck is None:
             return label, None
-        return label, (markup.Span(label.value), markup.Span(bilingual["separator"]),
-                       markup.Span(second.value, lang=other_deck.lang))
+        return label, (
+            markup.Span(label.value),
+            markup.Span(bilingual["separator"]),
+            markup.Span(second.value, lang=other_deck.lang),
+        )
 
-    def token(self, card: Card, other: Card | None = None, name: Text | None = None,
-              second: Text | None = None, symbol: Path | None = None) -> TokenFace:
+    def token(
+        self,
+        card: Card,
+        other: Card | None = None,
+        name: Text | None = None,
+        second: Text | None = None,
+        symbol: Path | None = None,
+    ) -> TokenFace:
         spec = self.layout["token"]
         size = card.group.size
         circle = Rect(0, 0, size.w, size.h).inset(spec["ring"])
@@ -292,13 +393,23 @@ class _Composer:
         # less a clearance: a line of the name never reaches the ring.
         band = _box(circle, spec["name"])
         far = max(abs(band.top - circle.cy), abs(band.y - circle.cy))
-        half = math.sqrt(max((circle.w / 2) ** 2 - far ** 2, 0.0)) - spec["clearance"]
+        half = math.sqrt(max((circle.w / 2) ** 2 - far**2, 0.0)) - spec["clearance"]
         name_box = Rect(circle.cx - half, band.y, 2 * half, band.h)
         return TokenFace(
-            card=card, circle=circle, symbol=symbol or card.symbol,
+            card=card,
+            circle=circle,
+            symbol=symbol or card.symbol,
             symbol_box=_box(circle, spec["symbol"]),
-            name=self.fit(name or card.name, name_box, spec["name"], "name", card.id, team_color(card),
-                          second=second or (other.name if other else None), title=True),
+            name=self.fit(
+                name or card.name,
+                name_box,
+                spec["name"],
+                "name",
+                card.id,
+                team_color(card),
+                second=second or (other.name if other else None),
+                title=True,
+            ),
             name_box=name_box,
         )
 
@@ -317,10 +428,17 @@ class _Composer:
         rows = []
         for index, (level, word) in enumerate(card.words):
             box = Rect(area.x + pips, area.top - (index + 1) * row_h, area.w - pips, row_h)
-            rows.append(WordRow(levels.index(level) + 1,
-                                self.fit(word, box, spec["word"], "word", card.id, "#1d1d1d"), box))
-        return WordsFace(card, frame, panel, self.fit(title, title_box, spec["title"], "title", card.id,
-                                                       team_color(card)), title_box, tuple(rows))
+            rows.append(
+                WordRow(levels.index(level) + 1, self.fit(word, box, spec["word"], "word", card.id, "#1d1d1d"), box)
+            )
+        return WordsFace(
+            card,
+            frame,
+            panel,
+            self.fit(title, title_box, spec["title"], "title", card.id, team_color(card)),
+            title_box,
+            tuple(rows),
+        )
 
     def night_order(self, card: Card, other: Card | None = None) -> ListFace:
         """The card's text, whether the order is a house rule, then the game's night order made from the
@@ -339,12 +457,16 @@ class _Composer:
             spans += [markup.Span(f"{before}{number}.\u00a0", bold=True), markup.Span(role.call_name)]
             if bilingual and other_deck and seconds.get(role.id, role.call_name) != role.call_name:
                 opening, closing = bilingual["aside"]
-                spans += [markup.Span(opening), markup.Span(seconds[role.id], lang=other_deck.lang),
-                          markup.Span(closing)]
+                spans += [
+                    markup.Span(opening),
+                    markup.Span(seconds[role.id], lang=other_deck.lang),
+                    markup.Span(closing),
+                ]
         return self.text(card, other, "night-order", tuple(spans))
 
-    def text(self, card: Card, other: Card | None = None, layout: str = "text",
-             spans: tuple[markup.Span, ...] | None = None) -> ListFace:
+    def text(
+        self, card: Card, other: Card | None = None, layout: str = "text", spans: tuple[markup.Span, ...] | None = None
+    ) -> ListFace:
         """A title and a block of text, such as a player aid."""
         spec = self.layout[layout]
         frame, panel = self.framed(card.group.size)
@@ -352,13 +474,31 @@ class _Composer:
         name_box = _box(panel, spec["name"], padding)
         text_box = _box(panel, spec["text"], padding)
         return ListFace(
-            card=card, frame=frame, panel=panel,
-            name=self.fit(card.name, name_box, spec["name"], "name", card.id, team_color(card),
-                          second=other.name if other else None, title=True),
+            card=card,
+            frame=frame,
+            panel=panel,
+            name=self.fit(
+                card.name,
+                name_box,
+                spec["name"],
+                "name",
+                card.id,
+                team_color(card),
+                second=other.name if other else None,
+                title=True,
+            ),
             name_box=name_box,
             # The night order's list already names every role in both languages: only its text is repeated.
-            text=self.fit(card.ability, text_box, spec["text"], "text", card.id, "#1d1d1d", spans,
-                          second=other.ability if other else None),
+            text=self.fit(
+                card.ability,
+                text_box,
+                spec["text"],
+                "text",
+                card.id,
+                "#1d1d1d",
+                spans,
+                second=other.ability if other else None,
+            ),
             text_box=text_box,
         )
 
@@ -371,8 +511,10 @@ class _Composer:
             self.layout = self.layouts[card.group.size_name]
             return self.token(card, None, face.name, second, face.symbol)
         from dataclasses import replace
-        return self.front(replace(card, name=face.name, symbol=face.symbol),
-                          replace(other, name=second) if other and second else None)
+
+        return self.front(
+            replace(card, name=face.name, symbol=face.symbol), replace(other, name=second) if other and second else None
+        )
 
     def back(self, group: Group, other: Group | None = None) -> BackFace:
         self.layout = self.layouts[group.size_name]
@@ -380,8 +522,12 @@ class _Composer:
         size = group.size
         if group.shape == "round":
             emblem_w = size.w * 0.7
-            return BackFace(Rect((size.w - emblem_w) / 2, (size.h - emblem_w) / 2, emblem_w, emblem_w), None, None,
-                            back_light(group.back.color, spec))
+            return BackFace(
+                Rect((size.w - emblem_w) / 2, (size.h - emblem_w) / 2, emblem_w, emblem_w),
+                None,
+                None,
+                back_light(group.back.color, spec),
+            )
         emblem_w = size.w * spec["symbol"]
         emblem = Rect((size.w - emblem_w) / 2, size.h * 0.55 - emblem_w / 2, emblem_w, emblem_w)
         title_h = size.h * spec["title"]["height"]
@@ -389,13 +535,27 @@ class _Composer:
         title_spec = dict(spec["title"], bold=True, align="center")
         light = back_light(group.back.color, spec)
         color = group.back.color if self.ink_saver else light
-        title = self.fit(group.back.title, title_box, title_spec, "back title", group.id, color,
-                         second=other.back.title if other else None, title=True)
+        title = self.fit(
+            group.back.title,
+            title_box,
+            title_spec,
+            "back title",
+            group.id,
+            color,
+            second=other.back.title if other else None,
+            title=True,
+        )
         return BackFace(emblem, title, title_box, light)
 
 
-def compose_faces(deck: Deck, layouts: Mapping[str, Mapping], book: FontBook, ink_saver: bool = False,
-                  words: Mapping | None = None, pinyin: bool = False) -> tuple[Faces, list[Problem]]:
+def compose_faces(
+    deck: Deck,
+    layouts: Mapping[str, Mapping],
+    book: FontBook,
+    ink_saver: bool = False,
+    words: Mapping | None = None,
+    pinyin: bool = False,
+) -> tuple[Faces, list[Problem]]:
     """Every face and back of the deck, each in the layout of its card size (see size_layouts; a
     bilingual deck's in that layout's `bilingual` one), and the texts that do not fit (nothing is drawn
     if there are any). `words` are cardgen's own words in the deck's language (templates/strings.yaml);
@@ -424,8 +584,13 @@ def bilingual_layouts(deck: Deck, layouts: Mapping[str, Mapping]) -> tuple[dict[
         out[name] = dict(layout)
         for group in deck.groups:
             if group.size_name == name and any(card.group.id == group.id for card in deck.cards):
-                problems.append(Problem(group.name.where, f"{group.id}: {name} cards are too small for two "
-                                                          f"languages ({deck.key}): build them at a larger size "
-                                                          "(--card-size poker, or the group's size:) or in one "
-                                                          "language"))
+                problems.append(
+                    Problem(
+                        group.name.where,
+                        f"{group.id}: {name} cards are too small for two "
+                        f"languages ({deck.key}): build them at a larger size "
+                        "(--card-size poker, or the group's size:) or in one "
+                        "language",
+                    )
+                )
     return out, problems

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Callable
 
 from reportlab.graphics import renderPDF, shapes
 from reportlab.lib.colors import Color, white
@@ -23,7 +23,7 @@ from cardgen.core import contained, reportlab_private
 
 # The name of the inline-icon callback ReportLab paragraphs call (<onDraw name=...>).
 INLINE_CALLBACK = "cardgenIcon"
-MAX_SVG_BYTES = 2 * 1024 * 1024      # as svgcheck, which has refused larger ones already
+MAX_SVG_BYTES = 2 * 1024 * 1024  # as svgcheck, which has refused larger ones already
 
 
 def icon_bytes(path: Path) -> bytes:
@@ -52,7 +52,7 @@ class _Parsed:
     each colouring is painted onto the same shapes just before its form is drawn."""
 
     drawing: shapes.Drawing
-    shapes: tuple[tuple[shapes.Shape, Color | None, Color | None], ...]   # (shape, fill, stroke)
+    shapes: tuple[tuple[shapes.Shape, Color | None, Color | None], ...]  # (shape, fill, stroke)
 
     @cached_property
     def holes(self) -> bool:
@@ -81,11 +81,12 @@ def _solid_where_dashes_cannot_be(node) -> None:
             _solid_where_dashes_cannot_be(child)
     dashes = getattr(node, "strokeDashArray", None)
     if dashes is not None:
-        values = dashes[1] if isinstance(dashes, tuple) and len(dashes) == 2 and isinstance(dashes[1], list) \
-            else dashes
+        values = dashes[1] if isinstance(dashes, tuple) and len(dashes) == 2 and isinstance(dashes[1], list) else dashes
         numbers = values if isinstance(values, (list, tuple)) else [values]
-        if not all(isinstance(v, (int, float)) and math.isfinite(v) and v >= 0 for v in numbers) \
-                or not sum(numbers) > 0:
+        if (
+            not all(isinstance(v, (int, float)) and math.isfinite(v) and v >= 0 for v in numbers)
+            or not sum(numbers) > 0
+        ):
             node.strokeDashArray = None
 
 
@@ -142,10 +143,11 @@ class IconPainter:
         self.c = canvas
         self.body_font = body_font
         self.forms: dict[tuple[bytes, str | None, str], str] = {}
-        self.files: dict[str, bytes] = {}       # by name: one PDF draws one version of each file
+        self.files: dict[str, bytes] = {}  # by name: one PDF draws one version of each file
 
-    def draw(self, path: Path, color: Color | None, x: float, y: float, w: float, h: float,
-             hole: Color = white) -> None:
+    def draw(
+        self, path: Path, color: Color | None, x: float, y: float, w: float, h: float, hole: Color = white
+    ) -> None:
         """The icon centred in the box (x, y, w, h in points), its aspect kept; its dark shapes
         in `color` (None: the file's own colours)."""
         self.draw_svg(self.file_bytes(path), color, x, y, w, h, hole)
@@ -157,8 +159,9 @@ class IconPainter:
             data = self.files[str(path)] = icon_bytes(path)
         return data
 
-    def draw_svg(self, data: bytes, color: Color | None, x: float, y: float, w: float, h: float,
-                 hole: Color = white) -> None:
+    def draw_svg(
+        self, data: bytes, color: Color | None, x: float, y: float, w: float, h: float, hole: Color = white
+    ) -> None:
         """As draw, for an SVG's bytes."""
         name, drawing = self.form(data, color, hole)
         scale = min(w / drawing.width, h / drawing.height)
@@ -184,7 +187,7 @@ class IconPainter:
                 self.c.beginForm(name, 0, 0, parsed.drawing.width, parsed.drawing.height)
                 renderPDF.draw(parsed.drawing, self.c, 0, 0)
                 self.c.endForm()
-        except Exception as exc:    # noqa: BLE001 - whatever svglib or ReportLab raise is the reason
+        except Exception as exc:  # noqa: BLE001 - whatever svglib or ReportLab raise is the reason
             raise Undrawable(data, said(exc)) from None
         return name, parsed.drawing
 

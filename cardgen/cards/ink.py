@@ -27,8 +27,10 @@ def hex_coverage(color: str) -> float:
 
 def luminance(red: float, green: float, blue: float) -> float:
     """WCAG 2 relative luminance of an sRGB colour with channels from 0 to 1."""
+
     def linear(c: float) -> float:
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
     return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
 
 

@@ -69,8 +69,9 @@ Backs are computed as exact mirror images of the fronts about the page centre
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Iterable, Literal, Sequence, get_args
+from typing import Literal, get_args
 
 from cardgen.cards.marks import EPS, NoInfoRoom, Segment, crop_marks, info_strip, union
 from cardgen.core.units import Rect, Size
@@ -82,18 +83,18 @@ Backs = Literal["long", "short", "fold", "none"]
 class SheetSpec:
     """Everything the layout needs, in millimetres."""
 
-    paper: Size             # as named in paper.yaml (portrait); the layout may turn it
-    card: Size              # trim size
-    bleed: float            # per side
+    paper: Size  # as named in paper.yaml (portrait); the layout may turn it
+    card: Size  # trim size
+    bleed: float  # per side
     backs: Backs
-    gutter: float           # between neighbouring trims
-    mark_clearance: float   # from the bleed edge to the start of a crop mark
-    mark_length: float      # preferred crop-mark length
+    gutter: float  # between neighbouring trims
+    mark_clearance: float  # from the bleed edge to the start of a crop mark
+    mark_length: float  # preferred crop-mark length
     mark_min_length: float  # a grid must leave room for marks this long
-    info_depth: float       # page-info strip, minimum size
+    info_depth: float  # page-info strip, minimum size
     info_length: float
-    shape: Literal["rect", "round"] = "rect"   # round: cut along a circle, no crop marks
-    margin: float = 0.0     # printable margin: nothing is printed closer to the paper's edge
+    shape: Literal["rect", "round"] = "rect"  # round: cut along a circle, no crop marks
+    margin: float = 0.0  # printable margin: nothing is printed closer to the paper's edge
     round_gap: float = 0.0  # clear paper around a round token's bleed
 
     def __post_init__(self) -> None:
@@ -108,9 +109,14 @@ class SheetSpec:
 
     @classmethod
     def from_templates(
-        cls, read: Callable[[str], dict], paper: str, card_size: str, bleed: float, backs: str,
+        cls,
+        read: Callable[[str], dict],
+        paper: str,
+        card_size: str,
+        bleed: float,
+        backs: str,
         margin: float | None = None,
-    ) -> "SheetSpec":
+    ) -> SheetSpec:
         """`read` gives a template file's data by name (a project's own before the built-in one);
         `margin` None is sheet.yaml's printable margin."""
         sheet = read("sheet.yaml")
@@ -138,11 +144,11 @@ class SheetSpec:
 
 @dataclass(frozen=True)
 class Slot:
-    item: int                       # index of the card in the input order
+    item: int  # index of the card in the input order
     side: Literal["front", "back"]
-    trim: Rect                      # the card's cut rectangle on the page
-    paint: Rect                     # trim plus bleed, stopping short of any neighbour's trim
-    rotation: int                   # 0 or 180, about the trim centre
+    trim: Rect  # the card's cut rectangle on the page
+    paint: Rect  # trim plus bleed, stopping short of any neighbour's trim
+    rotation: int  # 0 or 180, about the trim centre
 
     @property
     def bleed(self) -> float:
@@ -161,12 +167,12 @@ class Page:
     size: Size
     side: Literal["front", "back", "fold"]
     slots: tuple[Slot, ...]
-    marks: tuple[Segment, ...]      # crop marks (x1, y1, x2, y2), (x1, y1) nearer the cards
-    fold_line: Segment | None       # from printable edge to printable edge
-    trim_box: Rect                  # union of the trims
-    bleed_box: Rect                 # union of the paints
-    info: Rect                      # page-info strip: clear of paints, marks and the fold line
-    info_rotation: int              # 0, or 90 when the strip runs up a side margin
+    marks: tuple[Segment, ...]  # crop marks (x1, y1, x2, y2), (x1, y1) nearer the cards
+    fold_line: Segment | None  # from printable edge to printable edge
+    trim_box: Rect  # union of the trims
+    bleed_box: Rect  # union of the paints
+    info: Rect  # page-info strip: clear of paints, marks and the fold line
+    info_rotation: int  # 0, or 90 when the strip runs up a side margin
 
     def paper_shift(self, dx: float, dy: float) -> tuple[float, float]:
         """A shift given in the paper's own axes (portrait, as the calibration sheet is
@@ -188,9 +194,9 @@ def widest_bleed(pages: Iterable[Page]) -> float:
 class Run:
     """Cards of one size and one back design, in printing order: they get sheets of their own."""
 
-    items: tuple[int, ...]          # indexes of the cards in the caller's order
+    items: tuple[int, ...]  # indexes of the cards in the caller's order
     spec: SheetSpec
-    back: Hashable = None           # the back design, so that tokens join sheets with their own back first
+    back: Hashable = None  # the back design, so that tokens join sheets with their own back first
 
 
 def capacity(spec: SheetSpec) -> tuple[int, int]:
@@ -214,8 +220,10 @@ def impose_runs(runs: Iterable[Run]) -> list[Page]:
     for run in runs:
         plan = _plan(run.spec)
         per_sheet = plan.cols * plan.rows
-        sheets += [_Sheet(plan, run, _grid(plan, run.items[first:first + per_sheet], run.spec))
-                   for first in range(0, len(run.items), per_sheet)]
+        sheets += [
+            _Sheet(plan, run, _grid(plan, run.items[first : first + per_sheet], run.spec))
+            for first in range(0, len(run.items), per_sheet)
+        ]
     for sheet in [s for s in sheets if s.run.spec.shape == "round" and s.free_cells()]:
         _move_to_free_cells(sheet, sheets)
     return [page for sheet in sheets if sheet.cards for page in sheet.pages()]
@@ -239,15 +247,14 @@ class _Mirror:
         return Rect(r.x, 2 * self.at - r.top, r.w, r.h)
 
     def slot(self, front: Slot) -> Slot:
-        return Slot(front.item, "back", self.rect(front.trim), self.rect(front.paint),
-                    0 if self.vertical else 180)
+        return Slot(front.item, "back", self.rect(front.trim), self.rect(front.paint), 0 if self.vertical else 180)
 
 
 @dataclass(frozen=True)
 class _Plan:
     page: Size
-    region: Rect                # the printable area of the fronts; the grid is centred in it
-    mirror: _Mirror | None      # None: no backs
+    region: Rect  # the printable area of the fronts; the grid is centred in it
+    mirror: _Mirror | None  # None: no backs
     cols: int
     rows: int
 
@@ -266,8 +273,10 @@ def _plan(spec: SheetSpec) -> _Plan:
         if spec.backs == "fold":
             # Fronts left of a vertical fold line, or above a horizontal one; the fold is no paper
             # edge, so the margin is kept on the other three sides only.
-            layouts += [(page, Rect(m, m, page.w / 2 - m, page.h - 2 * m), _Mirror(True, page.w / 2)),
-                        (page, Rect(m, page.h / 2, page.w - 2 * m, page.h / 2 - m), _Mirror(False, page.h / 2))]
+            layouts += [
+                (page, Rect(m, m, page.w / 2 - m, page.h - 2 * m), _Mirror(True, page.w / 2)),
+                (page, Rect(m, page.h / 2, page.w - 2 * m, page.h / 2 - m), _Mirror(False, page.h / 2)),
+            ]
         elif spec.backs == "none":
             layouts.append((page, printable, None))
         else:
@@ -313,8 +322,10 @@ def _fit(length: float, card: float, spec: SheetSpec) -> int:
     """How many cards fit in a row of ``length``: the trims with gutters between,
     the full bleed on both outer ends, and beyond that the clearance and the
     shortest allowed crop mark."""
+
     def span(n: int) -> float:
         return n * card + (n - 1) * spec.gutter + 2 * (spec.bleed + _reach(spec))
+
     n = 0
     while span(n + 1) <= length + EPS:
         n += 1
@@ -362,15 +373,18 @@ def _grid(plan: _Plan, items: Sequence[int], spec: SheetSpec) -> tuple[Slot, ...
 class _Sheet:
     plan: _Plan
     run: Run
-    cards: tuple[Slot, ...]                              # the run's own front slots
-    guests: list[tuple[SheetSpec, Slot]] = field(default_factory=list)   # tokens in free cells
-    used: set[tuple[int, int]] = field(default_factory=set)             # cells that took guests
+    cards: tuple[Slot, ...]  # the run's own front slots
+    guests: list[tuple[SheetSpec, Slot]] = field(default_factory=list)  # tokens in free cells
+    used: set[tuple[int, int]] = field(default_factory=set)  # cells that took guests
 
     def free_cells(self) -> list[tuple[int, int]]:
         """The cells of the grid that hold no card and no guest, in reading order."""
         plan = self.plan
-        return [divmod(i, plan.cols) for i in range(len(self.cards), plan.cols * plan.rows)
-                if divmod(i, plan.cols) not in self.used]
+        return [
+            divmod(i, plan.cols)
+            for i in range(len(self.cards), plan.cols * plan.rows)
+            if divmod(i, plan.cols) not in self.used
+        ]
 
     def pages(self) -> list[Page]:
         """The page or pages of the sheet: front then back for duplex, fronts
@@ -383,18 +397,18 @@ class _Sheet:
         backs = (mirror.rect(plan.region), tuple(map(mirror.slot, fronts[1])), tuple(map(mirror.slot, fronts[2])))
         if spec.backs == "fold":
             at, m = mirror.at, spec.margin
-            fold_line = ((at, m, at, plan.page.h - m) if mirror.vertical else (m, at, plan.page.w - m, at))
+            fold_line = (at, m, at, plan.page.h - m) if mirror.vertical else (m, at, plan.page.w - m, at)
             return [_page(plan.page, "fold", [fronts, backs], fold_line, spec)]
-        return [_page(plan.page, "front", [fronts], None, spec),
-                _page(plan.page, "back", [backs], None, spec)]
+        return [_page(plan.page, "front", [fronts], None, spec), _page(plan.page, "back", [backs], None, spec)]
 
 
 def _move_to_free_cells(sheet: _Sheet, sheets: list[_Sheet]) -> None:
     """The tokens of a part-filled token sheet into the free cells of card sheets, when all
     of them fit there (a sheet is saved only when it empties): hosts of the same back first."""
     tokens = sheet.run.spec
-    hosts = sorted((s for s in sheets if s.run.spec.shape == "rect" and s.cards),
-                   key=lambda s: s.run.back != sheet.run.back)
+    hosts = sorted(
+        (s for s in sheets if s.run.spec.shape == "rect" and s.cards), key=lambda s: s.run.back != sheet.run.back
+    )
     placed: list[tuple[_Sheet, tuple[int, int], list[Rect]]] = []
     count = len(sheet.cards)
     for host in hosts:
@@ -427,26 +441,31 @@ def _tokens_in_cell(host: _Sheet, cell: tuple[int, int], tokens: SheetSpec) -> l
         return []
     left = area.x + (area.w - (cols * pitch_x - tokens.gutter)) / 2
     top = area.top - (area.h - (rows * pitch_y - tokens.gutter)) / 2
-    return [Rect(left + c * pitch_x, top - r * pitch_y - tokens.card.h, tokens.card.w, tokens.card.h)
-            for r in range(rows) for c in range(cols)]
+    return [
+        Rect(left + c * pitch_x, top - r * pitch_y - tokens.card.h, tokens.card.w, tokens.card.h)
+        for r in range(rows)
+        for c in range(cols)
+    ]
 
 
 # --- one page ----------------------------------------------------------------------
 
 
-def _page(size: Size, side: Literal["front", "back", "fold"],
-          groups: list[tuple[Rect, tuple[Slot, ...], tuple[Slot, ...]]], fold_line: Segment | None,
-          spec: SheetSpec) -> Page:
+def _page(
+    size: Size,
+    side: Literal["front", "back", "fold"],
+    groups: list[tuple[Rect, tuple[Slot, ...], tuple[Slot, ...]]],
+    fold_line: Segment | None,
+    spec: SheetSpec,
+) -> Page:
     """A page from groups of slots (the printable area their crop marks must stay in, the
     cards, and tokens among them that have no cut lines of their own)."""
     slots = tuple(slot for _, cards, guests in groups for slot in cards + guests)
-    marks = tuple(mark for region, cards, guests in groups
-                  for mark in crop_marks(cards, cards + guests, region, spec))
+    marks = tuple(mark for region, cards, guests in groups for mark in crop_marks(cards, cards + guests, region, spec))
     bleed_box = union(slot.paint for slot in slots)
     obstacles = marks + ((fold_line,) if fold_line else ())
     info, info_rotation = info_strip(size, bleed_box, obstacles, spec)
-    return Page(size, side, slots, marks, fold_line, union(slot.trim for slot in slots),
-                bleed_box, info, info_rotation)
+    return Page(size, side, slots, marks, fold_line, union(slot.trim for slot in slots), bleed_box, info, info_rotation)
 
 
 def named_size(table: dict, name: str, what: str) -> Size:

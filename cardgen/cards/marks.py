@@ -3,8 +3,9 @@ strip (the "print at 100 %" ruler) out. Millimetres, PDF origin; nothing here dr
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING
 
 from cardgen.core.units import Rect, Size
 
@@ -18,8 +19,7 @@ Segment = tuple[float, float, float, float]
 EPS = 1e-9
 
 
-def crop_marks(cards: tuple[Slot, ...], everything: tuple[Slot, ...], region: Rect,
-                spec: SheetSpec) -> list[Segment]:
+def crop_marks(cards: tuple[Slot, ...], everything: tuple[Slot, ...], region: Rect, spec: SheetSpec) -> list[Segment]:
     """A mark above and below the cards for every vertical trim line, and left
     and right of them for every horizontal one, starting ``mark_clearance``
     beyond the bleed of everything on the page and kept inside ``region``."""
@@ -45,8 +45,7 @@ def crop_marks(cards: tuple[Slot, ...], everything: tuple[Slot, ...], region: Re
 
 # Every full sheet of a run has the same cards' boxes and marks, so the same strip.
 @lru_cache(maxsize=256)
-def info_strip(size: Size, bleed_box: Rect, obstacles: tuple[Segment, ...],
-                spec: SheetSpec) -> tuple[Rect, int]:
+def info_strip(size: Size, bleed_box: Rect, obstacles: tuple[Segment, ...], spec: SheetSpec) -> tuple[Rect, int]:
     """The page-info rectangle: in the bottom margin if it fits, else the top,
     else the left or right (rotation 90); inside the printable margin and kept
     ``mark_clearance`` away from the paints, the marks and the fold line."""
@@ -54,14 +53,25 @@ def info_strip(size: Size, bleed_box: Rect, obstacles: tuple[Segment, ...],
     # Each margin in its own frame: u runs along its paper edge, v is the
     # distance from that edge; to_uv maps a page point, to_rect maps back the
     # strip u0..u1 x v0..v1.
-    margins: list[tuple[int, float, float, Callable[[float, float], tuple[float, float]],
-                        Callable[[float, float, float, float], Rect]]] = [
+    margins: list[
+        tuple[
+            int,
+            float,
+            float,
+            Callable[[float, float], tuple[float, float]],
+            Callable[[float, float, float, float], Rect],
+        ]
+    ] = [
         (0, w, bleed_box.y, lambda x, y: (x, y), lambda u0, u1, v0, v1: Rect(u0, v0, u1 - u0, v1 - v0)),
-        (0, w, h - bleed_box.top, lambda x, y: (x, h - y),
-         lambda u0, u1, v0, v1: Rect(u0, h - v1, u1 - u0, v1 - v0)),
+        (0, w, h - bleed_box.top, lambda x, y: (x, h - y), lambda u0, u1, v0, v1: Rect(u0, h - v1, u1 - u0, v1 - v0)),
         (90, h, bleed_box.x, lambda x, y: (y, x), lambda u0, u1, v0, v1: Rect(v0, u0, v1 - v0, u1 - u0)),
-        (90, h, w - bleed_box.right, lambda x, y: (y, w - x),
-         lambda u0, u1, v0, v1: Rect(w - v1, u0, v1 - v0, u1 - u0)),
+        (
+            90,
+            h,
+            w - bleed_box.right,
+            lambda x, y: (y, w - x),
+            lambda u0, u1, v0, v1: Rect(w - v1, u0, v1 - v0, u1 - u0),
+        ),
     ]
     for rotation, along, depth, to_uv, to_rect in margins:
         posts = []  # (u from, u to, v nearest the paper edge) of every obstacle
@@ -76,8 +86,7 @@ def info_strip(size: Size, bleed_box: Rect, obstacles: tuple[Segment, ...],
             if d - m < spec.info_depth - EPS:
                 break
             blocked = [(u0 - gap, u1 + gap) for u0, u1, v in posts if v < d + gap - EPS]
-            span = _free_span_near_centre(blocked + [(-gap, m), (along - m, along + gap)], along,
-                                          spec.info_length)
+            span = _free_span_near_centre(blocked + [(-gap, m), (along - m, along + gap)], along, spec.info_length)
             if span:
                 return to_rect(span[0], span[1], m, d), rotation
     raise NoInfoRoom(
@@ -87,8 +96,9 @@ def info_strip(size: Size, bleed_box: Rect, obstacles: tuple[Segment, ...],
     )
 
 
-def _free_span_near_centre(blocked: list[tuple[float, float]], along: float,
-                           min_length: float) -> tuple[float, float] | None:
+def _free_span_near_centre(
+    blocked: list[tuple[float, float]], along: float, min_length: float
+) -> tuple[float, float] | None:
     """Of the free stretches of 0..along outside ``blocked``, the one at least
     ``min_length`` long whose middle is nearest the middle of the edge."""
     free, start = [], 0.0
@@ -101,8 +111,10 @@ def _free_span_near_centre(blocked: list[tuple[float, float]], along: float,
     fitting = [(a, b) for a, b in free if b - a >= min_length - EPS]
     if not fitting:
         return None
+
     def off_centre(span: tuple[float, float]) -> float:
         return abs((span[0] + span[1]) / 2 - along / 2)
+
     # Two spans mirror each other about the middle in a symmetric layout; take
     # the first (left or bottom) of them, whatever the last float bit says.
     nearest = min(map(off_centre, fitting))

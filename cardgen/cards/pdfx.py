@@ -20,9 +20,10 @@ raised as :class:`PdfXError`, never silently passed on.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence, cast
+from typing import cast
 
 from PIL import Image, ImageCms, ImageMath
 from pypdf import PdfReader, PdfWriter
@@ -50,7 +51,7 @@ class PdfXError(ValueError):
 
 @dataclass(frozen=True)
 class OutputCondition:
-    identifier: str      # as registered with the ICC, e.g. "CGATS TR 003"
+    identifier: str  # as registered with the ICC, e.g. "CGATS TR 003"
     info: str
     registry: str
 
@@ -59,10 +60,10 @@ class OutputCondition:
 class InkOver:
     """A colour (or the darkest pixel of a picture) that prints with more ink than the limit."""
 
-    page: int                           # 0-based
-    what: str                           # "#1d1d1d", or "a picture 320 × 200 px"
-    cmyk: tuple[float, float, float, float]   # per cent
-    total: float                        # per cent
+    page: int  # 0-based
+    what: str  # "#1d1d1d", or "a picture 320 × 200 px"
+    cmyk: tuple[float, float, float, float]  # per cent
+    total: float  # per cent
 
     def describe(self) -> str:
         c, m, y, k = (round(v) for v in self.cmyk)
@@ -78,8 +79,13 @@ class _Separator:
         if cmyk.profile.xcolor_space.strip() != "CMYK":
             raise PdfXError(f"{profile.name} is not a CMYK profile")
         self.transform = ImageCms.buildTransform(
-            ImageCms.createProfile("sRGB"), cmyk, "RGB", "CMYK",
-            renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+            ImageCms.createProfile("sRGB"),
+            cmyk,
+            "RGB",
+            "CMYK",
+            renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+            flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+        )
         self.colors: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
 
     def color(self, rgb: tuple[int, int, int]) -> tuple[int, int, int, int]:
@@ -111,9 +117,13 @@ def _percent(cmyk: Sequence[int]) -> tuple[float, float, float, float]:
 
 def _max_ink(image: Image.Image) -> tuple[float, tuple[float, float, float, float]]:
     """The most ink any pixel of a CMYK picture prints with, and that pixel's separation."""
-    total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"],
-                                  c=image.getchannel(0), m=image.getchannel(1),
-                                  y=image.getchannel(2), k=image.getchannel(3))
+    total = ImageMath.lambda_eval(
+        lambda a: a["c"] + a["m"] + a["y"] + a["k"],
+        c=image.getchannel(0),
+        m=image.getchannel(1),
+        y=image.getchannel(2),
+        k=image.getchannel(3),
+    )
     peak = total.getextrema()[1]
     if peak == 0:
         return 0.0, (0.0, 0.0, 0.0, 0.0)
@@ -129,7 +139,7 @@ class _Converter:
         self.writer = writer
         self.separator = separator
         self.limit = limit
-        self.done: dict[int, list[InkOver]] = {}     # XObject id -> what it prints over the limit
+        self.done: dict[int, list[InkOver]] = {}  # XObject id -> what it prints over the limit
         self.over: list[InkOver] = []
 
     def page(self, number: int, page) -> None:
@@ -152,7 +162,7 @@ class _Converter:
                 cmyk = self.separator.color(rgb)  # type: ignore[arg-type]
                 total = sum(cmyk) * 100 / 255
                 if total > self.limit + 1e-9:
-                    over.append(InkOver(number, "#%02x%02x%02x" % rgb, _percent(cmyk), total))
+                    over.append(InkOver(number, "#{:02x}{:02x}{:02x}".format(*rgb), _percent(cmyk), total))
                 operands = [FloatObject(round(v / 255, 4)) for v in cmyk]
                 operator = _RGB[operator]
             operations.append((operands, operator))
@@ -182,8 +192,10 @@ class _Converter:
     def picture(self, image: StreamObject) -> list[InkOver]:
         space = image.get("/ColorSpace")
         if "/SMask" in image or "/Mask" in image:
-            raise PdfXError("a picture has transparency, which PDF/X-1a does not allow: flatten it onto its "
-                            "background (save it without an alpha channel)")
+            raise PdfXError(
+                "a picture has transparency, which PDF/X-1a does not allow: flatten it onto its "
+                "background (save it without an alpha channel)"
+            )
         if space == "/DeviceGray":
             return []
         if space != "/DeviceRGB" or image.get("/BitsPerComponent") != 8:
@@ -209,8 +221,11 @@ class _Converter:
     def check_states(resources) -> None:
         for state in resources.get("/ExtGState", DictionaryObject()).values():
             state = state.get_object()
-            if any(float(state.get(key, 1)) < 1 for key in ("/ca", "/CA")) or \
-                    state.get("/SMask", "/None") != "/None" or state.get("/BM", "/Normal") not in ("/Normal", "/Compatible"):
+            if (
+                any(float(state.get(key, 1)) < 1 for key in ("/ca", "/CA"))
+                or state.get("/SMask", "/None") != "/None"
+                or state.get("/BM", "/Normal") not in ("/Normal", "/Compatible")
+            ):
                 raise PdfXError("a graphics state uses transparency, which PDF/X-1a does not allow")
 
 
@@ -226,15 +241,17 @@ def _output_intent(writer: PdfWriter, profile: bytes, condition: OutputCondition
     stream = DecodedStreamObject()
     stream.set_data(profile)
     stream[NameObject("/N")] = NumberObject(4)
-    intent = DictionaryObject({
-        NameObject("/Type"): NameObject("/OutputIntent"),
-        NameObject("/S"): NameObject("/GTS_PDFX"),
-        NameObject("/OutputConditionIdentifier"): TextStringObject(condition.identifier),
-        NameObject("/OutputCondition"): TextStringObject(condition.info),
-        NameObject("/Info"): TextStringObject(condition.info),
-        NameObject("/RegistryName"): TextStringObject(condition.registry),
-        NameObject("/DestOutputProfile"): pypdf_private.add_object(writer, stream.flate_encode()),
-    })
+    intent = DictionaryObject(
+        {
+            NameObject("/Type"): NameObject("/OutputIntent"),
+            NameObject("/S"): NameObject("/GTS_PDFX"),
+            NameObject("/OutputConditionIdentifier"): TextStringObject(condition.identifier),
+            NameObject("/OutputCondition"): TextStringObject(condition.info),
+            NameObject("/Info"): TextStringObject(condition.info),
+            NameObject("/RegistryName"): TextStringObject(condition.registry),
+            NameObject("/DestOutputProfile"): pypdf_private.add_object(writer, stream.flate_encode()),
+        }
+    )
     writer.root_object[NameObject("/OutputIntents")] = ArrayObject([pypdf_private.add_object(writer, intent)])
 
 

@@ -11,10 +11,10 @@ embedded as a subset.
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
 
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
@@ -44,9 +44,9 @@ from cardgen.text.markup import Span
 @dataclass(frozen=True)
 class RenderOptions:
     ink_saver: bool
-    sheet: Mapping          # templates/sheet.yaml
-    strings: Mapping        # templates/strings.yaml entry of the deck's language
-    back_offset: tuple[float, float] = (0.0, 0.0)   # mm: where a duplex printer misplaces the backs, undone
+    sheet: Mapping  # templates/sheet.yaml
+    strings: Mapping  # templates/strings.yaml entry of the deck's language
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm: where a duplex printer misplaces the backs, undone
     # The page-info strip and round tokens' cut guides help whoever cuts by hand; a print
     # shop prints its own slug and cuts on its own die line, where a dark ring would show.
     cutting_aids: bool = True
@@ -71,8 +71,11 @@ def tint(color: str, amount: float) -> Color:
 
 def inline_icons(deck: Deck) -> dict[str, tuple[Path, Color]]:
     """The icons a text may show inline: every card that has an SVG symbol, in its team's colour."""
-    return {card.id: (card.symbol, _hex_color(team_color(card))) for card in deck.cards
-            if card.symbol and card.symbol.suffix.lower() == ".svg"}
+    return {
+        card.id: (card.symbol, _hex_color(team_color(card)))
+        for card in deck.cards
+        if card.symbol and card.symbol.suffix.lower() == ".svg"
+    }
 
 
 def shade(color: str, amount: float) -> Color:
@@ -82,15 +85,23 @@ def shade(color: str, amount: float) -> Color:
 
 
 class _Painter:
-    def __init__(self, canvas: Canvas, deck: Deck, faces: Faces, book: FontBook, options: RenderOptions,
-                 body_font: str, bleed: float):
+    def __init__(
+        self,
+        canvas: Canvas,
+        deck: Deck,
+        faces: Faces,
+        book: FontBook,
+        options: RenderOptions,
+        body_font: str,
+        bleed: float,
+    ):
         self.c = canvas
-        self.bleed = bleed          # mm: the widest bleed of any card in the PDF
+        self.bleed = bleed  # mm: the widest bleed of any card in the PDF
         self.deck = deck
         self.faces = faces
         self.book = book
         self.options = options
-        self.layout: Mapping = {}   # of the card being drawn: set per slot, by its card size
+        self.layout: Mapping = {}  # of the card being drawn: set per slot, by its card size
         self.icons = IconPainter(canvas, body_font)
         self.icons.register_inline(inline_icons(deck))
         self.images: dict[str, ImageReader] = {}
@@ -106,8 +117,9 @@ class _Painter:
         if placed.key not in self.images:
             self.images[placed.key] = ImageReader(io.BytesIO(placed.png))
         # mask="auto" keeps transparency, and one mask value keeps ReportLab embedding the image once.
-        self.c.drawImage(self.images[placed.key], pt(box.x + placed.x), pt(box.y + placed.y),
-                         pt(placed.w), pt(placed.h), mask="auto")
+        self.c.drawImage(
+            self.images[placed.key], pt(box.x + placed.x), pt(box.y + placed.y), pt(placed.w), pt(placed.h), mask="auto"
+        )
 
     def symbol(self, path: Path, color: Color | None, box: Rect, hole: Color = white) -> None:
         """An icon in the box, its dark shapes in `color` (None: the file's own colours)."""
@@ -116,16 +128,18 @@ class _Painter:
             return
         self.icons.draw(path, color, pt(box.x), pt(box.y), pt(box.w), pt(box.h), hole)
 
-    def rect(self, r: Rect, radius: float = 0, fill: Color | None = None, stroke: Color | None = None,
-             width: float = 0) -> None:
+    def rect(
+        self, r: Rect, radius: float = 0, fill: Color | None = None, stroke: Color | None = None, width: float = 0
+    ) -> None:
         c = self.c
         if fill is not None:
             c.setFillColor(fill)
         if stroke is not None:
             c.setStrokeColor(stroke)
             c.setLineWidth(pt(width))
-        c.roundRect(pt(r.x), pt(r.y), pt(r.w), pt(r.h), pt(radius), stroke=int(stroke is not None),
-                    fill=int(fill is not None))
+        c.roundRect(
+            pt(r.x), pt(r.y), pt(r.w), pt(r.h), pt(radius), stroke=int(stroke is not None), fill=int(fill is not None)
+        )
 
     # -- card sides, drawn in card coordinates (origin at the trim's bottom-left)
     def face(self, face: Face, paint: Rect) -> None:
@@ -172,7 +186,7 @@ class _Painter:
         else:
             self.rect(pill, pill.h / 2, fill=color)
         mark = card.team.mark if card.team else None
-        if mark is not None:    # only a team with a mark has marks on its pill
+        if mark is not None:  # only a team with a mark has marks on its pill
             for box in face.marks:
                 # In the label's colour: white on the pill, or the team colour on an ink-saver outline.
                 self.symbol(mark, color if ink else white, box, white if ink else color)
@@ -214,8 +228,9 @@ class _Painter:
         if stroke is not None:
             self.c.setStrokeColor(stroke)
             self.c.setLineWidth(pt(width))
-        self.c.circle(pt(r.cx), pt(r.cy), pt(min(r.w, r.h) / 2), stroke=int(stroke is not None),
-                      fill=int(fill is not None))
+        self.c.circle(
+            pt(r.cx), pt(r.cy), pt(min(r.w, r.h) / 2), stroke=int(stroke is not None), fill=int(fill is not None)
+        )
 
     def edge(self, path: Path, panel: Rect, color: Color) -> None:
         spec = self.layout["edge"]
@@ -278,8 +293,9 @@ class _Painter:
             # The symbol's own form first, so that forms are numbered as when each tile drew its own.
             self.icons.form(icon_bytes(path), color)
             self.patterns[key] = name = f"Pattern{len(self.patterns)}"
-            self.c.beginForm(name, pt(area.x), pt(area.y), pt(max(tile.right for tile in tiles)),
-                             pt(max(tile.top for tile in tiles)))
+            self.c.beginForm(
+                name, pt(area.x), pt(area.y), pt(max(tile.right for tile in tiles)), pt(max(tile.top for tile in tiles))
+            )
             for tile in tiles:
                 self.symbol(path, color, tile)
             self.c.endForm()
@@ -341,8 +357,9 @@ class _Painter:
         """
         strings, ruler = self.options.strings, self.options.sheet["ruler"]
         side = strings["fronts" if page.side == "front" else "backs" if page.side == "back" else "fold"]
-        label = " · ".join([self.deck.name.value, strings["language"], side,
-                            strings["page"].format(n=number, total=total)])
+        label = " · ".join(
+            [self.deck.name.value, strings["language"], side, strings["page"].format(n=number, total=total)]
+        )
         size, length = ruler["text-size"], ruler["length"]
         depth = ruler["depth"]
         along = max(length, *(mm(self.width(text, size)) for text in (strings["ruler"], label)))
@@ -402,8 +419,7 @@ class _Painter:
 def _ruler(length: float, top: float) -> tuple[tuple[float, float, float, float], ...]:
     """The ruler's line and its millimetre ticks, in points: the same on every page."""
     ticks = [(tick, 1.2 if tick % 10 == 0 else 0.8 if tick % 5 == 0 else 0.45) for tick in range(int(length) + 1)]
-    return ((0, pt(top), pt(length), pt(top)),
-            *((pt(tick), pt(top), pt(tick), pt(top - drop)) for tick, drop in ticks))
+    return ((0, pt(top), pt(length), pt(top)), *((pt(tick), pt(top), pt(tick), pt(top - drop)) for tick, drop in ticks))
 
 
 def render_pdf(deck: Deck, pages: list[Page], faces: Faces, book: FontBook, options: RenderOptions) -> bytes:

@@ -77,6 +77,7 @@ def card_pictures(prepared: Prepared, sheet: dict, dpi: int) -> list[tuple[Card,
     """Each card of a deck prepared with its faces, front and back, as PNGs at `dpi`, without bleed."""
     pages = print_pages(prepared, 0.0)
     first = first_copies(prepared)
-    pngs = rasterise(print_pdf(prepared, pages, sheet), pages,
-                     [2 * item + side for item in first.values() for side in (0, 1)], dpi)
+    pngs = rasterise(
+        print_pdf(prepared, pages, sheet), pages, [2 * item + side for item in first.values() for side in (0, 1)], dpi
+    )
     return [(card, pngs[2 * first[card.id]], pngs[2 * first[card.id] + 1]) for card in prepared.deck.cards]

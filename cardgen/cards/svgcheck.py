@@ -30,11 +30,35 @@ FORBIDDEN = {"script", "foreignObject", "text", "tspan", "textPath"}
 _OUTSIDE_URL = re.compile(r"url\(\s*['\"]?\s*(?!#)([^)'\"]*)", re.IGNORECASE)
 # Coordinates and sizes beyond this are no drawing's and overflow ReportLab's number format.
 MAX_COORDINATE = 1_000_000
-_GEOMETRY = {"width", "height", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "d", "points",
-             "transform", "viewBox", "stroke-width", "stroke-dasharray", "stroke-dashoffset", "offset",
-             "stroke-miterlimit", "fx", "fy", "style"}
+_GEOMETRY = {
+    "width",
+    "height",
+    "x",
+    "y",
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+    "cx",
+    "cy",
+    "r",
+    "rx",
+    "ry",
+    "d",
+    "points",
+    "transform",
+    "viewBox",
+    "stroke-width",
+    "stroke-dasharray",
+    "stroke-dashoffset",
+    "offset",
+    "stroke-miterlimit",
+    "fx",
+    "fy",
+    "style",
+}
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?\b(?:inf(?:inity)?|nan)\b", re.IGNORECASE)
-_NOT_NUMBERS = re.compile(r"#[0-9a-fA-F]{3,8}\b|url\([^)]*\)")     # colours and references in a style
+_NOT_NUMBERS = re.compile(r"#[0-9a-fA-F]{3,8}\b|url\([^)]*\)")  # colours and references in a style
 
 
 def problem(path: Path, folder: Path | None = None) -> str | None:
@@ -79,7 +103,8 @@ def _structure(text: bytes) -> str | None:
         name = element.tag.replace(SVG, "") if isinstance(element.tag, str) else ""
         if name in FORBIDDEN:
             return f"an SVG with a <{name}> element, which cardgen does not draw" + (
-                " (turn text into paths)" if name in ("text", "tspan", "textPath") else "")
+                " (turn text into paths)" if name in ("text", "tspan", "textPath") else ""
+            )
         for attribute, value in element.attrib.items():
             if attribute.endswith("href") and not value.strip().startswith("#"):
                 return f"an SVG that refers to '{value}' outside the file; only #ids inside it may be used"
@@ -94,8 +119,10 @@ def _structure(text: bytes) -> str | None:
             return "an SVG whose <style> loads something from outside the file"
         data = element.get("d", "")
         if name == "path" and data.strip() and not re.match(r"\s*[Mm]\s*[-+.\d]", data):
-            return (f"an SVG with a <path d=\"{data.strip()[:20]}\">, which lacks the move-to and "
-                    "point a path starts with (d=\"M x y ...\")")
+            return (
+                f'an SVG with a <path d="{data.strip()[:20]}">, which lacks the move-to and '
+                'point a path starts with (d="M x y ...")'
+            )
     for attribute in ("width", "height"):
         size = _NUMBER.match(root.get(attribute, "1").strip())
         if size and float(size.group()) <= 0:
@@ -107,8 +134,9 @@ def _numbers(element: str, attribute: str, value: str) -> str | None:
     for token in _NUMBER.findall(_NOT_NUMBERS.sub(" ", value)):
         number = float(token)
         if not math.isfinite(number) or abs(number) > MAX_COORDINATE:
-            return (f"an SVG with the number {token} in <{element} {attribute}>, beyond the "
-                    f"±{MAX_COORDINATE} cardgen draws")
+            return (
+                f"an SVG with the number {token} in <{element} {attribute}>, beyond the ±{MAX_COORDINATE} cardgen draws"
+            )
     return None
 
 
@@ -130,7 +158,7 @@ def _drawing(text: bytes) -> str | None:
             painter.draw_svg(text, color, 0, 0, 20, 20)
         canvas.showPage()
         canvas.save()
-    except Exception as exc:    # noqa: BLE001 - whatever svglib or ReportLab raise is the reason
+    except Exception as exc:  # noqa: BLE001 - whatever svglib or ReportLab raise is the reason
         return undrawable(said(exc))
     return None
 

@@ -81,10 +81,18 @@ def _list_targets(project, games, options, as_json: bool) -> None:
     try:
         checked, _ = check(project, games, options.strict)
         planned, _ = plan(project, checked, options)
-        targets = [{"game": files.id, "languages": languages(files, options.langs),
-                    "outputs": [target.path.as_posix() for lang in languages(files, options.langs)
-                                for target in build_targets(files, lang, game_options)]}
-                   for files, game_options in planned]
+        targets = [
+            {
+                "game": files.id,
+                "languages": languages(files, options.langs),
+                "outputs": [
+                    target.path.as_posix()
+                    for lang in languages(files, options.langs)
+                    for target in build_targets(files, lang, game_options)
+                ],
+            }
+            for files, game_options in planned
+        ]
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     if as_json:
@@ -108,8 +116,9 @@ def validate_command(ctx, games, quiet, verbose, decks, includes, **_options) ->
     project = common.project(decks, includes)
     options, settings_warnings = gather(ctx, project)
     try:
-        checked, warnings = validate(project, games, options,
-                                     common.progress("checking", level) if level > 0 else lambda jobs: jobs)
+        checked, warnings = validate(
+            project, games, options, common.progress("checking", level) if level > 0 else lambda jobs: jobs
+        )
     except DeckError as exc:
         raise DeckProblems(settings_warnings + exc.problems, quiet) from None
     warnings = settings_warnings + warnings
@@ -124,8 +133,9 @@ def validate_command(ctx, games, quiet, verbose, decks, includes, **_options) ->
 @build_options
 @tailoring_options
 @only_option
-@click.option("--interval", type=click.FloatRange(0.1), default=0.5, show_default=True,
-              help="Seconds between looks at the files.")
+@click.option(
+    "--interval", type=click.FloatRange(0.1), default=0.5, show_default=True, help="Seconds between looks at the files."
+)
 @decks_option
 @click.pass_context
 def watch_command(ctx, game, interval, decks, includes, **_options) -> None:
@@ -136,14 +146,19 @@ def watch_command(ctx, game, interval, decks, includes, **_options) -> None:
     options, settings_warnings = gather(ctx, project)
     warn(settings_warnings)
     try:
-        folder = game_folder(project, game)      # a misspelt game is an error now, not a watch for ever
+        folder = game_folder(project, game)  # a misspelt game is an error now, not a watch for ever
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     folders = [folder, *(include / folder.name for include in project.includes), *project.templates]
 
     def snapshot() -> dict[Path, int]:
-        return {path: path.stat().st_mtime_ns for folder in folders if folder.is_dir()
-                for path in folder.rglob("*") if path.is_file()}
+        return {
+            path: path.stat().st_mtime_ns
+            for folder in folders
+            if folder.is_dir()
+            for path in folder.rglob("*")
+            if path.is_file()
+        }
 
     seen: dict[Path, int] | None = None
     try:

@@ -57,21 +57,27 @@ def verbosity(quiet: bool, verbose: bool) -> int:
 
 def progress(verb: str, level: int):
     """A progress bar on a terminal (a line per job with -v or elsewhere), nothing with -q."""
+
     def progress(jobs):
         if level < 0:
             yield from jobs
         elif sys.stderr.isatty() and level == 0:
-            with click.progressbar(jobs, label=verb.capitalize(), file=sys.stderr,
-                                   item_show_func=lambda job: job and f"{job[0].id} {job[1]}") as bar:
+            with click.progressbar(
+                jobs,
+                label=verb.capitalize(),
+                file=sys.stderr,
+                item_show_func=lambda job: job and f"{job[0].id} {job[1]}",
+            ) as bar:
                 yield from bar
         else:
             for job in jobs:
                 click.echo(f"{verb} {job[0].id} ({job[1]})", err=True)
                 yield job
+
     return progress
 
 
-started: float | None = None     # on time.perf_counter's clock, when run as a process (cli.main sets it)
+started: float | None = None  # on time.perf_counter's clock, when run as a process (cli.main sets it)
 
 
 def process_start() -> float:
@@ -80,7 +86,7 @@ def process_start() -> float:
     now = time.perf_counter()
     try:
         with open("/proc/self/stat", encoding="ascii") as stat:
-            ticks = int(stat.read().rsplit(")", 1)[1].split()[19])     # field 22, starttime
+            ticks = int(stat.read().rsplit(")", 1)[1].split()[19])  # field 22, starttime
         age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError, AttributeError):
         return now

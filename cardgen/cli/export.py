@@ -23,16 +23,22 @@ from cardgen.core.problems import DeckError, Problem, did_you_mean
 
 @click.command("export")
 @click.argument("game")
-@click.option("--for", "target", metavar="SERVICE",
-              help="A print service (drivethrucards, makeplayingcards, thegamecrafter, printplaygames: "
-                   "its files as templates/exports/SERVICE.yaml describes them) or tts (Tabletop Simulator).")
+@click.option(
+    "--for",
+    "target",
+    metavar="SERVICE",
+    help="A print service (drivethrucards, makeplayingcards, thegamecrafter, printplaygames: "
+    "its files as templates/exports/SERVICE.yaml describes them) or tts (Tabletop Simulator).",
+)
 @lang_option
 @out_option
 @bleed_option(None, " (default: 1/8 in, what print shops ask for)")
-@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
-              help="Resolution of the PNGs.")
-@click.option("--url", help="With --for tts: the address the sheet images will be hosted at, ending in / "
-                            "(default: bare file names, for images copied into TTS's Mods/Images folder).")
+@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True, help="Resolution of the PNGs.")
+@click.option(
+    "--url",
+    help="With --for tts: the address the sheet images will be hosted at, ending in / "
+    "(default: bare file names, for images copied into TTS's Mods/Images folder).",
+)
 @click.option("--png", is_flag=True, help="One PNG per card front and back, per copy, and cards.csv.")
 @click.option("--pdf", is_flag=True, help="One card per page, TrimBox and BleedBox set, for a print shop.")
 @decks_option
@@ -47,8 +53,11 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, dec
     out = out or project.output
     if target is not None:
         # A service's data file settles bleed, resolution and formats; a flag that says otherwise is a mistake.
-        given = [f"--{name}" for name in ("bleed", "dpi", "png", "pdf")
-                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+        given = [
+            f"--{name}"
+            for name in ("bleed", "dpi", "png", "pdf")
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+        ]
         if given:
             raise click.UsageError(f"{', '.join(given)} cannot be used with --for: the service's file settles them")
     if url is not None and target != "tts":
@@ -60,9 +69,11 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, dec
             report = export(project, game, ExportOptions(tuple(langs), out, bleed, dpi, png or both, pdf or both))
         elif target == "tts":
             from cardgen.outputs.tts import export_tts
+
             report = export_tts(project, game, tuple(langs), out, url or "")
         else:
             from cardgen.outputs.print_service import export_for
+
             report = export_for(project, game, target, tuple(langs), out)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
@@ -80,10 +91,20 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, dec
 @click.argument("game")
 @lang_option
 @paper_option
-@click.option("--stock", type=click.FloatRange(0.05, 2), default=0.3, show_default=True,
-              help="Thickness of one card in mm (sleeved cards: about 0.6).")
-@click.option("--clearance", type=click.FloatRange(0, 10), default=2.0, show_default=True,
-              help="Room the cards get in mm, across, along and in depth.")
+@click.option(
+    "--stock",
+    type=click.FloatRange(0.05, 2),
+    default=0.3,
+    show_default=True,
+    help="Thickness of one card in mm (sleeved cards: about 0.6).",
+)
+@click.option(
+    "--clearance",
+    type=click.FloatRange(0, 10),
+    default=2.0,
+    show_default=True,
+    help="Room the cards get in mm, across, along and in depth.",
+)
 @margin_option(5.0)
 @out_option
 @decks_option
@@ -105,10 +126,17 @@ def box_command(game, langs, paper, stock, clearance, margin, out, decks, includ
         click.echo(str(path))
     files = len(report.files)
     click.echo(f"{files} file{'' if files == 1 else 's'}, {report.cards} cards boxed in {report.seconds:.1f} s")
+
+
 @click.command("calibrate")
 @paper_option
-@click.option("--backs", type=click.Choice(["long", "short"]), default="long", show_default=True,
-              help="How your printer flips the sheet for the back.")
+@click.option(
+    "--backs",
+    type=click.Choice(["long", "short"]),
+    default="long",
+    show_default=True,
+    help="How your printer flips the sheet for the back.",
+)
 @back_offset_option
 @printer_option
 @out_option
@@ -126,16 +154,23 @@ def calibrate_command(paper, backs, back_offset, printer, out, decks, includes) 
     try:
         papers = project.template_data("paper.yaml")
         if paper not in papers:
-            raise DeckError([Problem(None, f"unknown paper '{paper}'{did_you_mean(paper, papers)}; "
-                                           f"known papers: {', '.join(papers)}")])
+            raise DeckError(
+                [
+                    Problem(
+                        None, f"unknown paper '{paper}'{did_you_mean(paper, papers)}; known papers: {', '.join(papers)}"
+                    )
+                ]
+            )
         book = FontBook.load(project.template("fonts.yaml"), project.fonts)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
-    lines = [f"Duplex calibration, {paper}, flipped on the {backs} edge; backs moved by {offset[0]:g},{offset[1]:g} mm.",
-             "Print both sides at 100 %, hold the sheet against a light, and read where each",
-             "pointer line from the back crosses its scale: pass the two numbers as",
-             "cardgen build --back-offset X,Y (or remember them: [printers.NAME] back-offset = [X, Y]",
-             "in cardgen.toml). Printed again with that offset, both pointers read 0."]
+    lines = [
+        f"Duplex calibration, {paper}, flipped on the {backs} edge; backs moved by {offset[0]:g},{offset[1]:g} mm.",
+        "Print both sides at 100 %, hold the sheet against a light, and read where each",
+        "pointer line from the back crosses its scale: pass the two numbers as",
+        "cardgen build --back-offset X,Y (or remember them: [printers.NAME] back-offset = [X, Y]",
+        "in cardgen.toml). Printed again with that offset, both pointers read 0.",
+    ]
     target = (out or project.output) / f"calibration-{paper}-{backs}.pdf"
     write_atomic(target, render_calibration(named_size(papers, paper, "paper"), book, backs, offset, lines))
     click.echo(str(target))

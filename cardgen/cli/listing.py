@@ -29,8 +29,12 @@ def list_command(game, as_json, decks, includes) -> None:
     try:
         if project.by_id([game] if game else []):
             # A listing reads nothing but the project's files: while none of them changes, it stands.
-            listing = remembered("list", (game, project.decks, project.templates, project.fonts, project.includes),
-                                 project.folders(), lambda: _listing(project, game))
+            listing = remembered(
+                "list",
+                (game, project.decks, project.templates, project.fonts, project.includes),
+                project.folders(),
+                lambda: _listing(project, game),
+            )
         else:
             listing = _listing(project, game)
     except DeckError as exc:
@@ -40,8 +44,7 @@ def list_command(game, as_json, decks, includes) -> None:
         return
     for entry, name in zip(listing["games"], listing["names"]):
         total = sum(c["count"] for c in entry["components"])
-        click.echo(f"{entry['id']}: {name} [{', '.join(entry['languages'])}], "
-                   f"{total} cards")
+        click.echo(f"{entry['id']}: {name} [{', '.join(entry['languages'])}], {total} cards")
         for component in entry["components"]:
             click.echo(f"  {component['group']:<8} {component['id']:<16} x{component['count']}")
 
@@ -52,9 +55,10 @@ def _listing(project: Project, game: str | None) -> dict:
 
     games, _ = check(project, [game] if game else [], strict=False)
     entries = [_describe(project, files) for files in games]
-    return {"games": entries,
-            "names": [files.checked_game.data["name"].get(entry["languages"][0])
-                      for files, entry in zip(games, entries)]}
+    return {
+        "games": entries,
+        "names": [files.checked_game.data["name"].get(entry["languages"][0]) for files, entry in zip(games, entries)],
+    }
 
 
 @click.command("setup")
@@ -79,16 +83,33 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
             _list_setups(deck, as_json)
             return
         if players is None and setup_id is None and not roles:
-            raise click.ClickException("say who plays: --players N, --setup NAME or --roles SPEC "
-                                       "(cardgen setup GAME --list shows the setups)")
-        table = tonight(deck, files.checked_game.where(), document_text(project.template_data, deck.lang), players,
-                        setup_id, tuple(extra_cards), roles or ())
+            raise click.ClickException(
+                "say who plays: --players N, --setup NAME or --roles SPEC (cardgen setup GAME --list shows the setups)"
+            )
+        table = tonight(
+            deck,
+            files.checked_game.where(),
+            document_text(project.template_data, deck.lang),
+            players,
+            setup_id,
+            tuple(extra_cards),
+            roles or (),
+        )
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     warn(list(table.warnings))
     if as_json:
-        click.echo(json.dumps({"game": files.id, "players": table.players, "components": dict(table.dealt),
-                               **({"beside": dict(table.beside)} if table.beside else {})}, ensure_ascii=False))
+        click.echo(
+            json.dumps(
+                {
+                    "game": files.id,
+                    "players": table.players,
+                    "components": dict(table.dealt),
+                    **({"beside": dict(table.beside)} if table.beside else {}),
+                },
+                ensure_ascii=False,
+            )
+        )
         return
     names = {card.id: deck.introduced(card) for card in deck.cards}
     source = "--roles" if table.chosen else table.checked_setup.id
@@ -102,14 +123,23 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
 def _list_setups(deck, as_json: bool) -> None:
     from cardgen.deck.setups import counts
 
-    setups = [{"id": setup.id, "name": setup.name.value if setup.name else setup.id,
-               "players": list(setup.players), "origin": setup.origin} for setup in deck.setups]
+    setups = [
+        {
+            "id": setup.id,
+            "name": setup.name.value if setup.name else setup.id,
+            "players": list(setup.players),
+            "origin": setup.origin,
+        }
+        for setup in deck.setups
+    ]
     if as_json:
         click.echo(json.dumps({"game": deck.game, "setups": setups}, ensure_ascii=False))
         return
     click.echo(f"{deck.game}: {len(setups)} setup{'' if len(setups) == 1 else 's'}")
-    rows = [(s["id"], s["name"], f"{counts(s['players'])} player{'' if s['players'] == [1] else 's'}", s["origin"])
-            for s in setups]
+    rows = [
+        (s["id"], s["name"], f"{counts(s['players'])} player{'' if s['players'] == [1] else 's'}", s["origin"])
+        for s in setups
+    ]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:
         click.echo("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -23,8 +24,14 @@ class _Process(click.Group):
     (after a build that is a quarter of a second nobody needs to wait for) unless a profiler or a
     tracer waits for the exit."""
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         if args is not None:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         common.started = common.process_start()
@@ -36,7 +43,7 @@ class _Process(click.Group):
             if not isinstance(exc.code, (int, type(None))):
                 click.echo(str(exc.code), err=True)
         if sys.getprofile() is not None or sys.gettrace() is not None:
-            sys.exit(code)        # a profiler or a coverage tool writes its findings at exit
+            sys.exit(code)  # a profiler or a coverage tool writes its findings at exit
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
@@ -51,8 +58,20 @@ def main() -> None:
     end_on_signals()
 
 
-for command in (build.build_command, build.validate_command, build.watch_command, narrator.narrator_command,
-                listing.list_command, listing.setup_command, new.new_group, new.init_command, new.schema_command,
-                export.export_command, export.box_command, export.calibrate_command, site.site_command,
-                site.preview_command):
+for command in (
+    build.build_command,
+    build.validate_command,
+    build.watch_command,
+    narrator.narrator_command,
+    listing.list_command,
+    listing.setup_command,
+    new.new_group,
+    new.init_command,
+    new.schema_command,
+    export.export_command,
+    export.box_command,
+    export.calibrate_command,
+    site.site_command,
+    site.preview_command,
+):
     main.add_command(command)

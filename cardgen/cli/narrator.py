@@ -29,16 +29,21 @@ def narrator_command(ctx, game, lang, no_open, decks, includes, **_options) -> N
     from cardgen.build.kinds import NARRATOR
 
     if lang and "+" in lang:
-        raise click.BadParameter(f"the narrator page reads aloud in one language: give one, like "
-                                 f"--lang {lang.split('+')[0]}", param_hint="'--lang'")
+        raise click.BadParameter(
+            f"the narrator page reads aloud in one language: give one, like --lang {lang.split('+')[0]}",
+            param_hint="'--lang'",
+        )
     project = common.project(decks, includes)
     try:
         (files,), _ = check(project, [game], strict=False)
         if not NARRATOR.made_for(files):
-            raise click.ClickException(f"{project.display(files.folder)}: game '{files.id}' has no "
-                                       f"{' or '.join(NARRATOR.needs)}, so no narrator page")
-        options, settings_warnings = gather(ctx, project, langs=(lang or files.checked_game.data["languages"][0],),
-                                            kinds=(NARRATOR.name,))
+            raise click.ClickException(
+                f"{project.display(files.folder)}: game '{files.id}' has no "
+                f"{' or '.join(NARRATOR.needs)}, so no narrator page"
+            )
+        options, settings_warnings = gather(
+            ctx, project, langs=(lang or files.checked_game.data["languages"][0],), kinds=(NARRATOR.name,)
+        )
         report = build(project, [game], options)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None

@@ -41,8 +41,11 @@ def _write_new(path: Path, text: str) -> None:
 @new_group.command("role")
 @click.argument("game")
 @click.argument("card_id", metavar="ID")
-@click.option("--into", type=click.Path(file_okay=False, path_type=Path),
-              help="Write it in this folder of your own (as <game>/roles/ID.yaml, for --include).")
+@click.option(
+    "--into",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write it in this folder of your own (as <game>/roles/ID.yaml, for --include).",
+)
 @decks_option
 def new_role_command(game, card_id, into, decks, includes) -> None:
     """A new card file ID for GAME that validates and builds as it is."""
@@ -61,9 +64,11 @@ def new_role_command(game, card_id, into, decks, includes) -> None:
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     if project.bundled and not into and files.folder.is_relative_to(project.decks):
-        raise click.ClickException(f"'{files.id}' is one of cardgen's own games, which it does not change: give "
-                                   f"--into DIR for a folder of your own cards, or copy the game into a project "
-                                   f"with: cardgen init --from {files.id}")
+        raise click.ClickException(
+            f"'{files.id}' is one of cardgen's own games, which it does not change: give "
+            f"--into DIR for a folder of your own cards, or copy the game into a project "
+            f"with: cardgen init --from {files.id}"
+        )
     orders = [doc.data.get("night", {}).get("order", 0) for doc in files.cards.values()]
     folder = (into / files.id) if into else files.folder
     command = f"cardgen validate {files.id}" + (f" --include {into}" if into else "")
@@ -110,16 +115,24 @@ def _check_languages(langs) -> None:
 
     for lang in langs:
         if not re.match(LANG_PATTERN, lang):
-            raise click.BadParameter(f"'{lang}' is not a language code: two or three lower-case letters, "
-                                     "optionally with a region or script, like en, no, pt-BR or zh-Hant",
-                                     param_hint="'--lang'")
+            raise click.BadParameter(
+                f"'{lang}' is not a language code: two or three lower-case letters, "
+                "optionally with a region or script, like en, no, pt-BR or zh-Hant",
+                param_hint="'--lang'",
+            )
 
 
 @click.command("init")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path), default=Path("."))
-@click.option("--from", "from_game", metavar="GAME",
-              help="Start from a copy of a bundled game to change (werewolf, salem-1692, ...) instead of a starter game.")
-@click.option("--game", "game_id", default="my-game", show_default=True, help="The starter game's id: its folder's name.")
+@click.option(
+    "--from",
+    "from_game",
+    metavar="GAME",
+    help="Start from a copy of a bundled game to change (werewolf, salem-1692, ...) instead of a starter game.",
+)
+@click.option(
+    "--game", "game_id", default="my-game", show_default=True, help="The starter game's id: its folder's name."
+)
 @click.option("--lang", "langs", multiple=True, help="The starter game's languages (default: en); repeatable.")
 def init_command(directory, from_game, game_id, langs) -> None:
     """A new project in DIRECTORY (default: here), as mkdocs new makes one: a game in decks/, cardgen.toml,
@@ -138,21 +151,27 @@ def init_command(directory, from_game, game_id, langs) -> None:
     if from_game is not None:
         given = [name for name, value in (("--game", game_id != "my-game"), ("--lang", langs)) if value]
         if given:
-            raise click.UsageError(f"{' and '.join(given)} shape the starter game; --from copies a bundled game "
-                                   "as it is")
+            raise click.UsageError(
+                f"{' and '.join(given)} shape the starter game; --from copies a bundled game as it is"
+            )
         bundled_games = Project.at(bundled_folder("decks")).games()
         if from_game not in bundled_games:
-            raise click.ClickException(f"no bundled game '{from_game}'{did_you_mean(from_game, bundled_games)}; "
-                                       f"bundled games: {', '.join(bundled_games)}")
+            raise click.ClickException(
+                f"no bundled game '{from_game}'{did_you_mean(from_game, bundled_games)}; "
+                f"bundled games: {', '.join(bundled_games)}"
+            )
         game_id, game = from_game, newfiles.bundled_game(from_game)
     else:
         if not re.match(ID_PATTERN, game_id):
             raise click.ClickException(f"'{game_id}' is not a valid id: kebab-case English, like my-game")
         _check_languages(langs)
         try:
-            game = {inside: text.encode("utf-8") for inside, text in
-                    newfiles.game_files([bundled_folder("templates")], game_id,
-                                        list(dict.fromkeys(langs)) or ["en"]).items()}
+            game = {
+                inside: text.encode("utf-8")
+                for inside, text in newfiles.game_files(
+                    [bundled_folder("templates")], game_id, list(dict.fromkeys(langs)) or ["en"]
+                ).items()
+            }
         except (templating.TemplateError, yaml.YAMLError) as exc:
             raise click.ClickException(f"cardgen's templates/new/ cannot make a game: {exc}") from None
     try:
@@ -161,13 +180,14 @@ def init_command(directory, from_game, game_id, langs) -> None:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
         raise click.ClickException(f"cannot write in {directory}: {exc.strerror or exc}") from None
-    click.echo(f"made a project in {directory.as_posix()}: {count(len(written), 'file')}, the game "
-               f"decks/{game_id}")
+    click.echo(f"made a project in {directory.as_posix()}: {count(len(written), 'file')}, the game decks/{game_id}")
     click.echo("next:")
     if directory != Path("."):
         click.echo(f"  cd {shlex.quote(directory.as_posix())}")
-    for line in (f"cardgen validate           # check {game_id}'s files",
-                 "cardgen build              # its PDFs, into output/",
-                 "cardgen site               # output/site/: a page per game and language to share",
-                 "(README.md says how GitHub builds and publishes them on every push)"):
+    for line in (
+        f"cardgen validate           # check {game_id}'s files",
+        "cardgen build              # its PDFs, into output/",
+        "cardgen site               # output/site/: a page per game and language to share",
+        "(README.md says how GitHub builds and publishes them on every push)",
+    ):
         click.echo(f"  {line}")

@@ -27,8 +27,9 @@ LANG_HELP = "Language code, or two joined by + for bilingual cards (vi+en); repe
 def _finite(ctx, param, value):
     # FloatRange lets nan through: nan compares false with both ends.
     if value is not None and value != value:
-        raise click.BadParameter(f"expected a number of mm from {param.type.min:g} to {param.type.max:g}, got nan",
-                                 ctx, param)
+        raise click.BadParameter(
+            f"expected a number of mm from {param.type.min:g} to {param.type.max:g}, got nan", ctx, param
+        )
     return value
 
 
@@ -42,7 +43,7 @@ class _Offset(click.ParamType):
             x, y = (float(part) for part in value.split(","))
         except ValueError:
             self.fail(f"expected two numbers in mm as X,Y (like 0.5,-1), got {value!r}", param, ctx)
-        if not all(abs(v) < 50 for v in (x, y)):   # also refuses nan and inf
+        if not all(abs(v) < 50 for v in (x, y)):  # also refuses nan and inf
             self.fail(f"expected offsets of less than 50 mm, got {value!r}", param, ctx)
         return x, y
 
@@ -69,66 +70,102 @@ ROLES = _Roles()
 
 def _stack(*options):
     """One decorator applying `options` in the order given (--help lists them so)."""
+
     def apply(command):
         for option in reversed(options):
             command = option(command)
         return command
+
     return apply
 
 
 def decks_option(command):
     """--decks and --include: where the games and a designer's extra cards are."""
     return _stack(
-        click.option("--decks", type=click.Path(file_okay=False, path_type=Path),
-                     help="The project's decks folder (default: the decks/ of the project the working "
-                          "folder is in; outside any project, the bundled games)."),
-        click.option("--include", "includes", multiple=True,
-                     type=click.Path(exists=True, file_okay=False, path_type=Path),
-                     help="A folder of your own cards, as <game>/roles/*.yaml; repeatable."),
+        click.option(
+            "--decks",
+            type=click.Path(file_okay=False, path_type=Path),
+            help="The project's decks folder (default: the decks/ of the project the working "
+            "folder is in; outside any project, the bundled games).",
+        ),
+        click.option(
+            "--include",
+            "includes",
+            multiple=True,
+            type=click.Path(exists=True, file_okay=False, path_type=Path),
+            help="A folder of your own cards, as <game>/roles/*.yaml; repeatable.",
+        ),
     )(command)
 
 
-out_option = click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-                          help="Output folder (default: the project's output/; outside any project, ./output; "
-                               "with --decks, ./output).")
+out_option = click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Output folder (default: the project's output/; outside any project, ./output; with --decks, ./output).",
+)
 
 verbosity_option = _stack(
-    click.option("-q", "--quiet", is_flag=True,
-                 help="Only problems and the last line: no progress, no file list, no notes."),
-    click.option("-v", "--verbose", is_flag=True,
-                 help="Say each step, and list outputs that were already up to date."),
+    click.option(
+        "-q", "--quiet", is_flag=True, help="Only problems and the last line: no progress, no file list, no notes."
+    ),
+    click.option("-v", "--verbose", is_flag=True, help="Say each step, and list outputs that were already up to date."),
 )
 
 table_options = _stack(
     click.option("--players", type=click.IntRange(1), help="Tailor to the game's setup for this many players."),
-    click.option("--setup", "setup_id", metavar="NAME",
-                 help="Which of the game's setups (default: its first); one with one row needs no --players."),
-    click.option("--with", "extra_cards", multiple=True, metavar="CARD",
-                 help="A card in play beyond the setup's, in a seat of its fill card (a Villager); repeatable."),
-    click.option("--roles", type=ROLES,
-                 help="The exact cards in play, like werewolf:2,villager:3,seer (an id alone: 1)."),
+    click.option(
+        "--setup",
+        "setup_id",
+        metavar="NAME",
+        help="Which of the game's setups (default: its first); one with one row needs no --players.",
+    ),
+    click.option(
+        "--with",
+        "extra_cards",
+        multiple=True,
+        metavar="CARD",
+        help="A card in play beyond the setup's, in a seat of its fill card (a Villager); repeatable.",
+    ),
+    click.option(
+        "--roles", type=ROLES, help="The exact cards in play, like werewolf:2,villager:3,seer (an id alone: 1)."
+    ),
 )
 
 lang_option = click.option("--lang", "langs", multiple=True, help=LANG_HELP)
-paper_option = click.option("--paper", default="a4", show_default=True,
-                            help="a4, letter, or another size in templates/paper.yaml.")
+paper_option = click.option(
+    "--paper", default="a4", show_default=True, help="a4, letter, or another size in templates/paper.yaml."
+)
 
 
 def bleed_option(default: float | None, default_help: str = ""):
     """--bleed: colour past the cut line, in mm; a print shop's export has a default of its own."""
-    return click.option("--bleed", type=click.FloatRange(0, 10), default=default, show_default=default is not None,
-                        callback=_finite, help=f"Bleed in mm{default_help}.")
+    return click.option(
+        "--bleed",
+        type=click.FloatRange(0, 10),
+        default=default,
+        show_default=default is not None,
+        callback=_finite,
+        help=f"Bleed in mm{default_help}.",
+    )
 
 
 def margin_option(default: float | None, default_help: str = ""):
     """--margin: the paper's edge a printer leaves unprinted, in mm, that nothing printed comes closer to."""
-    return click.option("--margin", type=click.FloatRange(0, 30), default=default, show_default=default is not None,
-                        callback=_finite, help=f"Printable margin in mm: nothing printed comes closer to the "
-                                               f"paper's edge{default_help}.")
+    return click.option(
+        "--margin",
+        type=click.FloatRange(0, 30),
+        default=default,
+        show_default=default is not None,
+        callback=_finite,
+        help=f"Printable margin in mm: nothing printed comes closer to the paper's edge{default_help}.",
+    )
 
 
-back_offset_option = click.option("--back-offset", type=OFFSET, help="X,Y in mm: move every back page by this much "
-                                  "(read off a calibration sheet: cardgen calibrate).")
+back_offset_option = click.option(
+    "--back-offset",
+    type=OFFSET,
+    help="X,Y in mm: move every back page by this much (read off a calibration sheet: cardgen calibrate).",
+)
 printer_option = click.option("--printer", help="Use the back offset remembered for this printer in cardgen.toml.")
 
 # What shapes a deck's outputs: validate checks a deck with them as a build would.
@@ -137,8 +174,13 @@ layout_options = _stack(
     paper_option,
     click.option("--card-size", help="poker, bridge, tarot, mini, ... (default: the game's)."),
     bleed_option(3.0),
-    click.option("--backs", type=click.Choice(BACKS), default="long", show_default=True,
-                 help="long/short: duplex on that edge; fold: fronts and backs on one side; none."),
+    click.option(
+        "--backs",
+        type=click.Choice(BACKS),
+        default="long",
+        show_default=True,
+        help="long/short: duplex on that edge; fold: fronts and backs on one side; none.",
+    ),
     margin_option(None, " (default: templates/sheet.yaml's, 5)"),
     click.option("--ink-saver", is_flag=True, help="Outlines and light tints instead of large filled areas."),
     click.option("--pinyin", is_flag=True, help="Pinyin over the Chinese names of role cards (zh, or a pair with zh)."),
@@ -166,22 +208,31 @@ def _only(ctx, param, kinds):
 
 
 # The kinds are checked when a command runs, not listed as a Choice: that would load the registry for --help.
-only_option = click.option("--only", "kinds", multiple=True, metavar="KIND", callback=_only,
-                           help="Build just this kind of output: cards, rulebook, script or narrator; repeatable.")
+only_option = click.option(
+    "--only",
+    "kinds",
+    multiple=True,
+    metavar="KIND",
+    callback=_only,
+    help="Build just this kind of output: cards, rulebook, script or narrator; repeatable.",
+)
 
 tailoring_options = _stack(
     table_options,
-    click.option("--only-needed", is_flag=True,
-                 help="With a table: card sheets of just its cards and a player aid per seat."),
+    click.option(
+        "--only-needed", is_flag=True, help="With a table: card sheets of just its cards and a player aid per seat."
+    ),
 )
 
 
 @functools.cache
 def _settable() -> dict[str, click.Option]:
     """The options a [build] table may set, by their name on the command line (without --)."""
+
     @build_options
     def declared():
         """Only collects the declarations."""
+
     return {param.opts[0][2:]: param for param in declared.__click_params__}
 
 
@@ -207,8 +258,9 @@ def gather(ctx: click.Context, project: Project, **fixed) -> tuple[BuildOptions,
     for key, value, where in settings:
         param = _settable().get(key)
         if param is None:
-            problems.append(Problem(where, f"unknown key '{key}' in [build]{did_you_mean(key, _settable())}",
-                                    "warning"))
+            problems.append(
+                Problem(where, f"unknown key '{key}' in [build]{did_you_mean(key, _settable())}", "warning")
+            )
             continue
         checked, error = _setting(ctx, param, value)
         if error:
@@ -222,12 +274,17 @@ def gather(ctx: click.Context, project: Project, **fixed) -> tuple[BuildOptions,
     if any(problem.fails(strict) for problem in problems):
         raise DeckProblems(problems)
     if values.get("extra_cards") and not (values.get("players") or values.get("setup_id") or values.get("roles")):
-        raise click.UsageError("--with adds a card to a setup's row: give --players N or --setup NAME too "
-                               "(without a table the build covers every card)")
+        raise click.UsageError(
+            "--with adds a card to a setup's row: give --players N or --setup NAME too "
+            "(without a table the build covers every card)"
+        )
     known = {field.name for field in dataclasses.fields(BuildOptions)}
     fields = {_FIELDS.get(name, name): value for name, value in values.items() if _FIELDS.get(name, name) in known}
-    fields.update(out=values.get("out") or project.output, roles=values.get("roles") or (),
-                  back_offset=back_offset_of(project, values.get("back_offset"), values.get("printer")))
+    fields.update(
+        out=values.get("out") or project.output,
+        roles=values.get("roles") or (),
+        back_offset=back_offset_of(project, values.get("back_offset"), values.get("printer")),
+    )
     return BuildOptions(**{**fields, **fixed}), problems
 
 
@@ -237,7 +294,10 @@ def _setting(ctx: click.Context, param: click.Option, value: object) -> tuple[ob
         expected, ok = "true or false", isinstance(value, bool)
     elif param.multiple:
         value = [value] if isinstance(value, str) else value
-        expected, ok = "a string or a list of strings", isinstance(value, list) and all(isinstance(v, str) for v in value)
+        expected, ok = (
+            "a string or a list of strings",
+            isinstance(value, list) and all(isinstance(v, str) for v in value),
+        )
     elif isinstance(param.type, _Offset):
         expected, ok = "[x, y] in mm", False
         if isinstance(value, list) and len(value) == 2 and all(_number(v) for v in value):

@@ -60,6 +60,8 @@ def site_command(ctx, games, quiet, verbose, decks, includes, **_options) -> Non
         raise DeckProblems(settings_warnings + exc.problems, quiet) from None
     warn(settings_warnings + report.warnings, quiet)
     click.echo(str(report.index))
-    click.echo(f"{count(len(report.pages), 'page')} and {count(report.files, 'file')} in {report.index.parent} "
-               f"({report.built} outputs built first, card pictures drawn for {report.drawn} of "
-               f"{len(report.pages)} pages) in {report.seconds:.1f} s")
+    click.echo(
+        f"{count(len(report.pages), 'page')} and {count(report.files, 'file')} in {report.index.parent} "
+        f"({report.built} outputs built first, card pictures drawn for {report.drawn} of "
+        f"{len(report.pages)} pages) in {report.seconds:.1f} s"
+    )

@@ -25,7 +25,7 @@ def _root() -> Path:
     return package.parent
 
 
-ROOT = _root()     # the folder holding decks/, templates/ and fonts/
+ROOT = _root()  # the folder holding decks/, templates/ and fonts/
 
 
 def folder(name: str) -> Path:

@@ -17,8 +17,9 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable, TypeVar
+from typing import TypeVar
 
 from cardgen.build.manifest import state
 from cardgen.core.write import write_atomic

@@ -25,7 +25,10 @@ from cardgen.core.problems import DeckError, Problem, Where, relative
 from cardgen.core.project import read_text
 
 # The settings file of a project, and where its settings are in it.
-_FILES = (("cardgen.toml", (), "cardgen.toml"), ("pyproject.toml", ("tool", "cardgen"), "pyproject.toml [tool.cardgen]"))
+_FILES = (
+    ("cardgen.toml", (), "cardgen.toml"),
+    ("pyproject.toml", ("tool", "cardgen"), "pyproject.toml [tool.cardgen]"),
+)
 
 
 def _file(root: Path) -> tuple[dict, str, str, tuple[str, ...]]:
@@ -53,9 +56,15 @@ def build_settings(root: Path) -> list[tuple[str, object, Where]]:
     path = relative(root / name)
     header = _header_line(text, ".".join((*tables, "build")))
     if not isinstance(build, dict):
-        raise DeckError([Problem(Where(path, _key_line(text, "build", 0)),
-                                 f"build: expected a table of build options ([build]), got {build!r}")])
-    if not header:     # an inline table: its keys are on its own line
+        raise DeckError(
+            [
+                Problem(
+                    Where(path, _key_line(text, "build", 0)),
+                    f"build: expected a table of build options ([build]), got {build!r}",
+                )
+            ]
+        )
+    if not header:  # an inline table: its keys are on its own line
         return [(key, value, Where(path, _key_line(text, "build", 0))) for key, value in build.items()]
     return [(key, value, Where(path, _key_line(text, key, header))) for key, value in build.items()]
 
@@ -88,6 +97,5 @@ def printer_offset(root: Path, name: str) -> tuple[float, float]:
         raise DeckError([Problem(None, f"no printer '{name}' in {where}; printers: {known}")])
     offset = printers[name].get("back-offset") if isinstance(printers[name], dict) else None
     if not (isinstance(offset, list) and len(offset) == 2 and all(isinstance(v, (int, float)) for v in offset)):
-        raise DeckError([Problem(None, f"{where}: printers.{name}.back-offset: expected [x, y] in mm, "
-                                       f"got {offset!r}")])
+        raise DeckError([Problem(None, f"{where}: printers.{name}.back-offset: expected [x, y] in mm, got {offset!r}")])
     return float(offset[0]), float(offset[1])

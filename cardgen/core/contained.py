@@ -14,9 +14,9 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 OUTSIDE = "a symbolic link leading outside its folder; cardgen does not read it"
 LOOP = "a symbolic link that leads to itself (a loop); cardgen does not read it"
@@ -38,8 +38,13 @@ class TooLarge(Refused):
 
 
 def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
-                       (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
+    for test, name in (
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISDIR, "a folder"),
+    ):
         if test(mode):
             return name
     return "not a regular file"
@@ -69,9 +74,9 @@ def _unusable(path: Path) -> bool:
     return b"\0" in written or len(written) > MAX_PATH or any(len(part) > MAX_NAME for part in written.split(b"/"))
 
 
-_tops: dict[str, str] | None = None      # within reading(): folder -> its real path
-_files: dict[tuple[str, str, int], bytes] | None = None       # and (file, folder, limit) -> its bytes
-_reasons: dict[tuple[str, str], str | None] | None = None     # and (file, folder) -> reason()
+_tops: dict[str, str] | None = None  # within reading(): folder -> its real path
+_files: dict[tuple[str, str, int], bytes] | None = None  # and (file, folder, limit) -> its bytes
+_reasons: dict[tuple[str, str], str | None] | None = None  # and (file, folder) -> reason()
 
 
 @contextmanager
@@ -127,11 +132,11 @@ def _reason(path: Path, folder: Path) -> str | None:
             return LOOP
         if exc.errno == errno.ENAMETOOLONG:
             return UNUSABLE
-        where = os.path.realpath(path)          # as far as it resolves: a link out is out, there or not
+        where = os.path.realpath(path)  # as far as it resolves: a link out is out, there or not
         if not _in(where, top):
             return OUTSIDE
         return DANGLING if os.path.lexists(path) else MISSING
-    except ValueError:      # a NUL byte in the name
+    except ValueError:  # a NUL byte in the name
         return UNUSABLE
     if not _in(real, top):
         return OUTSIDE
@@ -147,7 +152,7 @@ def _real(path: Path, folder: Path, top: str) -> str:
     real path: only the parts below the folder are looked at, unless one of them is a link (a deck's
     thousand files each walked from the root was a third of checking it)."""
     written, base = os.fspath(path), os.fspath(folder).rstrip(os.sep)
-    parts = written[len(base) + 1:].split(os.sep) if written.startswith(base + os.sep) else []
+    parts = written[len(base) + 1 :].split(os.sep) if written.startswith(base + os.sep) else []
     # As a Path writes it (no "." or empty part); anything else, or "..", is resolved the long way.
     if not parts or any(part in ("", ".", "..") or (os.altsep and os.altsep in part) for part in parts):
         return os.path.realpath(path, strict=True)
@@ -199,7 +204,7 @@ def _read(path: Path, folder: Path, limit: int) -> bytes:
         raise Refused(f"cannot be read ({exc.strerror or exc})") from None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):       # swapped for a pipe after the check
+        if not stat.S_ISREG(info.st_mode):  # swapped for a pipe after the check
             raise Refused(_not_regular(info.st_mode))
         chunks, size = [], 0
         while size <= limit:
@@ -210,9 +215,9 @@ def _read(path: Path, folder: Path, limit: int) -> bytes:
                 break
             chunks.append(chunk)
             size += len(chunk)
-            if len(chunk) < wanted:     # a regular file reads short only at its end
+            if len(chunk) < wanted:  # a regular file reads short only at its end
                 break
-        if size > limit:                         # grew while being read
+        if size > limit:  # grew while being read
             raise TooLarge(size, limit)
         return b"".join(chunks)
     finally:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Literal
+from typing import Literal
 
 # A note tells what the build did (an included card replacing a bundled one) and never fails it.
 Severity = Literal["error", "warning", "note"]
@@ -48,8 +49,9 @@ class Problem:
 
 def _printable(text: str) -> str:
     """Control characters a deck smuggled into a message, spelled out: they must not reach a terminal."""
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}"
-                   for ch in text)
+    return "".join(
+        ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}" for ch in text
+    )
 
 
 def relative(path: Path) -> str:
@@ -57,12 +59,12 @@ def relative(path: Path) -> str:
     a message names no absolute path of the machine it runs on."""
     try:
         return Path(os.path.relpath(Path(path).absolute())).as_posix()
-    except ValueError:          # another drive, on Windows
+    except ValueError:  # another drive, on Windows
         return Path(path).as_posix()
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """" (did you mean 'x'?)" for the closest of choices, or nothing."""
+    """ " (did you mean 'x'?)" for the closest of choices, or nothing."""
     match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{match[0]}'?)" if match else ""
 

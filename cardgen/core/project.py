@@ -31,12 +31,12 @@ class Project:
     decks: Path
     templates: tuple[Path, ...]
     fonts: tuple[Path, ...]
-    includes: tuple[Path, ...] = ()     # designers' folders of extra cards: <dir>/<game>/roles/*.yaml
-    output: Path = Path("output")       # where outputs go unless --out says
-    bundled: bool = False               # no project here: the games are cardgen's own, read-only
+    includes: tuple[Path, ...] = ()  # designers' folders of extra cards: <dir>/<game>/roles/*.yaml
+    output: Path = Path("output")  # where outputs go unless --out says
+    bundled: bool = False  # no project here: the games are cardgen's own, read-only
 
     @classmethod
-    def at(cls, decks: Path | None = None, includes: tuple[Path, ...] = ()) -> "Project":
+    def at(cls, decks: Path | None = None, includes: tuple[Path, ...] = ()) -> Project:
         """The project of a decks folder; by default the one the working folder is in, or the bundled
         games outside any project. The decks folder and the project's own templates/ and fonts/ must be
         folders of the project itself, not symbolic links leading out."""
@@ -54,7 +54,7 @@ class Project:
         return cls._of(resolved.parent, resolved, includes, output)
 
     @classmethod
-    def _of(cls, root: Path, decks: Path, includes: tuple[Path, ...], output: Path) -> "Project":
+    def _of(cls, root: Path, decks: Path, includes: tuple[Path, ...], output: Path) -> Project:
 
         def search(name: str) -> tuple[Path, ...]:
             own = root / name
@@ -89,20 +89,28 @@ class Project:
     def _template(self, name: str) -> tuple[Path, Path]:
         for folder in self.templates:
             path = folder / name
-            for inner in list(path.relative_to(folder).parents)[-2::-1]:     # documents/ of documents/x.yaml
+            for inner in list(path.relative_to(folder).parents)[-2::-1]:  # documents/ of documents/x.yaml
                 why = contained.folder_reason(folder / inner, folder)
                 if why:
                     raise DeckError([Problem(Where(self.display(folder / inner)), why)])
             why = contained.reason(path, folder)
             if why == contained.OUTSIDE:
-                raise DeckError([Problem(Where(self.display(path)), "leads outside its templates folder "
-                                                                    "(a symbolic link?)")])
+                raise DeckError(
+                    [Problem(Where(self.display(path)), "leads outside its templates folder (a symbolic link?)")]
+                )
             if why not in (None, contained.MISSING):
                 raise DeckError([Problem(Where(self.display(path)), why)])
             if why is None:
                 return path, folder
-        raise DeckError([Problem(None, f"template '{name}' not found in "
-                                       f"{', '.join(self.display(t) for t in self.templates) or 'no templates folder'}")])
+        raise DeckError(
+            [
+                Problem(
+                    None,
+                    f"template '{name}' not found in "
+                    f"{', '.join(self.display(t) for t in self.templates) or 'no templates folder'}",
+                )
+            ]
+        )
 
     def template_data(self, name: str):
         """A template data file, parsed; a copy, so that no caller changes what the next one reads."""
@@ -122,10 +130,19 @@ class Project:
         except RecursionError:
             raise DeckError([Problem(Where(self.display(path)), "nested too deeply")]) from None
         # A project's own copy replaces the built-in file: it must at least have the same shape.
-        if not isinstance(data, dict) or not all(isinstance(value, dict) for value in data.values()) and \
-                name in ("card-sizes.yaml", "paper.yaml", "strings.yaml"):
-            raise DeckError([Problem(Where(self.display(path)), "expected a mapping of names to mappings, "
-                                                                 "like the built-in file of that name")])
+        if (
+            not isinstance(data, dict)
+            or not all(isinstance(value, dict) for value in data.values())
+            and name in ("card-sizes.yaml", "paper.yaml", "strings.yaml")
+        ):
+            raise DeckError(
+                [
+                    Problem(
+                        Where(self.display(path)),
+                        "expected a mapping of names to mappings, like the built-in file of that name",
+                    )
+                ]
+            )
         _PARSED[path] = (stat.st_size, stat.st_mtime_ns), data
         return copy.deepcopy(data)
 

@@ -50,7 +50,7 @@ def length(text: str | float | int) -> float:
         for unit, factor in _LENGTH_UNITS.items():
             if text.strip().endswith(unit):
                 try:
-                    value = float(text.strip()[:-len(unit)])
+                    value = float(text.strip()[: -len(unit)])
                 except ValueError:
                     break
                 if value == value and abs(value) != float("inf"):
@@ -65,7 +65,7 @@ class Size:
     w: float
     h: float
 
-    def rotated(self) -> "Size":
+    def rotated(self) -> Size:
         return Size(self.h, self.w)
 
 
@@ -94,13 +94,13 @@ class Rect:
     def cy(self) -> float:
         return self.y + self.h / 2
 
-    def inset(self, d: float) -> "Rect":
+    def inset(self, d: float) -> Rect:
         """Shrinks (d > 0) or grows (d < 0) every side by d."""
         return Rect(self.x + d, self.y + d, self.w - 2 * d, self.h - 2 * d)
 
-    def outset(self, d: float) -> "Rect":
+    def outset(self, d: float) -> Rect:
         return self.inset(-d)
 
-    def union(self, other: "Rect") -> "Rect":
+    def union(self, other: Rect) -> Rect:
         x, y = min(self.x, other.x), min(self.y, other.y)
         return Rect(x, y, max(self.right, other.right) - x, max(self.top, other.top) - y)

@@ -41,10 +41,10 @@ def _alive(pid: int) -> bool:
 
 def _alive_posix(pid: int) -> bool:
     try:
-        os.kill(pid, 0)        # signal 0: only asks
+        os.kill(pid, 0)  # signal 0: only asks
     except ProcessLookupError:
         return False
-    except PermissionError:    # someone else's process: alive
+    except PermissionError:  # someone else's process: alive
         return True
     return True
 
@@ -59,12 +59,12 @@ def _alive_windows(pid: int, kernel32=None, last_error=None) -> bool:
     process's exit code instead (`kernel32` and `last_error` stand in for the real ones in tests)."""
     import ctypes
 
-    if kernel32 is None and sys.platform == "win32":    # (ctypes has WinDLL on Windows only)
+    if kernel32 is None and sys.platform == "win32":  # (ctypes has WinDLL on Windows only)
         kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
         last_error = ctypes.get_last_error
     handle = kernel32.OpenProcess(_QUERY_LIMITED_INFORMATION, False, pid)
     if not handle:
-        return last_error() == ERROR_ACCESS_DENIED      # another user's process; else there is none
+        return last_error() == ERROR_ACCESS_DENIED  # another user's process; else there is none
     try:
         code = ctypes.c_ulong()
         if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
@@ -79,7 +79,7 @@ def remove_abandoned(folder: Path) -> list[Path]:
     build's own temporary files are left alone. Returns what it removed."""
     removed = []
     for temp in folder.glob(f"{TEMP_PREFIX}*.tmp"):
-        pid = temp.name[len(TEMP_PREFIX):].split("-", 1)[0]
+        pid = temp.name[len(TEMP_PREFIX) :].split("-", 1)[0]
         # Only names this module writes: ASCII digits of a real pid, on a file.
         if not (pid.isascii() and pid.isdigit() and len(pid) <= 10 and temp.is_file()):
             continue

@@ -18,7 +18,7 @@ import yaml
 
 try:
     from yaml import CSafeLoader as _Base
-except ImportError:     # PyYAML built without libyaml: the pure-Python loader reads the same values
+except ImportError:  # PyYAML built without libyaml: the pure-Python loader reads the same values
     from yaml import SafeLoader as _Base  # type: ignore[assignment]
 
 
@@ -31,8 +31,12 @@ class Loader(_Base):
 _CORE = [
     ("tag:yaml.org,2002:bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
     ("tag:yaml.org,2002:int", r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+", "-+0123456789"),
-    ("tag:yaml.org,2002:float", r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-                                r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)", "-+.0123456789"),
+    (
+        "tag:yaml.org,2002:float",
+        r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+        "-+.0123456789",
+    ),
     ("tag:yaml.org,2002:null", r"~|null|Null|NULL|", ["~", "n", "N", ""]),
     ("tag:yaml.org,2002:merge", r"<<", "<"),
 ]
@@ -46,7 +50,7 @@ def _int(loader: Loader, node: yaml.ScalarNode) -> int:
         return int(value[2:], 8)
     if value.startswith("0x"):
         return int(value[2:], 16)
-    return int(value, 10)      # 010 is ten, not eight
+    return int(value, 10)  # 010 is ten, not eight
 
 
 def _bool(loader: Loader, node: yaml.ScalarNode) -> bool:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import yaml
 
@@ -22,7 +23,7 @@ from cardgen.core.problems import Problem, Where, did_you_mean, relative
 from cardgen.core.yaml12 import Loader
 
 KeyPath = tuple[Any, ...]
-TEXT_FILES = ("rulebook.yaml", "script.yaml")   # optional files beside game.yaml
+TEXT_FILES = ("rulebook.yaml", "script.yaml")  # optional files beside game.yaml
 
 
 @dataclass
@@ -33,8 +34,8 @@ class Doc:
     data: Any
     lines: dict[KeyPath, int] = field(default_factory=dict)
     block_scalars: frozenset[KeyPath] = frozenset()
-    base: Path | None = None      # where its file paths start, when not the game folder (an --include)
-    path: Path | None = None      # the file it was read from
+    base: Path | None = None  # where its file paths start, when not the game folder (an --include)
+    path: Path | None = None  # the file it was read from
     # What validate finds once in the data, which is never changed after loading: the paths of each
     # kind of value a file's schema declares, by its name (a card file is asked for its texts, files and steps).
     kinds: dict = field(default_factory=dict, compare=False, repr=False)
@@ -92,7 +93,7 @@ def _control_line(node: yaml.ScalarNode, source: str, char: str) -> int:
         if code == char and (at < 0 or match.start() < at):
             at = match.start()
             break
-    return node.start_mark.line + 1 + written[:max(at, 0)].count("\n")
+    return node.start_mark.line + 1 + written[: max(at, 0)].count("\n")
 
 
 def _control_problem(node: yaml.ScalarNode, path: KeyPath, source: str, file: str) -> Problem | None:
@@ -101,17 +102,29 @@ def _control_problem(node: yaml.ScalarNode, path: KeyPath, source: str, file: st
         return None
     name = _CONTROL_NAMES.get(char, "a C1 control" if ord(char) >= 0x80 else "a control character")
     where = ".".join(map(str, path))
-    return Problem(Where(file, _control_line(node, source, char)),
-                   f"{where + ': ' if where else ''}control character U+{ord(char):04X} ({name}) in the text; "
-                   "deck texts may hold line breaks but no other control characters")
+    return Problem(
+        Where(file, _control_line(node, source, char)),
+        f"{where + ': ' if where else ''}control character U+{ord(char):04X} ({name}) in the text; "
+        "deck texts may hold line breaks but no other control characters",
+    )
 
 
-_CONTROL_NAMES = {"\0": "NUL", "\a": "bell", "\b": "backspace", "\t": "tab", "\v": "vertical tab",
-                  "\f": "form feed", "\r": "carriage return", "\x1b": "escape", "\x7f": "delete"}
+_CONTROL_NAMES = {
+    "\0": "NUL",
+    "\a": "bell",
+    "\b": "backspace",
+    "\t": "tab",
+    "\v": "vertical tab",
+    "\f": "form feed",
+    "\r": "carriage return",
+    "\x1b": "escape",
+    "\x7f": "delete",
+}
 
 
-def _walk(node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: list, file: str,
-          source: str | None) -> None:
+def _walk(
+    node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: list, file: str, source: str | None
+) -> None:
     """Records the line of each value and the block scalars; adds duplicate keys and, unless `source`
     is None (a file that can hold none), control characters to problems."""
     lines[path] = node.start_mark.line + 1
@@ -125,8 +138,11 @@ def _walk(node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: li
                 problems.append(Problem(Where(file, line), f"duplicate key '{key}' (first at line {seen[key]})"))
                 continue
             seen[key] = line
-            if source is not None and isinstance(key_node, yaml.ScalarNode) and \
-                    (found := _control_problem(key_node, path, source, file)):
+            if (
+                source is not None
+                and isinstance(key_node, yaml.ScalarNode)
+                and (found := _control_problem(key_node, path, source, file))
+            ):
                 problems.append(found)
             _walk(value_node, path + (key,), lines, blocks, problems, file, source)
             # A nested mapping or list starts on a later line; its key's line is where to look.
@@ -163,13 +179,18 @@ def _expanded_size(root: yaml.Node) -> int:
         node, children_done = stack.pop()
         if id(node) in sizes:
             continue
-        children = ([item for pair in node.value for item in pair] if isinstance(node, yaml.MappingNode)
-                    else node.value if isinstance(node, yaml.SequenceNode) else [])
+        children = (
+            [item for pair in node.value for item in pair]
+            if isinstance(node, yaml.MappingNode)
+            else node.value
+            if isinstance(node, yaml.SequenceNode)
+            else []
+        )
         if children_done:
             visiting.discard(id(node))
             sizes[id(node)] = min(MAX_NODES + 1, 1 + sum(sizes[id(child)] for child in children))
         elif id(node) in visiting:
-            return MAX_NODES + 1       # an alias inside its own anchor: endless once expanded
+            return MAX_NODES + 1  # an alias inside its own anchor: endless once expanded
         else:
             visiting.add(id(node))
             stack.append((node, True))
@@ -186,9 +207,16 @@ class _NotPlain(Exception):
 
 
 _MAP, _SEQ, _MERGE = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:merge"
-_SCALARS = {tag: Loader.yaml_constructors[tag] for tag in
-            ("tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool",
-             "tag:yaml.org,2002:float", "tag:yaml.org,2002:null")}
+_SCALARS = {
+    tag: Loader.yaml_constructors[tag]
+    for tag in (
+        "tag:yaml.org,2002:str",
+        "tag:yaml.org,2002:int",
+        "tag:yaml.org,2002:bool",
+        "tag:yaml.org,2002:float",
+        "tag:yaml.org,2002:null",
+    )
+}
 
 
 def _construct(loader, node: yaml.Node, anchored: bool) -> Any:
@@ -230,7 +258,7 @@ def _unreadable_scalar(loader, root: yaml.Node) -> yaml.Node:
         if isinstance(node, yaml.ScalarNode):
             try:
                 loader.construct_object(node, deep=True)
-            except Exception:      # whatever the tag's constructor raises: that is the answer
+            except Exception:  # whatever the tag's constructor raises: that is the answer
                 return node
         elif isinstance(node, yaml.MappingNode):
             stack += [item for pair in node.value for item in pair]
@@ -245,16 +273,22 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
     try:
         raw = contained.read(path, folder or path.parent, MAX_FILE_BYTES)
     except contained.TooLarge as exc:
-        return None, [Problem(Where(display), f"file of {exc.size / 1024 / 1024:.1f} MiB; deck files are limited "
-                                              f"to {MAX_FILE_BYTES // 1024 // 1024} MiB")]
+        return None, [
+            Problem(
+                Where(display),
+                f"file of {exc.size / 1024 / 1024:.1f} MiB; deck files are limited "
+                f"to {MAX_FILE_BYTES // 1024 // 1024} MiB",
+            )
+        ]
     except contained.Refused as exc:
         return None, [Problem(Where(display), str(exc))]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        return None, [Problem(Where(display, line),
-                              f"not UTF-8 text (byte 0x{raw[exc.start]:02X}); save the file as UTF-8")]
+        line = raw[: exc.start].count(b"\n") + 1
+        return None, [
+            Problem(Where(display, line), f"not UTF-8 text (byte 0x{raw[exc.start]:02X}); save the file as UTF-8")
+        ]
     loader = None
     try:
         loader = _PositionLoader(text)
@@ -265,23 +299,30 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
         # a small file without one cannot be a bomb.
         anchored = "&" in text and _ANCHOR.search(text)
         if (anchored or 2 * len(text) > MAX_NODES) and _expanded_size(node) > MAX_NODES:
-            return None, [Problem(Where(display, node.start_mark.line + 1),
-                                  f"more than {MAX_NODES} values once its aliases (*) are expanded; "
-                                  "a deck file needs far fewer")]
+            return None, [
+                Problem(
+                    Where(display, node.start_mark.line + 1),
+                    f"more than {MAX_NODES} values once its aliases (*) are expanded; a deck file needs far fewer",
+                )
+            ]
         try:
             data = _construct(loader, node, bool(anchored))
         except (ValueError, KeyError, TypeError, OverflowError, AttributeError):
             # An explicit tag with a value it cannot take (`!!int x`): PyYAML's constructor just raises.
             bad = _unreadable_scalar(loader, node)
-            return None, [Problem(Where(display, bad.start_mark.line + 1),
-                                  f"YAML error: '{bad.value}' cannot be read as {bad.tag.rsplit(':', 1)[-1]}")]
+            return None, [
+                Problem(
+                    Where(display, bad.start_mark.line + 1),
+                    f"YAML error: '{bad.value}' cannot be read as {bad.tag.rsplit(':', 1)[-1]}",
+                )
+            ]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         detail = " ".join(part for part in (exc.context, exc.problem) if part)
         return None, [Problem(Where(display, mark.line + 1 if mark else None), f"YAML error: {detail}")]
     except yaml.YAMLError as exc:
         # The reader's errors (a control character, say) are not "marked" but know their place.
-        line = text[:getattr(exc, "position", 0)].count("\n") + 1
+        line = text[: getattr(exc, "position", 0)].count("\n") + 1
         return None, [Problem(Where(display, line), f"YAML error: {str(exc).splitlines()[0]}")]
     except RecursionError:
         return None, [Problem(Where(display), "nested too deeply to be a deck file")]
@@ -308,8 +349,8 @@ class GameFiles:
     folder: Path
     game: Doc | None
     cards: dict[str, Doc]
-    extra: dict[str, Doc] = field(default_factory=dict)   # other files the game names, e.g. word lists
-    included: tuple[Path, ...] = ()                       # the --include folders its extra cards came from
+    extra: dict[str, Doc] = field(default_factory=dict)  # other files the game names, e.g. word lists
+    included: tuple[Path, ...] = ()  # the --include folders its extra cards came from
 
     @property
     def checked_game(self) -> Doc:
@@ -339,19 +380,20 @@ def displayer(root: Path):
     def display(path: Path) -> str:
         written = os.fspath(path)
         if written.startswith(under) and os.path.isabs(written):
-            return written[len(under):].replace(os.sep, "/")
+            return written[len(under) :].replace(os.sep, "/")
         for start in (root, Path.cwd()):
             try:
                 return path.absolute().relative_to(start.absolute()).as_posix()
             except ValueError:
                 continue
         return relative(path)
+
     return display
 
 
-
-def load_game(folder: Path, root: Path, includes: Sequence[Path] = (),
-              named: bool = False) -> tuple[GameFiles, list[Problem]]:
+def load_game(
+    folder: Path, root: Path, includes: Sequence[Path] = (), named: bool = False
+) -> tuple[GameFiles, list[Problem]]:
     """Loads ``game.yaml``, ``roles/*.yaml``, the word lists, ``rulebook.yaml`` and ``script.yaml`` of a
     game folder, then the card files of each include folder's ``<game>/roles/``; an included card
     replaces a bundled card of the same id, and a note says so. When the command `named` this one
@@ -400,8 +442,11 @@ def load_game(folder: Path, root: Path, includes: Sequence[Path] = (),
         for card_path, doc in card_files(paths, own):
             doc.base = own
             if card_path.stem in cards:
-                problems.append(Problem(doc.where(), f"card '{card_path.stem}' replaces the one in "
-                                        f"{cards[card_path.stem].file}", "note"))
+                problems.append(
+                    Problem(
+                        doc.where(), f"card '{card_path.stem}' replaces the one in {cards[card_path.stem].file}", "note"
+                    )
+                )
             cards[card_path.stem] = doc
     extra: dict[str, Doc] = {}
     # A word list that is not there, or that leads out, validation reports where game.yaml names it; a
@@ -424,8 +469,7 @@ def _yaml_in(folder: Path) -> list[Path]:
         return []
 
 
-def include_strays(include: Path, root: Path, games: Sequence[str], built: Sequence[str],
-                   named: bool) -> list[Problem]:
+def include_strays(include: Path, root: Path, games: Sequence[str], built: Sequence[str], named: bool) -> list[Problem]:
     """A warning for every YAML file in an --include folder that no game of this build takes, saying
     where it should go: cards go in ``<DIR>/<game>/roles/<id>.yaml`` (or straight in DIR when the
     command names one game)."""
@@ -446,18 +490,27 @@ def include_strays(include: Path, root: Path, games: Sequence[str], built: Seque
             continue
         if len(parts) == 1:
             if single is None:
-                warn(path, f"a card file of an --include folder goes in {target(example, path.name)}"
-                           + ("" if named else ", or straight in the folder when the command names one game"))
+                warn(
+                    path,
+                    f"a card file of an --include folder goes in {target(example, path.name)}"
+                    + ("" if named else ", or straight in the folder when the command names one game"),
+                )
         elif single is not None and parts[0] not in games and not did_you_mean(parts[0], games):
-            warn(path, f"an --include folder adds cards only, as {display(include / path.name)} "
-                       f"or {target(single, path.name)}")
+            warn(
+                path,
+                f"an --include folder adds cards only, as {display(include / path.name)} "
+                f"or {target(single, path.name)}",
+            )
         elif parts[0] not in games:
-            warn(path, f"no game '{parts[0]}'{did_you_mean(parts[0], games)} for the cards of "
-                       f"{display(include / parts[0])}; games here: {', '.join(games) or 'none'}")
+            warn(
+                path,
+                f"no game '{parts[0]}'{did_you_mean(parts[0], games)} for the cards of "
+                f"{display(include / parts[0])}; games here: {', '.join(games) or 'none'}",
+            )
         elif parts[0] not in built:
-            continue       # another game's card, read when that game is built
+            continue  # another game's card, read when that game is built
         elif len(parts) == 3 and parts[1] == "roles" and path.suffix == ".yaml":
-            continue       # a card of the game: read by load_game
+            continue  # a card of the game: read by load_game
         else:
             warn(path, f"an --include folder adds cards only, as {target(parts[0], path.stem + '.yaml')}")
     return problems
@@ -481,8 +534,9 @@ def _word_lists(game: Doc | None) -> list[str]:
         return []
     listed = data.get("languages")
     languages = [lang for lang in listed if isinstance(lang, str)] if isinstance(listed, list) else []
-    return [spec["words"]["file"].replace("{lang}", lang)
-            for spec in data["groups"].values()
-            if isinstance(spec, dict) and isinstance(spec.get("words"), dict)
-            and isinstance(spec["words"].get("file"), str)
-            for lang in languages]
+    return [
+        spec["words"]["file"].replace("{lang}", lang)
+        for spec in data["groups"].values()
+        if isinstance(spec, dict) and isinstance(spec.get("words"), dict) and isinstance(spec["words"].get("file"), str)
+        for lang in languages
+    ]

@@ -31,7 +31,7 @@ class Team:
     name: Text
     color: str
     edge: Path | None
-    mark: Path | None = None     # a glyph that tells the team apart without its colour
+    mark: Path | None = None  # a glyph that tells the team apart without its colour
 
 
 @dataclass(frozen=True)
@@ -50,9 +50,9 @@ class Group:
     name: Text
     size_name: str
     size: Size
-    shape: str          # rect or round
-    layout: str         # role, token, words or night-order
-    team: Team | None   # for its cards that name none
+    shape: str  # rect or round
+    layout: str  # role, token, words or night-order
+    team: Team | None  # for its cards that name none
     back: Back
 
 
@@ -69,8 +69,8 @@ class Art:
     """A designer's picture for the art box, drawn in its own colours."""
 
     path: Path
-    fit: str                        # contain or cover
-    focus: tuple[float, float]      # fractions of the picture, from its top-left corner
+    fit: str  # contain or cover
+    focus: tuple[float, float]  # fractions of the picture, from its top-left corner
     where: Where
 
 
@@ -81,13 +81,13 @@ class Marks:
 
     deadly: bool = False
     house: bool = False
-    timer: int | None = None       # seconds
-    pause: int | None = None       # seconds the page waits for the players to act; None: its default
-    secret_word: str | None = None # choose, show, initials, ask or guess: the page's secret word at this step
-    if_guessed: bool | None = None # the page reads the step only when the word was (True) or was not guessed
+    timer: int | None = None  # seconds
+    pause: int | None = None  # seconds the page waits for the players to act; None: its default
+    secret_word: str | None = None  # choose, show, initials, ask or guess: the page's secret word at this step
+    if_guessed: bool | None = None  # the page reads the step only when the word was (True) or was not guessed
     if_tailored: bool | None = None  # the step is only for a table (True) or only for the whole box (False)
     choices: tuple[str, ...] = ()  # what the players' night choices do: target, protect, save, poison, kill, note
-    announce: str | None = None    # deaths: the page announces who died from the night's choices
+    announce: str | None = None  # deaths: the page announces who died from the night's choices
 
     def read_in(self, tailored: bool) -> bool:
         """Whether the step is read in a script for one table (tailored), or for the whole box."""
@@ -102,8 +102,10 @@ NOT = "!"
 
 
 def met(condition: Condition, in_play: frozenset[str]) -> bool:
-    return all(any((card[1:] not in in_play) if card[0] == NOT else (card in in_play) for card in clause)
-               for clause in condition)
+    return all(
+        any((card[1:] not in in_play) if card[0] == NOT else (card in in_play) for card in clause)
+        for clause in condition
+    )
 
 
 @dataclass(frozen=True)
@@ -111,20 +113,23 @@ class Step:
     """A script step: a line read aloud (say), a silent instruction (do), the role wake-ups (roles),
     or, in the setup, the dealing of the setup's cards (deal)."""
 
-    kind: str                      # say, do, roles or deal
-    text: Text | None              # for say and do
-    roles: str | None              # for roles: first-night or night
-    when: tuple[str, ...] = ()     # card ids, any of which must be in play; empty: always
+    kind: str  # say, do, roles or deal
+    text: Text | None  # for say and do
+    roles: str | None  # for roles: first-night or night
+    when: tuple[str, ...] = ()  # card ids, any of which must be in play; empty: always
     marks: Marks = Marks()
-    version: str | None = None     # setup steps of one script version only
+    version: str | None = None  # setup steps of one script version only
     when_all: tuple[str, ...] = ()  # card ids, all of which must be in play
-    unless: tuple[str, ...] = ()   # card ids, none of which may be in play
+    unless: tuple[str, ...] = ()  # card ids, none of which may be in play
 
     @property
     def condition(self) -> Condition:
         """`if` (any of), `if-all` (each) and `unless` (none of) as one condition."""
-        return ((self.when,) if self.when else ()) + tuple((card,) for card in self.when_all) + \
-            tuple((NOT + card,) for card in self.unless)
+        return (
+            ((self.when,) if self.when else ())
+            + tuple((card,) for card in self.when_all)
+            + tuple((NOT + card,) for card in self.unless)
+        )
 
     def applies(self, in_play: frozenset[str]) -> bool:
         return met(self.condition, in_play)
@@ -144,13 +149,13 @@ class Step:
 
 @dataclass(frozen=True)
 class NightScript:
-    call: Text | None        # the name the wake-up line calls, when not the card's name
+    call: Text | None  # the name the wake-up line calls, when not the card's name
     say: Text | None
     do: Text | None
-    after: tuple[Step, ...] = ()     # after the go-to-sleep line
-    before: tuple[Step, ...] = ()    # between the wake-up line and say
-    then: tuple[Step, ...] = ()      # after say and do, before the go-to-sleep line
-    group: bool = False      # several players answer the call
+    after: tuple[Step, ...] = ()  # after the go-to-sleep line
+    before: tuple[Step, ...] = ()  # between the wake-up line and say
+    then: tuple[Step, ...] = ()  # after say and do, before the go-to-sleep line
+    group: bool = False  # several players answer the call
     marks: Marks = Marks()
 
 
@@ -167,11 +172,11 @@ class Card:
     first_night_only: bool
     layout: str
     back_face: BackFace | None = None
-    words: tuple[tuple[str, Text], ...] = ()   # (level, word) for word cards
+    words: tuple[tuple[str, Text], ...] = ()  # (level, word) for word cards
     derived_from: str | None = None
     night_script: NightScript | None = None
     art: Art | None = None
-    extra_cards: int = 0       # with it dealt, more fill cards dealt and left over in the middle
+    extra_cards: int = 0  # with it dealt, more fill cards dealt and left over in the middle
 
     @property
     def call_name(self) -> str:
@@ -206,7 +211,7 @@ class Rulebook:
 class Phase:
     title: Text
     steps: tuple[Step, ...]
-    kind: str | None = None        # first-night, night, dawn, day or end
+    kind: str | None = None  # first-night, night, dawn, day or end
 
 
 @dataclass(frozen=True)
@@ -218,11 +223,11 @@ class ScriptVersion:
 
 @dataclass(frozen=True)
 class Script:
-    unheld_if: tuple[str, ...]     # with any of these in play, a called role may be held by nobody
+    unheld_if: tuple[str, ...]  # with any of these in play, a called role may be held by nobody
     versions: tuple[ScriptVersion, ...]
-    title: Text | None = None      # the game's own name for the script
+    title: Text | None = None  # the game's own name for the script
     always_held: tuple[str, ...] = ()
-    win_check: tuple[Step, ...] = ()   # its parts, each kept when its `if` is in play
+    win_check: tuple[Step, ...] = ()  # its parts, each kept when its `if` is in play
     setup: tuple[Step, ...] = ()
 
 
@@ -231,7 +236,7 @@ class NightRules:
     """Rules of the night that hold for every role, and which of them are ours."""
 
     dead_roles: str | None = None  # called or skipped; None: the game does not say
-    house: frozenset[str] = frozenset()   # of "order" and "dead-roles"
+    house: frozenset[str] = frozenset()  # of "order" and "dead-roles"
 
 
 @dataclass(frozen=True)
@@ -239,12 +244,12 @@ class Setup:
     id: str
     name: Text | None
     players: tuple[int, ...]
-    deals: tuple[dict, ...]        # per player count: card id -> number dealt
-    extra: int = 0                 # cards dealt beyond one a player
-    fill: str | None = None        # the card that takes the seats left over
-    house: bool = False            # our own table
+    deals: tuple[dict, ...]  # per player count: card id -> number dealt
+    extra: int = 0  # cards dealt beyond one a player
+    fill: str | None = None  # the card that takes the seats left over
+    house: bool = False  # our own table
     where: Where | None = None
-    community: bool = False        # widely played by groups, neither the sources' nor ours
+    community: bool = False  # widely played by groups, neither the sources' nor ours
 
     def deal(self, players: int) -> dict:
         return self.deals[self.players.index(players)]
@@ -256,8 +261,9 @@ class Setup:
     @property
     def one_each(self) -> bool:
         """Every player gets one card (and `extra` are left over), rather than an even share of several."""
-        return self.fill is not None or all(sum(deal.values()) == players + self.extra
-                                            for players, deal in zip(self.players, self.deals))
+        return self.fill is not None or all(
+            sum(deal.values()) == players + self.extra for players, deal in zip(self.players, self.deals)
+        )
 
 
 def team_color(card: Card) -> str:
@@ -278,8 +284,8 @@ class Deck:
     script: Script | None = None
     setups: tuple[Setup, ...] = ()
     night: NightRules = NightRules()
-    author: str = ""              # game.yaml's author: the PDFs' metadata
-    second: Deck | None = None     # the same deck in the second language of a bilingual build (--lang vi+en)
+    author: str = ""  # game.yaml's author: the PDFs' metadata
+    second: Deck | None = None  # the same deck in the second language of a bilingual build (--lang vi+en)
 
     @property
     def checked_rulebook(self) -> Rulebook:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from cardgen import __version__
 from cardgen.core import yaml12
@@ -31,49 +31,76 @@ class Exists(Exception):
     """A file a starting set would write is there already."""
 
 
-def role_text(template_dirs: Iterable[Path], game_id: str, card_id: str, data: dict, orders: list[int],
-              check: str) -> str:
+def role_text(
+    template_dirs: Iterable[Path], game_id: str, card_id: str, data: dict, orders: list[int], check: str
+) -> str:
     """A card file for a game whose game.yaml holds `data`; `orders`: the night orders taken."""
-    return templating.render([p / "new" for p in template_dirs], "role.yaml.j2", {
-        "id": card_id, "game": game_id, "check": check, "name": card_id.replace("-", " ").title(),
-        "languages": data["languages"], "primary": fallback_language(list(data["languages"])),
-        "team": next(iter(data["teams"])), "teams": list(data["teams"]), "free_order": max(orders, default=0) + 10,
-    }, autoescape=False)
+    return templating.render(
+        [p / "new" for p in template_dirs],
+        "role.yaml.j2",
+        {
+            "id": card_id,
+            "game": game_id,
+            "check": check,
+            "name": card_id.replace("-", " ").title(),
+            "languages": data["languages"],
+            "primary": fallback_language(list(data["languages"])),
+            "team": next(iter(data["teams"])),
+            "teams": list(data["teams"]),
+            "free_order": max(orders, default=0) + 10,
+        },
+        autoescape=False,
+    )
 
 
 def game_files(template_dirs: Iterable[Path], game_id: str, languages: list[str]) -> dict[str, str]:
     """A new game with one card, as paths inside its folder: texts. Raises what a project's own
     templates/new/ can make go wrong (TemplateError, a YAML error, a game.yaml without teams)."""
     template_dirs = list(template_dirs)
-    game_text = templating.render([p / "new" for p in template_dirs], "game.yaml.j2",
-                                  {"id": game_id, "name": game_id.replace("-", " ").title(), "languages": languages,
-                                   "primary": fallback_language(languages)}, autoescape=False)
+    game_text = templating.render(
+        [p / "new" for p in template_dirs],
+        "game.yaml.j2",
+        {
+            "id": game_id,
+            "name": game_id.replace("-", " ").title(),
+            "languages": languages,
+            "primary": fallback_language(languages),
+        },
+        autoescape=False,
+    )
     data = yaml12.safe_load(game_text)
-    return {"game.yaml": game_text,
-            "roles/villager.yaml": role_text(template_dirs, game_id, "villager", data, [],
-                                             f"cardgen validate {game_id}")}
+    return {
+        "game.yaml": game_text,
+        "roles/villager.yaml": role_text(template_dirs, game_id, "villager", data, [], f"cardgen validate {game_id}"),
+    }
 
 
 def schema_line(path_in_game: str) -> str:
     """The first line of a deck file in a project made by init: where yaml-language-server (VS Code's
     YAML extension, and the editors that use it) finds the file's schema, relative to the file."""
     kind = _FILE_KINDS.get(path_in_game, "card")
-    up = "../" * (path_in_game.count("/") + 2)          # out of the game folder and decks/
+    up = "../" * (path_in_game.count("/") + 2)  # out of the game folder and decks/
     return f"# yaml-language-server: $schema={up}{SCHEMAS}/{kind}.schema.json\n"
 
 
 def bundled_game(game_id: str) -> dict[str, bytes]:
     """A bundled game's files, as paths inside its folder: bytes."""
     source = bundled_folder("decks") / game_id
-    return {path.relative_to(source).as_posix(): path.read_bytes() for path in sorted(source.rglob("*"))
-            if path.is_file() and not path.name.startswith(".")}
+    return {
+        path.relative_to(source).as_posix(): path.read_bytes()
+        for path in sorted(source.rglob("*"))
+        if path.is_file() and not path.name.startswith(".")
+    }
 
 
 def _pointed(game: dict[str, bytes]) -> dict[str, bytes]:
     """A game's files with each deck file's first line pointing at its schema."""
-    return {inside: schema_line(inside).encode() + data
-            if inside.endswith(".yaml") and (inside in _FILE_KINDS or inside.startswith("roles/")) else data
-            for inside, data in game.items()}
+    return {
+        inside: schema_line(inside).encode() + data
+        if inside.endswith(".yaml") and (inside in _FILE_KINDS or inside.startswith("roles/"))
+        else data
+        for inside, data in game.items()
+    }
 
 
 def project_files(game_id: str, game: dict[str, bytes], copied_from: str | None) -> dict[str, bytes]:
@@ -85,10 +112,22 @@ def project_files(game_id: str, game: dict[str, bytes], copied_from: str | None)
         return templating.render(init, name, context, autoescape=False).encode("utf-8")
 
     files = {f"decks/{game_id}/{inside}": data for inside, data in _pointed(game).items()}
-    files.update({f"{SCHEMAS}/{kind}.schema.json": (json.dumps(schema.document(kind), ensure_ascii=False, indent=2)
-                                                    + "\n").encode("utf-8") for kind in schema.KINDS})
-    files.update({"cardgen.toml": render("cardgen.toml.j2"), ".gitignore": render("gitignore.j2"),
-                  "README.md": render("README.md.j2"), ".github/workflows/cards.yml": render("cards.yml.j2")})
+    files.update(
+        {
+            f"{SCHEMAS}/{kind}.schema.json": (
+                json.dumps(schema.document(kind), ensure_ascii=False, indent=2) + "\n"
+            ).encode("utf-8")
+            for kind in schema.KINDS
+        }
+    )
+    files.update(
+        {
+            "cardgen.toml": render("cardgen.toml.j2"),
+            ".gitignore": render("gitignore.j2"),
+            "README.md": render("README.md.j2"),
+            ".github/workflows/cards.yml": render("cards.yml.j2"),
+        }
+    )
     return files
 
 

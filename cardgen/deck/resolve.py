@@ -58,7 +58,7 @@ class _Resolver:
         self.fonts = fonts
         self.problems: list[Problem] = []
         self.fallback = fallback_language(list(files.checked_game.data["languages"]))
-        self.resolved: dict[tuple[Path, str], Path] = {}     # the cards of a deck share a few symbols
+        self.resolved: dict[tuple[Path, str], Path] = {}  # the cards of a deck share a few symbols
 
     def text(self, doc: Doc, path: KeyPath) -> Text:
         """The text in the build's language, or English, at path (a language mapping)."""
@@ -70,10 +70,14 @@ class _Resolver:
         """The string at path, NFC, with every character checked against the fonts."""
         value = unicodedata.normalize("NFC", str(doc.get(path)))
         for char in self.fonts.missing(value, self.lang):
-            where = Where(doc.file, doc.text_line(path, value[:value.index(char)].count("\n")))
-            self.problems.append(Problem(
-                where, f"{'.'.join(map(str, path))}: character U+{ord(char):04X} "
-                f"{unicodedata.name(char, '(unnamed)')} '{char}' is in none of the fonts"))
+            where = Where(doc.file, doc.text_line(path, value[: value.index(char)].count("\n")))
+            self.problems.append(
+                Problem(
+                    where,
+                    f"{'.'.join(map(str, path))}: character U+{ord(char):04X} "
+                    f"{unicodedata.name(char, '(unnamed)')} '{char}' is in none of the fonts",
+                )
+            )
         return Text(value, doc.where(path))
 
     def file(self, value: Any, doc: Doc | None = None) -> Path | None:
@@ -109,8 +113,9 @@ def language_pair(lang: str) -> tuple[str, ...]:
     return tuple(lang.split("+"))
 
 
-def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes: dict[str, dict],
-                 fonts: GlyphCoverage) -> tuple[Deck, list[Problem]]:
+def resolve_deck(
+    files: GameFiles, lang: str, card_size: str | None, card_sizes: dict[str, dict], fonts: GlyphCoverage
+) -> tuple[Deck, list[Problem]]:
     """One language of a game that validated without errors, and the characters no font has.
 
     The deck comes back even with such problems, so that later stages can
@@ -128,14 +133,20 @@ def resolve_deck(files: GameFiles, lang: str, card_size: str | None, card_sizes:
     return deck, problems
 
 
-def _resolve_one(files: GameFiles, lang: str, card_size: str | None, card_sizes: dict[str, dict],
-                 fonts: GlyphCoverage) -> tuple[Deck, list[Problem]]:
+def _resolve_one(
+    files: GameFiles, lang: str, card_size: str | None, card_sizes: dict[str, dict], fonts: GlyphCoverage
+) -> tuple[Deck, list[Problem]]:
     r = _Resolver(files, lang, fonts)
     game = files.checked_game
     data = game.data
     teams = {
-        team_id: Team(team_id, r.text(game, ("teams", team_id, "name")), spec["color"], r.file(spec.get("edge")),
-                      r.file(spec.get("mark")))
+        team_id: Team(
+            team_id,
+            r.text(game, ("teams", team_id, "name")),
+            spec["color"],
+            r.file(spec.get("edge")),
+            r.file(spec.get("mark")),
+        )
         for team_id, spec in data["teams"].items()
     }
     default_size = card_size or data.get("card-size", "poker")
@@ -144,8 +155,12 @@ def _resolve_one(files: GameFiles, lang: str, card_size: str | None, card_sizes:
     def back(spec: dict, path: KeyPath) -> Back:
         merged = {**game_back, **spec}
         title_path = path + ("title",) if "title" in spec else ("back", "title") if "title" in game_back else ("name",)
-        return Back(r.text(game, title_path), merged.get("color", DEFAULT_BACK),
-                    r.file(merged.get("symbol")), r.file(merged.get("pattern")))
+        return Back(
+            r.text(game, title_path),
+            merged.get("color", DEFAULT_BACK),
+            r.file(merged.get("symbol")),
+            r.file(merged.get("pattern")),
+        )
 
     groups: dict[str, Group] = {}
     for group_id, value in data.get("groups", {}).items():
@@ -153,10 +168,15 @@ def _resolve_one(files: GameFiles, lang: str, card_size: str | None, card_sizes:
         size_name = spec.get("size", default_size)
         size = card_sizes[size_name]
         groups[group_id] = Group(
-            id=group_id, name=r.text(game, ("groups", group_id) + name_path), size_name=size_name,
-            size=Size(float(size["width"]), float(size["height"])), shape=size.get("shape", "rect"),
-            layout=spec.get("layout", "role"), team=teams.get(spec.get("team")),
-            back=back(spec.get("back", {}), ("groups", group_id, "back")))
+            id=group_id,
+            name=r.text(game, ("groups", group_id) + name_path),
+            size_name=size_name,
+            size=Size(float(size["width"]), float(size["height"])),
+            shape=size.get("shape", "rect"),
+            layout=spec.get("layout", "role"),
+            team=teams.get(spec.get("team")),
+            back=back(spec.get("back", {}), ("groups", group_id, "back")),
+        )
 
     cards = [_written_card(r, card_id, doc, groups, teams) for card_id, doc in files.cards.items()]
     for group_id, value in data.get("groups", {}).items():
@@ -167,8 +187,9 @@ def _resolve_one(files: GameFiles, lang: str, card_size: str | None, card_sizes:
             cards += _word_cards(r, files, groups[group_id], spec["words"])
     # Print by group, then team, as the game file lists them, so a sheet holds one kind of card.
     group_order, team_order = list(groups), list(teams)
-    cards.sort(key=lambda c: (group_order.index(c.group.id),
-                              team_order.index(c.team.id) if c.team else len(team_order), c.id))
+    cards.sort(
+        key=lambda c: (group_order.index(c.group.id), team_order.index(c.team.id) if c.team else len(team_order), c.id)
+    )
     sources = files.sources
     deck = Deck(
         game=files.id,
@@ -192,17 +213,32 @@ def _night_rules(spec: dict) -> NightRules:
 
 
 def _marks(spec: dict) -> Marks:
-    return Marks(spec.get("deadly", False), spec.get("house", False), spec.get("timer"), spec.get("pause"),
-                 spec.get("secret-word"), spec.get("if-guessed"), spec.get("if-tailored"),
-                 tuple(spec.get("choices", ())), spec.get("announce"))
+    return Marks(
+        spec.get("deadly", False),
+        spec.get("house", False),
+        spec.get("timer"),
+        spec.get("pause"),
+        spec.get("secret-word"),
+        spec.get("if-guessed"),
+        spec.get("if-tailored"),
+        tuple(spec.get("choices", ())),
+        spec.get("announce"),
+    )
 
 
 def _step(r: _Resolver, doc: Doc, path: KeyPath) -> Step:
     spec = doc.get(path)
-    when, when_all, unless = ((value,) if isinstance(value, str) else tuple(value)
-                              for value in (spec.get(key, ()) for key in ("if", "if-all", "unless")))
-    common = {"when": when, "when_all": when_all, "unless": unless, "marks": _marks(spec),
-              "version": spec.get("version")}
+    when, when_all, unless = (
+        (value,) if isinstance(value, str) else tuple(value)
+        for value in (spec.get(key, ()) for key in ("if", "if-all", "unless"))
+    )
+    common = {
+        "when": when,
+        "when_all": when_all,
+        "unless": unless,
+        "marks": _marks(spec),
+        "version": spec.get("version"),
+    }
     for kind in ("say", "do"):
         if kind in spec:
             return Step(kind, r.text(doc, path + (kind,)), None, **common)
@@ -236,8 +272,12 @@ def _parts(r: _Resolver, doc: Doc, path: KeyPath) -> tuple[Part, ...]:
     """A section's body: one text from the sources, or its parts in reading order."""
     if isinstance(doc.get(path), dict):
         return (Part(r.text(doc, path)),)
-    return tuple(Part(r.text(doc, path + (i, kind)), kind == "house")
-                 for i, part in enumerate(doc.get(path)) for kind in ("text", "house") if kind in part)
+    return tuple(
+        Part(r.text(doc, path + (i, kind)), kind == "house")
+        for i, part in enumerate(doc.get(path))
+        for kind in ("text", "house")
+        if kind in part
+    )
 
 
 def _rulebook(r: _Resolver, doc: Doc | None) -> Rulebook | None:
@@ -248,9 +288,14 @@ def _rulebook(r: _Resolver, doc: Doc | None) -> Rulebook | None:
     return Rulebook(
         players=(data["players"]["min"], data["players"]["max"]),
         minutes=(minutes["min"], minutes["max"]) if minutes else None,
-        sections=tuple(Section(section_id, r.text(doc, ("sections", section_id, "title")),
-                               _parts(r, doc, ("sections", section_id, "body")))
-                       for section_id in data["sections"]),
+        sections=tuple(
+            Section(
+                section_id,
+                r.text(doc, ("sections", section_id, "title")),
+                _parts(r, doc, ("sections", section_id, "body")),
+            )
+            for section_id in data["sections"]
+        ),
     )
 
 
@@ -261,12 +306,18 @@ def _script(r: _Resolver, doc: Doc | None) -> Script | None:
     versions = []
     for version_id, spec in data["versions"].items():
         base = ("versions", version_id)
-        phases = tuple(Phase(r.text(doc, base + ("phases", p, "title")), _steps(r, doc, base + ("phases", p, "steps")),
-                             phase.get("kind"))
-                       for p, phase in enumerate(spec["phases"]))
+        phases = tuple(
+            Phase(
+                r.text(doc, base + ("phases", p, "title")),
+                _steps(r, doc, base + ("phases", p, "steps")),
+                phase.get("kind"),
+            )
+            for p, phase in enumerate(spec["phases"])
+        )
         versions.append(ScriptVersion(version_id, r.text(doc, base + ("name",)), phases))
     return Script(
-        unheld_if=tuple(data.get("unheld-roles-if", ())), versions=tuple(versions),
+        unheld_if=tuple(data.get("unheld-roles-if", ())),
+        versions=tuple(versions),
         title=r.text(doc, ("title",)) if "title" in data else None,
         always_held=tuple(data.get("always-held", ())),
         win_check=_win_check(r, doc),
@@ -280,16 +331,29 @@ def _win_check(r: _Resolver, doc: Doc) -> tuple[Step, ...]:
         return ()
     if isinstance(value, dict):
         return (Step("check", r.text(doc, ("win-check",)), None),)
-    return tuple(Step("check", r.text(doc, ("win-check", i, "text")), None,
-                      (part["if"],) if isinstance(part.get("if"), str) else tuple(part.get("if", ())))
-                 for i, part in enumerate(value))
+    return tuple(
+        Step(
+            "check",
+            r.text(doc, ("win-check", i, "text")),
+            None,
+            (part["if"],) if isinstance(part.get("if"), str) else tuple(part.get("if", ())),
+        )
+        for i, part in enumerate(value)
+    )
 
 
 def _setup(r: _Resolver, game: Doc, setup_id: str, spec: dict) -> Setup:
-    return Setup(setup_id, r.text(game, ("setups", setup_id, "name")) if "name" in spec else None,
-                 tuple(spec["players"]), tuple(setup_cards(spec, n) for n in spec["players"]),
-                 spec.get("extra", 0), spec.get("fill"), spec.get("house", False), game.where(("setups", setup_id)),
-                 spec.get("origin") == "community")
+    return Setup(
+        setup_id,
+        r.text(game, ("setups", setup_id, "name")) if "name" in spec else None,
+        tuple(spec["players"]),
+        tuple(setup_cards(spec, n) for n in spec["players"]),
+        spec.get("extra", 0),
+        spec.get("fill"),
+        spec.get("house", False),
+        game.where(("setups", setup_id)),
+        spec.get("origin") == "community",
+    )
 
 
 def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group], teams: dict[str, Team]) -> Card:
@@ -311,8 +375,14 @@ def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group]
         extra_cards=spec.get("extra-cards", 0),
         back_face=BackFace(r.text(doc, ("back", "name")), r.file(back.get("symbol"), doc)) if back else None,
         night_script=_night_script(r, doc),
-        art=Art(r.path(spec["art"]["file"], doc), spec["art"].get("fit", "contain"),
-                tuple(spec["art"].get("focus", (0.5, 0.5))), doc.where(("art", "file"))) if "art" in spec else None,
+        art=Art(
+            r.path(spec["art"]["file"], doc),
+            spec["art"].get("fit", "contain"),
+            tuple(spec["art"].get("focus", (0.5, 0.5))),
+            doc.where(("art", "file")),
+        )
+        if "art" in spec
+        else None,
     )
 
 
@@ -321,11 +391,21 @@ def _derived_cards(r: _Resolver, game: Doc, group: Group, spec: dict, cards: lis
     path = ("groups", group.id, "derive", "ability")
     template = r.text(game, path)
     return [
-        Card(id=f"{group.id}-{source.id}", group=group, team=group.team or source.team, count=1,
-             name=source.name, ability=Text(template.value.replace("{name}", source.name.value), template.where),
-             symbol=source.symbol, night_order=None, first_night_only=False, layout=group.layout,
-             derived_from=source.id)
-        for source in cards if source.group.id == spec["from"]
+        Card(
+            id=f"{group.id}-{source.id}",
+            group=group,
+            team=group.team or source.team,
+            count=1,
+            name=source.name,
+            ability=Text(template.value.replace("{name}", source.name.value), template.where),
+            symbol=source.symbol,
+            night_order=None,
+            first_night_only=False,
+            layout=group.layout,
+            derived_from=source.id,
+        )
+        for source in cards
+        if source.group.id == spec["from"]
     ]
 
 
@@ -337,10 +417,20 @@ def _word_cards(r: _Resolver, files: GameFiles, group: Group, spec: dict) -> lis
     count = min(len(doc.data[level]) // n for level, n in per_card.items())
     cards = []
     for index in range(count):
-        words = tuple((level, r.plain(doc, (level, index * n + k)))
-                      for level, n in per_card.items() for k in range(n))
-        cards.append(Card(id=f"{group.id}-{index + 1:03d}", group=group, team=group.team, count=1,
-                          name=Text(str(index + 1), doc.where()), ability=Text("", doc.where()),
-                          symbol=None, night_order=None, first_night_only=False, layout=group.layout,
-                          words=words))
+        words = tuple((level, r.plain(doc, (level, index * n + k))) for level, n in per_card.items() for k in range(n))
+        cards.append(
+            Card(
+                id=f"{group.id}-{index + 1:03d}",
+                group=group,
+                team=group.team,
+                count=1,
+                name=Text(str(index + 1), doc.where()),
+                ability=Text("", doc.where()),
+                symbol=None,
+                night_order=None,
+                first_night_only=False,
+                layout=group.layout,
+                words=words,
+            )
+        )
     return cards

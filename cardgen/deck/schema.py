@@ -20,25 +20,44 @@ CHOICES = ["target", "protect", "save", "poison", "kill", "note"]
 STEP_MARKS: dict = {
     "deadly": {"type": "boolean", "description": "Players may die at this step: the win check follows it."},
     "house": {"type": "boolean", "description": "Our rule, not the sources': printed with the house-rule mark."},
-    "timer": {"type": "integer", "minimum": 1, "maximum": 3600,
-              "description": "A countdown of this many seconds runs at this step."},
+    "timer": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 3600,
+        "description": "A countdown of this many seconds runs at this step.",
+    },
     # For the narrator page only; the PDF script prints none of them.
-    "pause": {"type": "integer", "minimum": 0, "maximum": 600,
-              "description": "Narrator page: seconds to wait here while the players act (shown as a "
-                             "count-down; default: templates/narrator/narrator.yaml)."},
-    "secret-word": {"type": "string", "enum": SECRET_WORD,
-                    "description": "Narrator page: the Mayor chooses the secret word here (choose), it is shown "
-                                   "(show), only its first letters are (initials), it is shown on a tap (ask), "
-                                   "or the players may guess it while this step's timer runs (guess)."},
-    "if-guessed": {"type": "boolean",
-                   "description": "Narrator page: read this step only if the secret word was guessed (true) "
-                                  "or only if it was not (false)."},
-    "choices": {"type": "array", "items": {"type": "string", "enum": CHOICES},
-                "description": "Narrator page: the players chosen here, one per entry, and what that does: "
-                               "target (dies at dawn unless protected or saved), protect, save, poison (dies "
-                               "at dawn all the same), kill (dies now), note (only noted)."},
-    "announce": {"type": "string", "enum": ["deaths"],
-                 "description": "Narrator page: here it announces who died, from the night's choices."},
+    "pause": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 600,
+        "description": "Narrator page: seconds to wait here while the players act (shown as a "
+        "count-down; default: templates/narrator/narrator.yaml).",
+    },
+    "secret-word": {
+        "type": "string",
+        "enum": SECRET_WORD,
+        "description": "Narrator page: the Mayor chooses the secret word here (choose), it is shown "
+        "(show), only its first letters are (initials), it is shown on a tap (ask), "
+        "or the players may guess it while this step's timer runs (guess).",
+    },
+    "if-guessed": {
+        "type": "boolean",
+        "description": "Narrator page: read this step only if the secret word was guessed (true) "
+        "or only if it was not (false).",
+    },
+    "choices": {
+        "type": "array",
+        "items": {"type": "string", "enum": CHOICES},
+        "description": "Narrator page: the players chosen here, one per entry, and what that does: "
+        "target (dies at dawn unless protected or saved), protect, save, poison (dies "
+        "at dawn all the same), kill (dies now), note (only noted).",
+    },
+    "announce": {
+        "type": "string",
+        "enum": ["deaths"],
+        "description": "Narrator page: here it announces who died, from the night's choices.",
+    },
 }
 
 DEFS: dict = {
@@ -104,8 +123,11 @@ DEFS: dict = {
                 "required": ["file", "per-card"],
                 "additionalProperties": False,
                 "properties": {
-                    "file": {"type": "string", "pattern": r"\{lang\}",
-                             "description": "A path inside the game folder with {lang} in it."},
+                    "file": {
+                        "type": "string",
+                        "pattern": r"\{lang\}",
+                        "description": "A path inside the game folder with {lang} in it.",
+                    },
                     "per-card": {
                         "type": "object",
                         "propertyNames": {"pattern": ID_PATTERN},
@@ -119,35 +141,47 @@ DEFS: dict = {
     "step": {
         "type": "object",
         "description": "One step of the script: a line to read aloud (say), a silent instruction (do), "
-                       "where the role wake-ups go (roles), or, in the setup, where the cards are dealt (deal); "
-                       "`if` limits it to games with one of those cards, `if-all` to games with all of them, "
-                       "`unless` to games with none of them; all that are given must hold.",
+        "where the role wake-ups go (roles), or, in the setup, where the cards are dealt (deal); "
+        "`if` limits it to games with one of those cards, `if-all` to games with all of them, "
+        "`unless` to games with none of them; all that are given must hold.",
         "additionalProperties": False,
         "properties": {
             "say": {"$ref": "#/$defs/text"},
             "do": {"$ref": "#/$defs/text"},
             "roles": {"type": "string", "enum": ["first-night", "night"]},
-            "deal": {"type": "boolean",
-                     "description": "Setup only: here the setup's cards are dealt (the exact cards for "
-                                    "--players N; otherwise the rulebook's setup table)."},
+            "deal": {
+                "type": "boolean",
+                "description": "Setup only: here the setup's cards are dealt (the exact cards for "
+                "--players N; otherwise the rulebook's setup table).",
+            },
             "if": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}},
-            "if-all": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"},
-                       "description": "Keeps the step only in games with every one of these cards."},
-            "unless": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"},
-                       "description": "Leaves the step out of games with any of these cards."},
-            "version": {"$ref": "#/$defs/id",
-                        "description": "Setup only: the step belongs to this version of the script alone."},
-            "if-tailored": {"type": "boolean",
-                            "description": "Read this step only in a script for one table (true: --players, "
-                                           "--setup or --roles, or a table chosen on the narrator page), or only "
-                                           "in the one for the whole box and in the rulebook (false)."},
+            "if-all": {
+                "type": ["string", "array"],
+                "items": {"$ref": "#/$defs/id"},
+                "description": "Keeps the step only in games with every one of these cards.",
+            },
+            "unless": {
+                "type": ["string", "array"],
+                "items": {"$ref": "#/$defs/id"},
+                "description": "Leaves the step out of games with any of these cards.",
+            },
+            "version": {
+                "$ref": "#/$defs/id",
+                "description": "Setup only: the step belongs to this version of the script alone.",
+            },
+            "if-tailored": {
+                "type": "boolean",
+                "description": "Read this step only in a script for one table (true: --players, "
+                "--setup or --roles, or a table chosen on the narrator page), or only "
+                "in the one for the whole box and in the rulebook (false).",
+            },
             **STEP_MARKS,
         },
     },
     "parts": {
         "type": "array",
         "description": "A section's text in reading order: parts from the sources (text) and our own "
-                       "choices (house), which are printed with the house-rule mark.",
+        "choices (house), which are printed with the house-rule mark.",
         "minItems": 1,
         "items": {
             "type": "object",
@@ -172,9 +206,12 @@ DEFS: dict = {
             "fill": {"$ref": "#/$defs/id"},
             "extra": {"type": "integer", "minimum": 0},
             "house": {"type": "boolean", "description": "The table is ours, not the sources'."},
-            "origin": {"type": "string", "enum": ["community"],
-                       "description": "community: a setup widely played by groups, neither the sources' nor "
-                                      "ours; the rulebook prints it in its own table, marked."},
+            "origin": {
+                "type": "string",
+                "enum": ["community"],
+                "description": "community: a setup widely played by groups, neither the sources' nor "
+                "ours; the rulebook prints it in its own table, marked.",
+            },
         },
     },
 }
@@ -193,8 +230,11 @@ GAME: dict = {
             "description": "The languages every text of the game is written in.",
         },
         "card-size": {"type": "string", "description": "Default card size, e.g. poker."},
-        "author": {"type": "string", "minLength": 1,
-                   "description": "Who made the game: every PDF names them as its author."},
+        "author": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Who made the game: every PDF names them as its author.",
+        },
         "back": {"$ref": "#/$defs/back"},
         "teams": {
             "type": "object",
@@ -207,9 +247,11 @@ GAME: dict = {
                     "name": {"$ref": "#/$defs/text"},
                     "color": {"$ref": "#/$defs/color"},
                     "edge": {"$ref": "#/$defs/file"},
-                    "mark": {"$ref": "#/$defs/file",
-                             "description": "The team's glyph, drawn at both ends of its cards' team label, "
-                                            "so that teams read apart without their colours."},
+                    "mark": {
+                        "$ref": "#/$defs/file",
+                        "description": "The team's glyph, drawn at both ends of its cards' team label, "
+                        "so that teams read apart without their colours.",
+                    },
                 },
             },
         },
@@ -222,7 +264,7 @@ GAME: dict = {
         "fonts": {
             "type": "object",
             "description": "The game's own fonts: TrueType files in the project's fonts/, and which "
-                           "families draw which language, first to last (as in templates/fonts.yaml).",
+            "families draw which language, first to last (as in templates/fonts.yaml).",
             "additionalProperties": False,
             "properties": {
                 "families": {
@@ -231,8 +273,10 @@ GAME: dict = {
                         "type": "object",
                         "required": ["regular"],
                         "additionalProperties": False,
-                        "properties": {face: {"type": "string", "pattern": r"\.[tT][tT][fF]$"}
-                                       for face in ("regular", "bold", "italic", "bold-italic")},
+                        "properties": {
+                            face: {"type": "string", "pattern": r"\.[tT][tT][fF]$"}
+                            for face in ("regular", "bold", "italic", "bold-italic")
+                        },
                     },
                 },
                 "fallback": {
@@ -246,12 +290,17 @@ GAME: dict = {
             "description": "Rules of the night that hold for every role.",
             "additionalProperties": False,
             "properties": {
-                "dead-roles": {"type": "string", "enum": ["called", "skipped"],
-                               "description": "Whether the role of a player who is out is still called at "
-                                              "night, with the same pause, so that nobody learns who is out."},
-                "house-rules": {"type": "array", "items": {"type": "string", "enum": ["order", "dead-roles"]},
-                                "description": "Which of the night order and the dead-roles rule are ours, "
-                                               "not the sources'."},
+                "dead-roles": {
+                    "type": "string",
+                    "enum": ["called", "skipped"],
+                    "description": "Whether the role of a player who is out is still called at "
+                    "night, with the same pause, so that nobody learns who is out.",
+                },
+                "house-rules": {
+                    "type": "array",
+                    "items": {"type": "string", "enum": ["order", "dead-roles"]},
+                    "description": "Which of the night order and the dead-roles rule are ours, not the sources'.",
+                },
             },
         },
         "setups": {
@@ -272,23 +321,35 @@ CARD: dict = {
         "name": {"$ref": "#/$defs/text"},
         "team": {"$ref": "#/$defs/id"},
         "group": {"$ref": "#/$defs/id"},
-        "count": {"type": "integer", "minimum": 1, "maximum": 1000,
-                  "description": "Copies in the box (a thousand at most: a deck, not a print run)."},
-        "extra-cards": {"type": "integer", "minimum": 1, "maximum": 10,
-                        "description": "With this card dealt, this many more of the setup's fill card are dealt "
-                                       "and left over in the middle (the Werewolf Thief's two)."},
+        "count": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1000,
+            "description": "Copies in the box (a thousand at most: a deck, not a print run).",
+        },
+        "extra-cards": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 10,
+            "description": "With this card dealt, this many more of the setup's fill card are dealt "
+            "and left over in the middle (the Werewolf Thief's two).",
+        },
         "symbol": {"$ref": "#/$defs/file"},
         "art": {
             "type": "object",
             "description": "A picture for the art box, in its own colours: PNG, JPEG or SVG, fitted "
-                           "whole (contain) or filling the box (cover) around a focal point.",
+            "whole (contain) or filling the box (cover) around a focal point.",
             "required": ["file"],
             "additionalProperties": False,
             "properties": {
                 "file": {"$ref": "#/$defs/file"},
                 "fit": {"type": "string", "enum": ["contain", "cover"]},
-                "focus": {"type": "array", "minItems": 2, "maxItems": 2,
-                          "items": {"type": "number", "minimum": 0, "maximum": 1}},
+                "focus": {
+                    "type": "array",
+                    "minItems": 2,
+                    "maxItems": 2,
+                    "items": {"type": "number", "minimum": 0, "maximum": 1},
+                },
             },
         },
         "ability": {"$ref": "#/$defs/text"},
@@ -313,22 +374,33 @@ CARD: dict = {
                 "script": {
                     "type": "object",
                     "description": "What happens when the card is called at night; `call` is the name "
-                                   "the wake-up line uses (default: the card's name, e.g. Werewolves for Werewolf).",
+                    "the wake-up line uses (default: the card's name, e.g. Werewolves for Werewolf).",
                     "additionalProperties": False,
                     "properties": {
                         "call": {"$ref": "#/$defs/text"},
-                        "group": {"type": "boolean",
-                                  "description": "Several players answer the call: the wake-up and go-to-sleep "
-                                                 "lines use the plural."},
+                        "group": {
+                            "type": "boolean",
+                            "description": "Several players answer the call: the wake-up and go-to-sleep "
+                            "lines use the plural.",
+                        },
                         "say": {"$ref": "#/$defs/text"},
                         "do": {"$ref": "#/$defs/text"},
                         **STEP_MARKS,
-                        "before": {"type": "array", "items": {"$ref": "#/$defs/step"},
-                                   "description": "Steps between the wake-up line and `say`."},
-                        "then": {"type": "array", "items": {"$ref": "#/$defs/step"},
-                                 "description": "Steps after `say` and `do`, before the go-to-sleep line."},
-                        "after": {"type": "array", "items": {"$ref": "#/$defs/step"},
-                                  "description": "Steps after the go-to-sleep line."},
+                        "before": {
+                            "type": "array",
+                            "items": {"$ref": "#/$defs/step"},
+                            "description": "Steps between the wake-up line and `say`.",
+                        },
+                        "then": {
+                            "type": "array",
+                            "items": {"$ref": "#/$defs/step"},
+                            "description": "Steps after `say` and `do`, before the go-to-sleep line.",
+                        },
+                        "after": {
+                            "type": "array",
+                            "items": {"$ref": "#/$defs/step"},
+                            "description": "Steps after the go-to-sleep line.",
+                        },
                     },
                 },
             },
@@ -352,8 +424,10 @@ RULEBOOK: dict = {
                 "type": "object",
                 "required": ["title", "body"],
                 "additionalProperties": False,
-                "properties": {"title": {"$ref": "#/$defs/text"},
-                               "body": {"oneOf": [{"$ref": "#/$defs/text"}, {"$ref": "#/$defs/parts"}]}},
+                "properties": {
+                    "title": {"$ref": "#/$defs/text"},
+                    "body": {"oneOf": [{"$ref": "#/$defs/text"}, {"$ref": "#/$defs/parts"}]},
+                },
             },
         },
     },
@@ -378,18 +452,28 @@ SCRIPT: dict = {
         },
         "win-check": {
             "description": "What the moderator checks after a death and who wins then: a text, or parts of it "
-                           "each kept only when the cards its `if` names are in play.",
-            "oneOf": [{"$ref": "#/$defs/text"}, {
-                "type": "array", "minItems": 1,
-                "items": {"type": "object", "required": ["text"], "additionalProperties": False,
-                          "properties": {"text": {"$ref": "#/$defs/text"},
-                                         "if": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}}}},
-            }],
+            "each kept only when the cards its `if` names are in play.",
+            "oneOf": [
+                {"$ref": "#/$defs/text"},
+                {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                        "type": "object",
+                        "required": ["text"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "text": {"$ref": "#/$defs/text"},
+                            "if": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}},
+                        },
+                    },
+                },
+            ],
         },
         "setup": {
             "type": "array",
             "description": "The setup, step by step: the rulebook's Setup section and the first phase of "
-                           "every version of the script.",
+            "every version of the script.",
             "minItems": 1,
             "items": {"$ref": "#/$defs/step"},
         },
@@ -428,5 +512,4 @@ KINDS: dict[str, dict] = {"card": CARD, "game": GAME, "rulebook": RULEBOOK, "scr
 
 def document(kind: str) -> dict:
     """The JSON Schema of one kind of deck file, whole, as an editor reads it."""
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": f"cardgen {kind} file",
-            **KINDS[kind]}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": f"cardgen {kind} file", **KINDS[kind]}

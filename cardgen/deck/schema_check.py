@@ -7,7 +7,7 @@ validate that a schema cannot state."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from cardgen.core.problems import Problem, Severity, did_you_mean
@@ -27,13 +27,13 @@ _TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
 # What a pattern of the schema asks for, in words: a message never shows a regular expression.
 _FORMS = {
     schema.LANG_PATTERN: "a language code (two or three lower-case letters, optionally with a region or script: "
-                         "en, no, pt-BR, zh-Hant)",
+    "en, no, pt-BR, zh-Hant)",
     schema.ID_PATTERN: "a valid name (lowercase, digits and '-')",
     r"\.[tT][tT][fF]$": "a TrueType font file (a name ending in .ttf)",
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _accepted(kinds: tuple[str, ...]) -> tuple[tuple[type, ...], bool]:
     """The Python types of the schema types, and whether a boolean is one of them: bool is an int in
     Python, and YAML's `true` must not pass as a count."""
@@ -68,8 +68,7 @@ def _deref(rule: dict) -> dict:
 def _choose(value: Any, rule: dict) -> dict:
     """The alternative of a oneOf that value fits, or else the one it comes closest to."""
     options = rule["oneOf"]
-    return min(options, key=lambda option: len([p for p in _SchemaCheck(None).run(value, option)
-                                                 if p[2] == "error"]))
+    return min(options, key=lambda option: len([p for p in _SchemaCheck(None).run(value, option) if p[2] == "error"]))
 
 
 class _SchemaCheck:
@@ -102,8 +101,12 @@ class _SchemaCheck:
             self.report(path, f"expected one of {', '.join(map(str, rule['enum']))}, got {_show(value)}")
         if "pattern" in rule and isinstance(value, str) and not re.search(rule["pattern"], value):
             form = _FORMS.get(rule["pattern"])
-            self.report(path, f"{value!r} is not {form}" if form else
-                        f"{value!r} does not have the expected form ({rule.get('description', rule['pattern'])})")
+            self.report(
+                path,
+                f"{value!r} is not {form}"
+                if form
+                else f"{value!r} does not have the expected form ({rule.get('description', rule['pattern'])})",
+            )
         if "minimum" in rule and isinstance(value, (int, float)) and value < rule["minimum"]:
             self.report(path, f"expected at least {rule['minimum']}, got {value}")
         if "maximum" in rule and isinstance(value, (int, float)) and value > rule["maximum"]:
@@ -135,23 +138,35 @@ class _SchemaCheck:
                 self.check(item, properties[key], path + (key,))
             elif extra is False:
                 accepted = ", ".join(properties)
-                self.report(path + (key,), f"unknown key{did_you_mean(key, properties)}; accepted keys: {accepted}",
-                            "warning")
+                self.report(
+                    path + (key,), f"unknown key{did_you_mean(key, properties)}; accepted keys: {accepted}", "warning"
+                )
             else:
                 if names and not re.search(names["pattern"], key):
-                    self.report(path + (key,), f"'{key}' is not {_FORMS.get(names['pattern'], _FORMS[schema.ID_PATTERN])}")
+                    self.report(
+                        path + (key,), f"'{key}' is not {_FORMS.get(names['pattern'], _FORMS[schema.ID_PATTERN])}"
+                    )
                 if isinstance(extra, dict):
                     self.check(item, extra, path + (key,))
 
 
 def check_schema(doc: Doc, rule: dict) -> list[Problem]:
-    return [Problem(doc.where(path), (f"{dotted(path)}: " if path else "") + message, severity)
-            for path, message, severity in _SchemaCheck(doc).run(doc.data, rule)]
+    return [
+        Problem(doc.where(path), (f"{dotted(path)}: " if path else "") + message, severity)
+        for path, message, severity in _SchemaCheck(doc).run(doc.data, rule)
+    ]
 
 
 # The rules of whole files, by a name that means the same in a worker process a document is sent to.
-_FILE_RULES = {id(rule): name for name, rule in (("game", schema.GAME), ("card", schema.CARD),
-                                                 ("rulebook", schema.RULEBOOK), ("script", schema.SCRIPT))}
+_FILE_RULES = {
+    id(rule): name
+    for name, rule in (
+        ("game", schema.GAME),
+        ("card", schema.CARD),
+        ("rulebook", schema.RULEBOOK),
+        ("script", schema.SCRIPT),
+    )
+}
 
 
 def refs(doc: Doc, rule: dict, ref: str) -> list[KeyPath]:

@@ -21,8 +21,7 @@ def setup_cards(spec: dict, players: int) -> dict[str, int]:
     if players not in spec["players"]:
         raise ValueError(f"no row for {players} players (rows: {counts(spec['players'])})")
     index = spec["players"].index(players)
-    deal = {card_id: counts[index] if isinstance(counts, list) else counts
-            for card_id, counts in spec["cards"].items()}
+    deal = {card_id: counts[index] if isinstance(counts, list) else counts for card_id, counts in spec["cards"].items()}
     total = sum(deal.values())
     seats = players + spec.get("extra", 0)
     if "fill" in spec:

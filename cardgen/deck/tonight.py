@@ -22,8 +22,8 @@ cards an evening's sheets hold, so what is printed, dealt and called is always t
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Mapping
 
 from cardgen.core.phrases import fill
 from cardgen.core.problems import DeckError, Problem, Where, did_you_mean
@@ -39,14 +39,14 @@ class Tonight:
     """The cards in play; for a table of N players, also the setup and exactly what is dealt."""
 
     in_play: frozenset[str]
-    label: str                                   # how the documents name it
-    players: int | None = None                   # None: the whole box
-    setup: Setup | None = None                   # the setup dealt, or whose rule chosen roles follow
-    dealt: Mapping[str, int] = field(default_factory=dict)    # card id -> copies dealt to the seats, in order
-    beside: Mapping[str, int] = field(default_factory=dict)   # in play but dealt to no seat (the Sheriff)
-    extra: int = 0                               # cards dealt beyond one a player, left in the middle
-    warnings: tuple[Problem, ...] = ()           # chosen roles that do not fit the game's rules
-    chosen: bool = False                         # the cards were named (--roles), not a setup's row
+    label: str  # how the documents name it
+    players: int | None = None  # None: the whole box
+    setup: Setup | None = None  # the setup dealt, or whose rule chosen roles follow
+    dealt: Mapping[str, int] = field(default_factory=dict)  # card id -> copies dealt to the seats, in order
+    beside: Mapping[str, int] = field(default_factory=dict)  # in play but dealt to no seat (the Sheriff)
+    extra: int = 0  # cards dealt beyond one a player, left in the middle
+    warnings: tuple[Problem, ...] = ()  # chosen roles that do not fit the game's rules
+    chosen: bool = False  # the cards were named (--roles), not a setup's row
 
     @property
     def checked_setup(self) -> Setup:
@@ -62,8 +62,9 @@ def parse_roles(spec: str) -> Roles:
     for part in spec.split(","):
         match = _ROLE.fullmatch(part.strip())
         if not match:
-            raise ValueError(f"expected CARD or CARD:COUNT separated by commas (like werewolf:2,seer), "
-                             f"got '{part.strip()}'")
+            raise ValueError(
+                f"expected CARD or CARD:COUNT separated by commas (like werewolf:2,seer), got '{part.strip()}'"
+            )
         card_id, number = match[1], int(match[2] or 1)
         if card_id in roles:
             raise ValueError(f"'{card_id}' is named twice")
@@ -79,17 +80,26 @@ def seat_groups(deck: Deck) -> frozenset[str]:
     return frozenset(card.group.id for card in deck.cards if card.id in dealt)
 
 
-def tonight(deck: Deck, where: Where, text: Mapping, players: int | None, setup_id: str | None,
-            extra_cards: tuple[str, ...], roles: Roles = ()) -> Tonight:
+def tonight(
+    deck: Deck,
+    where: Where,
+    text: Mapping,
+    players: int | None,
+    setup_id: str | None,
+    extra_cards: tuple[str, ...],
+    roles: Roles = (),
+) -> Tonight:
     """What the options ask for, or a DeckError saying what does not fit the deck (at `where`)."""
     cards = {card.id: card for card in deck.cards}
     for option, card_id in [*(("--with", c) for c in extra_cards), *(("--roles", c) for c, _ in roles)]:
         if card_id not in cards:
-            raise DeckError([Problem(where, f"{option}: no card '{card_id}'{did_you_mean(card_id, cards)} "
-                                            f"in {deck.game}")])
+            raise DeckError(
+                [Problem(where, f"{option}: no card '{card_id}'{did_you_mean(card_id, cards)} in {deck.game}")]
+            )
     if roles and extra_cards:
-        raise DeckError([Problem(where, "--with adds a card to a setup's row; with --roles, name every card "
-                                        "in --roles")])
+        raise DeckError(
+            [Problem(where, "--with adds a card to a setup's row; with --roles, name every card in --roles")]
+        )
     if players is None and setup_id is None and not roles:
         return Tonight(frozenset(cards), text["all_cards"])
     setup = _setup(deck, where, setup_id)
@@ -98,13 +108,27 @@ def tonight(deck: Deck, where: Where, text: Mapping, players: int | None, setup_
         return _chosen(deck, where, text, setup, players, dict(roles), seats)
     if players is None:
         if len(setup.players) > 1:
-            raise DeckError([Problem(setup.where, f"--setup {setup.id}: setup '{setup.id}' of {deck.game} has "
-                                                  f"rows for {counts(setup.players)} players: say how many "
-                                                  "with --players N")])
+            raise DeckError(
+                [
+                    Problem(
+                        setup.where,
+                        f"--setup {setup.id}: setup '{setup.id}' of {deck.game} has "
+                        f"rows for {counts(setup.players)} players: say how many "
+                        "with --players N",
+                    )
+                ]
+            )
         players = setup.players[0]
     if players not in setup.players:
-        raise DeckError([Problem(setup.where, f"--players: setup '{setup.id}' of {deck.game} has no row "
-                                              f"for {players} players (rows: {counts(setup.players)})")])
+        raise DeckError(
+            [
+                Problem(
+                    setup.where,
+                    f"--players: setup '{setup.id}' of {deck.game} has no row "
+                    f"for {players} players (rows: {counts(setup.players)})",
+                )
+            ]
+        )
     dealt, beside = dict(setup.deal(players)), dict[str, int]()
     for card_id in extra_cards:
         if cards[card_id].group.id not in seats:
@@ -112,8 +136,14 @@ def tonight(deck: Deck, where: Where, text: Mapping, players: int | None, setup_
             continue
         if setup.fill is None or not dealt.get(setup.fill):
             why = "no card fills seats" if setup.fill is None else f"every {setup.fill} seat is taken"
-            raise DeckError([Problem(setup.where, f"--with {card_id}: setup '{setup.id}' of {deck.game} has no "
-                                                  f"seat left for it ({why})")])
+            raise DeckError(
+                [
+                    Problem(
+                        setup.where,
+                        f"--with {card_id}: setup '{setup.id}' of {deck.game} has no seat left for it ({why})",
+                    )
+                ]
+            )
         dealt[setup.fill] -= 1
         dealt[card_id] = dealt.get(card_id, 0) + 1
     dealt, extra = _with_extra_cards(deck, setup, dealt)
@@ -137,27 +167,52 @@ def _with_extra_cards(deck: Deck, setup: Setup, dealt: Mapping[str, int]) -> tup
 def _setup(deck: Deck, where: Where, setup_id: str | None) -> Setup:
     setups = {setup.id: setup for setup in deck.setups}
     if not setups:
-        raise DeckError([Problem(where, f"{deck.game} has no setups (game.yaml: setups), so it cannot be dealt "
-                                        "for a table: build it for the whole box")])
+        raise DeckError(
+            [
+                Problem(
+                    where,
+                    f"{deck.game} has no setups (game.yaml: setups), so it cannot be dealt "
+                    "for a table: build it for the whole box",
+                )
+            ]
+        )
     setup_id = setup_id or next(iter(setups))
     if setup_id not in setups:
-        raise DeckError([Problem(where, f"--setup: {deck.game} has no setup '{setup_id}'"
-                                        f"{did_you_mean(setup_id, setups)}; "
-                                        f"setups: {', '.join(setups) or 'none'}")])
+        raise DeckError(
+            [
+                Problem(
+                    where,
+                    f"--setup: {deck.game} has no setup '{setup_id}'"
+                    f"{did_you_mean(setup_id, setups)}; "
+                    f"setups: {', '.join(setups) or 'none'}",
+                )
+            ]
+        )
     return setups[setup_id]
 
 
 def _check_box(deck: Deck, option: str, wanted: Mapping[str, int]) -> None:
     """Every card asked for is in the box that many times."""
-    problems = [Problem(card.name.where, f"{option}: {wanted[card.id]} '{card.id}' cards asked for, but the box "
-                                         f"has {card.count}")
-                for card in deck.cards if wanted.get(card.id, 0) > card.count]
+    problems = [
+        Problem(
+            card.name.where, f"{option}: {wanted[card.id]} '{card.id}' cards asked for, but the box has {card.count}"
+        )
+        for card in deck.cards
+        if wanted.get(card.id, 0) > card.count
+    ]
     if problems:
         raise DeckError(problems)
 
 
-def _chosen(deck: Deck, where: Where, text: Mapping, setup: Setup, players: int | None, roles: dict[str, int],
-            seats: frozenset[str]) -> Tonight:
+def _chosen(
+    deck: Deck,
+    where: Where,
+    text: Mapping,
+    setup: Setup,
+    players: int | None,
+    roles: dict[str, int],
+    seats: frozenset[str],
+) -> Tonight:
     """The table of --roles: its cards exactly, checked against the box and against the setup's rule."""
     _check_box(deck, "--roles", roles)
     groups = {card.id: card.group.id for card in deck.cards}
@@ -167,30 +222,64 @@ def _chosen(deck: Deck, where: Where, text: Mapping, setup: Setup, players: int 
     rule = f"setup '{setup.id}' of {deck.game} deals"
     if players is None:
         if not setup.one_each:
-            raise DeckError([Problem(setup.where, f"--roles: {rule} several cards to each player: say how many "
-                                                  "play with --players N")])
+            raise DeckError(
+                [
+                    Problem(
+                        setup.where, f"--roles: {rule} several cards to each player: say how many play with --players N"
+                    )
+                ]
+            )
         players = total - setup.extra
         if players < 1:
-            raise DeckError([Problem(setup.where, f"--roles: {total} cards seat nobody: {rule} one card to "
-                                                  f"each player and {setup.extra} more")])
+            raise DeckError(
+                [
+                    Problem(
+                        setup.where,
+                        f"--roles: {total} cards seat nobody: {rule} one card to each player and {setup.extra} more",
+                    )
+                ]
+            )
     warnings = []
     if setup.one_each and total != players + setup.extra:
         more = f" and {setup.extra} more" if setup.extra else ""
-        warnings.append(Problem(setup.where, f"--roles: {total} cards for {players} players, but {rule} one "
-                                             f"card to each player{more} ({players + setup.extra} cards)",
-                                "warning"))
+        warnings.append(
+            Problem(
+                setup.where,
+                f"--roles: {total} cards for {players} players, but {rule} one "
+                f"card to each player{more} ({players + setup.extra} cards)",
+                "warning",
+            )
+        )
     elif not setup.one_each and total % players:
-        warnings.append(Problem(setup.where, f"--roles: {total} cards for {players} players, but {rule} every "
-                                             "player the same number of cards", "warning"))
-    low, high = deck.rulebook.players if deck.rulebook else (min(min(s.players) for s in deck.setups),
-                                                             max(max(s.players) for s in deck.setups))
+        warnings.append(
+            Problem(
+                setup.where,
+                f"--roles: {total} cards for {players} players, but {rule} every player the same number of cards",
+                "warning",
+            )
+        )
+    low, high = (
+        deck.rulebook.players
+        if deck.rulebook
+        else (min(min(s.players) for s in deck.setups), max(max(s.players) for s in deck.setups))
+    )
     if not low <= players <= high:
-        warnings.append(Problem(where, f"--roles: {players} players, but {deck.game} is for {low}–{high} players",
-                                "warning"))
+        warnings.append(
+            Problem(where, f"--roles: {players} players, but {deck.game} is for {low}–{high} players", "warning")
+        )
     dealt, extra = _with_extra_cards(deck, setup, dealt)
     _check_box(deck, "--roles", {**dealt, **beside})
-    return Tonight(frozenset(roles), fill(text["roles_for"], players=players), players, setup, dealt, beside,
-                   extra, tuple(warnings), chosen=True)
+    return Tonight(
+        frozenset(roles),
+        fill(text["roles_for"], players=players),
+        players,
+        setup,
+        dealt,
+        beside,
+        extra,
+        tuple(warnings),
+        chosen=True,
+    )
 
 
 def _named_by_script(deck: Deck) -> frozenset[str]:
@@ -198,10 +287,16 @@ def _named_by_script(deck: Deck) -> frozenset[str]:
     script = deck.script
     if script is None:
         return frozenset()
-    steps = [*script.setup, *(step for version in script.versions for phase in version.phases
-                              for step in phase.steps),
-             *(step for card in deck.cards if card.night_script
-               for step in (*card.night_script.before, *card.night_script.then, *card.night_script.after))]
+    steps = [
+        *script.setup,
+        *(step for version in script.versions for phase in version.phases for step in phase.steps),
+        *(
+            step
+            for card in deck.cards
+            if card.night_script
+            for step in (*card.night_script.before, *card.night_script.then, *card.night_script.after)
+        ),
+    ]
     return frozenset(card_id for step in steps for card_id in step.named) | frozenset(script.unheld_if)
 
 

@@ -11,8 +11,9 @@ are warnings; everything else is an error.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from cardgen.cards import svgcheck
 from cardgen.core import contained
@@ -24,8 +25,9 @@ from cardgen.deck.schema_check import check_schema, dotted, refs
 from cardgen.deck.setups import setup_cards
 
 
-def _check_translations(doc: Doc, rule: dict, languages: list[str], owner: str,
-                        icons: frozenset[str] = frozenset()) -> list[Problem]:
+def _check_translations(
+    doc: Doc, rule: dict, languages: list[str], owner: str, icons: frozenset[str] = frozenset()
+) -> list[Problem]:
     """Every text of a file: its fallback language there, every language of the game there and not
     empty (one warning per text, naming the languages it lacks), no language the game lacks, and what
     each says printable (:func:`check_text`)."""
@@ -41,17 +43,26 @@ def _check_translations(doc: Doc, rule: dict, languages: list[str], owner: str,
         lacking = [lang for lang in languages if lang != fallback and not _written(text, lang)]
         if lacking:
             shown = "English" if fallback == "en" else f"'{fallback}'"
-            problems.append(Problem(
-                where, f"{owner}: no {', '.join(repr(lang) for lang in lacking)} text for {dotted(path)}; the card "
-                f"falls back to {shown}", "warning"))
+            problems.append(
+                Problem(
+                    where,
+                    f"{owner}: no {', '.join(repr(lang) for lang in lacking)} text for {dotted(path)}; the card "
+                    f"falls back to {shown}",
+                    "warning",
+                )
+            )
         for lang, value in text.items():
             if not isinstance(lang, str) or not re.match(schema.LANG_PATTERN, lang):
-                continue       # the schema check has said it is no language code
+                continue  # the schema check has said it is no language code
             if lang not in languages:
-                problems.append(Problem(
-                    doc.where(path + (lang,)),
-                    f"{dotted(path + (lang,))}: '{lang}' is not one of the game's languages "
-                    f"({', '.join(languages)})", "warning"))
+                problems.append(
+                    Problem(
+                        doc.where(path + (lang,)),
+                        f"{dotted(path + (lang,))}: '{lang}' is not one of the game's languages "
+                        f"({', '.join(languages)})",
+                        "warning",
+                    )
+                )
             elif isinstance(value, str):
                 problems += check_text(doc, path + (lang,), icons)
     return problems
@@ -63,8 +74,9 @@ def _written(text: dict, lang: str) -> bool:
     return value is not None and (not isinstance(value, str) or bool(value.strip()))
 
 
-def check_text(doc: Doc, path: KeyPath, icons: frozenset[str] = frozenset(), markup_marks: bool = True) \
-        -> list[Problem]:
+def check_text(
+    doc: Doc, path: KeyPath, icons: frozenset[str] = frozenset(), markup_marks: bool = True
+) -> list[Problem]:
     """What a text holds that would not print as written: a script cardgen cannot shape (an error),
     a `:word:` that is no card's icon and a `**` or `*` never closed (warnings), each at its line."""
     from cardgen.text import markup, writing
@@ -79,37 +91,57 @@ def check_text(doc: Doc, path: KeyPath, icons: frozenset[str] = frozenset(), mar
     if found:
         char, script, needs = found
         lang = f"the '{path[-1]}' text" if len(path) > 1 else "the text"
-        problems.append(Problem(at(value.index(char)), f"{dotted(path)}: {lang} is in {script} script "
-                                f"('{char}' U+{ord(char):04X}), which needs shaping ({needs}) that cardgen "
-                                "does not do yet; see the scripts cardgen prints in docs/designing.md"))
+        problems.append(
+            Problem(
+                at(value.index(char)),
+                f"{dotted(path)}: {lang} is in {script} script "
+                f"('{char}' U+{ord(char):04X}), which needs shaping ({needs}) that cardgen "
+                "does not do yet; see the scripts cardgen prints in docs/designing.md",
+            )
+        )
     if not markup_marks:
         return problems
     for index, name in markup.icon_names(value):
         if name not in icons:
             hint = did_you_mean(name, icons)
-            problems.append(Problem(at(index), f"{dotted(path)}: ':{name}:' is no card's icon{hint}; it prints as "
-                                    "written (only cards with an SVG symbol have one)", "warning"))
+            problems.append(
+                Problem(
+                    at(index),
+                    f"{dotted(path)}: ':{name}:' is no card's icon{hint}; it prints as "
+                    "written (only cards with an SVG symbol have one)",
+                    "warning",
+                )
+            )
     for index, mark, opened in markup.unpaired(value):
         style = {"*": "italic", "**": "bold", "***": "bold italic"}.get(mark, "a style")
         what = "opens {} that is never closed" if opened else "closes {} that was never opened"
-        problems.append(Problem(at(index), f"{dotted(path)}: '{mark}' {what.format(style)}; it prints as written",
-                                "warning"))
+        problems.append(
+            Problem(at(index), f"{dotted(path)}: '{mark}' {what.format(style)}; it prints as written", "warning")
+        )
     return problems
 
 
 def svg_refs(files: GameFiles) -> list[tuple[Where, str, Path, Path]]:
     """Every SVG a game's files name: (where, the key and value as written, the file, its folder)."""
-    docs = [(files.checked_game, schema.GAME, files.folder)] + [(doc, schema.CARD, files.folder_of(doc))
-                                                                 for doc in files.cards.values()]
-    return [(doc.where(path), f"{dotted(path)}: '{doc.get(path)}'", folder / doc.get(path), folder)
-            for doc, rule, folder in docs if isinstance(doc.data, dict)
-            for path in refs(doc, rule, "#/$defs/file")
-            if isinstance(doc.get(path), str) and doc.get(path).lower().endswith(".svg")]
+    docs = [(files.checked_game, schema.GAME, files.folder)] + [
+        (doc, schema.CARD, files.folder_of(doc)) for doc in files.cards.values()
+    ]
+    return [
+        (doc.where(path), f"{dotted(path)}: '{doc.get(path)}'", folder / doc.get(path), folder)
+        for doc, rule, folder in docs
+        if isinstance(doc.data, dict)
+        for path in refs(doc, rule, "#/$defs/file")
+        if isinstance(doc.get(path), str) and doc.get(path).lower().endswith(".svg")
+    ]
 
 
 def _check_files(doc: Doc, rule: dict, folder: Path) -> list[Problem]:
-    return [p for path in refs(doc, rule, "#/$defs/file") if isinstance(doc.get(path), str)
-            for p in _check_file(doc, path, folder)]
+    return [
+        p
+        for path in refs(doc, rule, "#/$defs/file")
+        if isinstance(doc.get(path), str)
+        for p in _check_file(doc, path, folder)
+    ]
 
 
 def _check_file(doc: Doc, path: KeyPath, folder: Path) -> list[Problem]:
@@ -143,12 +175,16 @@ def _unknown(doc: Doc, path: KeyPath, what: str, known: Iterable[str]) -> list[P
     known = list(known)
     if not isinstance(value, str) or value in known:
         return []
-    return [Problem(doc.where(path), f"{dotted(path)}: unknown {what} '{value}'{did_you_mean(value, known)}; "
-                    f"the game's {what}s: {', '.join(known) or 'none'}")]
+    return [
+        Problem(
+            doc.where(path),
+            f"{dotted(path)}: unknown {what} '{value}'{did_you_mean(value, known)}; "
+            f"the game's {what}s: {', '.join(known) or 'none'}",
+        )
+    ]
 
 
-def _check_groups(files: GameFiles, groups: dict, teams: dict, sizes: list[str],
-                  languages: list[str]) -> list[Problem]:
+def _check_groups(files: GameFiles, groups: dict, teams: dict, sizes: list[str], languages: list[str]) -> list[Problem]:
     game, problems = files.checked_game, []
     for group_id, spec in groups.items():
         if not isinstance(spec, dict) or "name" not in spec:
@@ -162,9 +198,13 @@ def _check_groups(files: GameFiles, groups: dict, teams: dict, sizes: list[str],
             others = [g for g in groups if g != group_id]
             problems += _unknown(game, path + ("derive", "from"), "group", others)
             if source in groups and isinstance(groups[source], dict) and "derive" in groups[source]:
-                problems.append(Problem(game.where(path + ("derive", "from")),
-                                        f"{dotted(path + ('derive', 'from'))}: '{source}' is itself derived; "
-                                        "derive from a group of written cards"))
+                problems.append(
+                    Problem(
+                        game.where(path + ("derive", "from")),
+                        f"{dotted(path + ('derive', 'from'))}: '{source}' is itself derived; "
+                        "derive from a group of written cards",
+                    )
+                )
         words = spec.get("words")
         if isinstance(words, dict) and isinstance(words.get("file"), str):
             problems += _check_words(files, path + ("words",), words, languages)
@@ -179,28 +219,41 @@ def _check_words(files: GameFiles, path: KeyPath, spec: dict, languages: list[st
         doc = files.extra.get(name)
         if doc is None:
             why = contained.reason(files.folder / name, files.folder)
-            message = {contained.MISSING: f"no word list '{name}' for '{lang}'",
-                       contained.UNUSABLE: f"'{name[:60]}' is not a usable file name",
-                       contained.OUTSIDE: f"'{name}' is outside the game folder"}.get(why) if why else None
-            if message:     # any other reason was said where the file is
+            message = (
+                {
+                    contained.MISSING: f"no word list '{name}' for '{lang}'",
+                    contained.UNUSABLE: f"'{name[:60]}' is not a usable file name",
+                    contained.OUTSIDE: f"'{name}' is outside the game folder",
+                }.get(why)
+                if why
+                else None
+            )
+            if message:  # any other reason was said where the file is
                 where = files.checked_game.where(path + ("file",))
                 problems.append(Problem(where, f"{dotted(path + ('file',))}: {message}"))
             continue
-        rule = {"type": "object", "additionalProperties": {"type": "array", "minItems": 1,
-                                                          "items": {"type": "string"}}}
+        rule = {"type": "object", "additionalProperties": {"type": "array", "minItems": 1, "items": {"type": "string"}}}
         problems += check_schema(doc, rule)
         if not isinstance(doc.data, dict):
             continue
-        problems += [problem for level, words in doc.data.items() if isinstance(words, list)
-                     for index, word in enumerate(words) if isinstance(word, str)
-                     for problem in check_text(doc, (level, index), markup_marks=False)]
+        problems += [
+            problem
+            for level, words in doc.data.items()
+            if isinstance(words, list)
+            for index, word in enumerate(words)
+            if isinstance(word, str)
+            for problem in check_text(doc, (level, index), markup_marks=False)
+        ]
         for level, per_card in levels.items():
             words = doc.data.get(level)
             if not isinstance(words, list):
                 problems.append(Problem(doc.where(), f"no '{level}' words (the cards take {per_card} a card)"))
             elif isinstance(per_card, int) and len(words) < per_card:
-                problems.append(Problem(doc.where((level,)), f"{level}: {len(words)} words, fewer than the "
-                                        f"{per_card} one card takes"))
+                problems.append(
+                    Problem(
+                        doc.where((level,)), f"{level}: {len(words)} words, fewer than the {per_card} one card takes"
+                    )
+                )
     return problems
 
 
@@ -220,8 +273,7 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
     cards = list(files.cards)
     docs = [files.extra.get("script.yaml")] + list(files.cards.values())
     for doc in filter(None, docs):
-        for path in refs(doc, schema.SCRIPT if doc.file.endswith("script.yaml") else schema.CARD,
-                          "#/$defs/step"):
+        for path in refs(doc, schema.SCRIPT if doc.file.endswith("script.yaml") else schema.CARD, "#/$defs/step"):
             for key in ("if", "if-all", "unless"):
                 condition = doc.get(path).get(key) if isinstance(doc.get(path), dict) else None
                 names = [condition] if isinstance(condition, str) else condition or []
@@ -264,20 +316,36 @@ def _check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
             kinds = [kind for kind in _STEP_KINDS if kind in step]
             in_setup = is_script and path[0] == "setup"
             if len(kinds) != 1:
-                problems.append(Problem(doc.where(path), f"{dotted(path)}: a step does one thing: expected exactly "
-                                        f"one of {', '.join(_STEP_KINDS)}, got {', '.join(kinds) or 'none'}"))
+                problems.append(
+                    Problem(
+                        doc.where(path),
+                        f"{dotted(path)}: a step does one thing: expected exactly "
+                        f"one of {', '.join(_STEP_KINDS)}, got {', '.join(kinds) or 'none'}",
+                    )
+                )
             elif kinds[0] == "deal" and not in_setup:
-                problems.append(Problem(doc.where(path + ("deal",)),
-                                        f"{dotted(path + ('deal',))}: cards are dealt only in the setup"))
+                problems.append(
+                    Problem(
+                        doc.where(path + ("deal",)), f"{dotted(path + ('deal',))}: cards are dealt only in the setup"
+                    )
+                )
             elif kinds[0] == "roles" and (in_setup or not is_script):
                 # Inside a card's own call, the calls would go on calling themselves.
-                where = "the phases, not in the setup" if is_script else "the script's phases, not in a card's night call"
-                problems.append(Problem(doc.where(path + ("roles",)),
-                                        f"{dotted(path + ('roles',))}: roles are called in {where}"))
+                where = (
+                    "the phases, not in the setup" if is_script else "the script's phases, not in a card's night call"
+                )
+                problems.append(
+                    Problem(doc.where(path + ("roles",)), f"{dotted(path + ('roles',))}: roles are called in {where}")
+                )
             if "version" in step:
                 if not in_setup:
-                    problems.append(Problem(doc.where(path + ("version",)), f"{dotted(path + ('version',))}: "
-                                            "only setup steps belong to one version (phases are in their version)"))
+                    problems.append(
+                        Problem(
+                            doc.where(path + ("version",)),
+                            f"{dotted(path + ('version',))}: "
+                            "only setup steps belong to one version (phases are in their version)",
+                        )
+                    )
                 else:
                     problems += _unknown(doc, path + ("version",), "script version", versions)
             if step.get("deadly") is True:
@@ -287,8 +355,12 @@ def _check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
             deadly.append((doc, ("night", "script")))
     if deadly and "win-check" not in data:
         doc, path = deadly[0]
-        problems.append(Problem(doc.where(path + ("deadly",)), f"{dotted(path + ('deadly',))}: players may die here, "
-                                "but script.yaml has no win-check to follow it"))
+        problems.append(
+            Problem(
+                doc.where(path + ("deadly",)),
+                f"{dotted(path + ('deadly',))}: players may die here, but script.yaml has no win-check to follow it",
+            )
+        )
     return problems
 
 
@@ -303,11 +375,16 @@ def _well_formed_setup(spec: Any) -> bool:
     def number(value: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
-    return (isinstance(spec, dict) and isinstance(spec.get("players"), list) and spec["players"]
-            and all(number(n) and n > 0 for n in spec["players"])
-            and isinstance(spec.get("cards"), dict)
-            and all(number(c) or (isinstance(c, list) and all(map(number, c))) for c in spec["cards"].values())
-            and number(spec.get("extra", 0)) and isinstance(spec.get("fill", ""), str))
+    return (
+        isinstance(spec, dict)
+        and isinstance(spec.get("players"), list)
+        and spec["players"]
+        and all(number(n) and n > 0 for n in spec["players"])
+        and isinstance(spec.get("cards"), dict)
+        and all(number(c) or (isinstance(c, list) and all(map(number, c))) for c in spec["cards"].values())
+        and number(spec.get("extra", 0))
+        and isinstance(spec.get("fill", ""), str)
+    )
 
 
 def _check_setups(files: GameFiles) -> list[Problem]:
@@ -323,27 +400,41 @@ def _check_setups(files: GameFiles) -> list[Problem]:
             continue  # the schema check has said what is wrong
         players, cards = spec["players"], spec["cards"]
         if spec.get("house") is True and spec.get("origin") == "community":
-            problems.append(Problem(game.where(path + ("origin",)),
-                                    f"{dotted(path)}: a setup is ours (house: true) or the players' "
-                                    "(origin: community), not both"))
+            problems.append(
+                Problem(
+                    game.where(path + ("origin",)),
+                    f"{dotted(path)}: a setup is ours (house: true) or the players' (origin: community), not both",
+                )
+            )
         for card_id, counts in cards.items():
             if card_id not in box:
-                problems.append(Problem(game.where(path + ("cards", card_id)),
-                                        f"{dotted(path + ('cards', card_id))}: no card '{card_id}'"
-                                        f"{did_you_mean(card_id, box)} in roles/"))
+                problems.append(
+                    Problem(
+                        game.where(path + ("cards", card_id)),
+                        f"{dotted(path + ('cards', card_id))}: no card '{card_id}'"
+                        f"{did_you_mean(card_id, box)} in roles/",
+                    )
+                )
             elif isinstance(counts, list) and len(counts) != len(players):
-                problems.append(Problem(game.where(path + ("cards", card_id)),
-                                        f"{dotted(path + ('cards', card_id))}: {len(counts)} numbers for "
-                                        f"{len(players)} player counts"))
+                problems.append(
+                    Problem(
+                        game.where(path + ("cards", card_id)),
+                        f"{dotted(path + ('cards', card_id))}: {len(counts)} numbers for {len(players)} player counts",
+                    )
+                )
         problems += _unknown(game, path + ("fill",), "card", box) if "fill" in spec else []
         if "extra" in spec and "fill" not in spec:
             # Without a card to take the seats, the extra cards would be ignored in silence.
-            problems.append(Problem(game.where(path + ("extra",)),
-                                    f"{dotted(path + ('extra',))}: extra cards are dealt only with `fill` (the "
-                                    "card that takes the seats left over): add a fill, or take extra out"))
+            problems.append(
+                Problem(
+                    game.where(path + ("extra",)),
+                    f"{dotted(path + ('extra',))}: extra cards are dealt only with `fill` (the "
+                    "card that takes the seats left over): add a fill, or take extra out",
+                )
+            )
         if problems:
             continue
-        for index, count in enumerate(players):
+        for count in players:
             try:
                 deal = setup_cards(spec, count)
             except ValueError as exc:
@@ -351,24 +442,37 @@ def _check_setups(files: GameFiles) -> list[Problem]:
                 continue
             for card_id, number in deal.items():
                 if number > box[card_id]:
-                    problems.append(Problem(
-                        game.where(path + ("cards", card_id) if card_id in spec["cards"] else path + ("fill",)),
-                        f"{dotted(path)}: {count} players need {number} '{card_id}' cards; the box has "
-                        f"{box[card_id]} (its count)"))
+                    problems.append(
+                        Problem(
+                            game.where(path + ("cards", card_id) if card_id in spec["cards"] else path + ("fill",)),
+                            f"{dotted(path)}: {count} players need {number} '{card_id}' cards; the box has "
+                            f"{box[card_id]} (its count)",
+                        )
+                    )
     return problems
 
 
 def _icon_ids(files: GameFiles, groups: dict) -> frozenset[str]:
     """The ids a text may write as `:id:` for an icon: cards with an SVG symbol, and the cards derived
     from them (as cardgen.cards.render.inline_icons has them)."""
+
     def group(doc: Doc) -> Any:
         return doc.data.get("group", "role")
 
-    svg = {card_id for card_id, doc in files.cards.items() if isinstance(doc.data, dict)
-           and isinstance(doc.data.get("symbol"), str) and doc.data["symbol"].lower().endswith(".svg")}
-    derived = {f"{group_id}-{card_id}" for group_id, spec in groups.items()
-               if isinstance(spec, dict) and isinstance(spec.get("derive"), dict)
-               for card_id in svg if group(files.cards[card_id]) == spec["derive"].get("from")}
+    svg = {
+        card_id
+        for card_id, doc in files.cards.items()
+        if isinstance(doc.data, dict)
+        and isinstance(doc.data.get("symbol"), str)
+        and doc.data["symbol"].lower().endswith(".svg")
+    }
+    derived = {
+        f"{group_id}-{card_id}"
+        for group_id, spec in groups.items()
+        if isinstance(spec, dict) and isinstance(spec.get("derive"), dict)
+        for card_id in svg
+        if group(files.cards[card_id]) == spec["derive"].get("from")
+    }
     return frozenset(svg | derived)
 
 
@@ -382,8 +486,11 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     data = game.data if isinstance(game.data, dict) else {}
     listed = data.get("languages")
     # A language that is not a code has been reported; texts are checked against the others.
-    languages = [lang for lang in listed if isinstance(lang, str) and re.match(schema.LANG_PATTERN, lang)] \
-        if isinstance(listed, list) else []
+    languages = (
+        [lang for lang in listed if isinstance(lang, str) and re.match(schema.LANG_PATTERN, lang)]
+        if isinstance(listed, list)
+        else []
+    )
     # With no usable list of languages (the schema has said so), no text can be checked against it.
     check_translations = bool(languages)
     languages = languages or ["en"]
@@ -393,12 +500,16 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     sizes = list(card_sizes)
     size = data.get("card-size")
     if isinstance(size, str) and size not in sizes:
-        problems.append(Problem(game.where(("card-size",)),
-                                f"card-size: unknown size '{size}'{did_you_mean(size, sizes)}; "
-                                f"known sizes: {', '.join(sizes)}"))
+        problems.append(
+            Problem(
+                game.where(("card-size",)),
+                f"card-size: unknown size '{size}'{did_you_mean(size, sizes)}; known sizes: {', '.join(sizes)}",
+            )
+        )
     if isinstance(game.data, dict):
-        problems += _check_translations(game, schema.GAME, languages, f"game '{files.id}'", icons) \
-            if check_translations else []
+        problems += (
+            _check_translations(game, schema.GAME, languages, f"game '{files.id}'", icons) if check_translations else []
+        )
         problems += _check_files(game, schema.GAME, files.folder)
     if not files.cards:
         problems.append(Problem(Where(game.file), f"game '{files.id}' has no card files in roles/"))
@@ -408,28 +519,42 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     night_orders: dict[int, str] = {}
     for card_id, doc in files.cards.items():
         if not re.match(schema.ID_PATTERN, card_id):
-            problems.append(Problem(Where(doc.file), f"'{card_id}' is not a valid id: file names are "
-                                    "kebab-case English, like little-girl.yaml"))
+            problems.append(
+                Problem(
+                    Where(doc.file),
+                    f"'{card_id}' is not a valid id: file names are kebab-case English, like little-girl.yaml",
+                )
+            )
         problems += check_schema(doc, schema.CARD)
         if not isinstance(doc.data, dict):
             continue
         card = doc.data
-        problems += _check_translations(doc, schema.CARD, languages, f"card '{card_id}'", icons) \
-            if check_translations else []
+        problems += (
+            _check_translations(doc, schema.CARD, languages, f"card '{card_id}'", icons) if check_translations else []
+        )
         problems += _check_files(doc, schema.CARD, files.folder_of(doc))
         problems += _unknown(doc, ("team",), "team", teams)
         if "group" in card:
             problems += _unknown(doc, ("group",), "group", groups)
         elif "role" not in groups:
-            problems.append(Problem(doc.where(), f"card '{card_id}' names no group and the game has no 'role' "
-                                    f"group; the game's groups: {', '.join(groups) or 'none'}"))
+            problems.append(
+                Problem(
+                    doc.where(),
+                    f"card '{card_id}' names no group and the game has no 'role' "
+                    f"group; the game's groups: {', '.join(groups) or 'none'}",
+                )
+            )
         night = card.get("night")
         order = night.get("order") if isinstance(night, dict) else None
         if isinstance(order, int) and not isinstance(order, bool):
             if order in night_orders:
-                problems.append(Problem(doc.where(("night", "order")),
-                                        f"night.order: {order} is already the order of '{night_orders[order]}'; "
-                                        "each role wakes at its own number"))
+                problems.append(
+                    Problem(
+                        doc.where(("night", "order")),
+                        f"night.order: {order} is already the order of '{night_orders[order]}'; "
+                        "each role wakes at its own number",
+                    )
+                )
             else:
                 night_orders[order] = card_id
     return problems

@@ -15,15 +15,25 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from cardgen.deck.model import NOT, Deck
 from cardgen.deck.tonight import Tonight
 from cardgen.documents import script_lines, templating
 
 # Marks the page reads, by the key it reads them under; a default value is left out of the page.
-_MARKS = {"deadly": "deadly", "house": "house", "timer": "timer", "pause": "pause", "secret_word": "word",
-          "if_guessed": "guessed", "if_tailored": "tailored", "choices": "choices", "announce": "announce"}
+_MARKS = {
+    "deadly": "deadly",
+    "house": "house",
+    "timer": "timer",
+    "pause": "pause",
+    "secret_word": "word",
+    "if_guessed": "guessed",
+    "if_tailored": "tailored",
+    "choices": "choices",
+    "announce": "announce",
+}
 
 
 class PageError(ValueError):
@@ -51,12 +61,27 @@ def _cards(deck: Deck, versions: tuple[script_lines.VersionLines, ...]) -> list[
     dealt = {card_id for setup in deck.setups for deal in setup.deals for card_id in deal}
     groups = {card.group.id for card in deck.cards if card.id in dealt or card.night_order is not None}
     wanted = {card.id for card in deck.cards if card.group.id in groups}
-    wanted |= {card_id.removeprefix(NOT) for version in versions for phase in version.phases
-               for line in phase.lines for clause in line.when for card_id in clause}
-    return [{"id": card.id, "name": card.name.value, "team": card.team.id if card.team else None,
-             "group": card.group.id, "count": card.count, "wakes": card.night_order is not None,
-             **({"extra": card.extra_cards} if card.extra_cards else {})}
-            for card in deck.cards if card.id in wanted]
+    wanted |= {
+        card_id.removeprefix(NOT)
+        for version in versions
+        for phase in version.phases
+        for line in phase.lines
+        for clause in line.when
+        for card_id in clause
+    }
+    return [
+        {
+            "id": card.id,
+            "name": card.name.value,
+            "team": card.team.id if card.team else None,
+            "group": card.group.id,
+            "count": card.count,
+            "wakes": card.night_order is not None,
+            **({"extra": card.extra_cards} if card.extra_cards else {}),
+        }
+        for card in deck.cards
+        if card.id in wanted
+    ]
 
 
 def _words(deck: Deck) -> dict[str, list[str]]:
@@ -75,14 +100,25 @@ def _tonight(tonight: Tonight) -> dict:
         return {"setup": None, "players": None, "with": [], "roles": None}
     if tonight.chosen:
         # Named card by card (--roles): the page deals exactly these, as worked out here.
-        return {"setup": tonight.setup.id, "players": tonight.players, "with": [],
-                "roles": {"dealt": list(tonight.dealt.items()), "beside": list(tonight.beside.items()),
-                          "extra": tonight.extra}}
+        return {
+            "setup": tonight.setup.id,
+            "players": tonight.players,
+            "with": [],
+            "roles": {
+                "dealt": list(tonight.dealt.items()),
+                "beside": list(tonight.beside.items()),
+                "extra": tonight.extra,
+            },
+        }
     row = tonight.setup.deal(tonight.players)
     # The fill card only ever gives seats away, or grows by a card's extra cards; a card beside the deal
     # (a title) is in play without a seat.
-    added = [card_id for card_id, n in tonight.dealt.items() if card_id != tonight.setup.fill
-             for _ in range(n - row.get(card_id, 0))]
+    added = [
+        card_id
+        for card_id, n in tonight.dealt.items()
+        if card_id != tonight.setup.fill
+        for _ in range(n - row.get(card_id, 0))
+    ]
     added += sorted(tonight.in_play - set(tonight.dealt))
     return {"setup": tonight.setup.id, "players": tonight.players, "with": added, "roles": None}
 
@@ -96,31 +132,65 @@ def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonig
         "lang": deck.lang,
         "name": deck.name.value,
         "title": script_title.value if script_title else text["script"],
-        "versions": [{"id": version.id, "name": version.name,
-                      "phases": [{"title": phase.title, "kind": phase.kind, "lines": [_line(line) for line in
-                                                                                        phase.lines]}
-                                 for phase in version.phases]}
-                     for version in versions],
+        "versions": [
+            {
+                "id": version.id,
+                "name": version.name,
+                "phases": [
+                    {"title": phase.title, "kind": phase.kind, "lines": [_line(line) for line in phase.lines]}
+                    for phase in version.phases
+                ],
+            }
+            for version in versions
+        ],
         "cards": _cards(deck, versions),
         "all": [card.id for card in deck.cards],
-        "teams": [{"id": team.id, "name": team.name.value, "color": team.color}
-                  for team in dict.fromkeys(card.team for card in deck.cards if card.team)],
-        "setups": [{"id": setup.id, "name": setup.name.value if setup.name else setup.id,
-                    "players": list(setup.players), "deals": [list(deal.items()) for deal in setup.deals],
-                    "fill": setup.fill, "extra": setup.extra}
-                   for setup in deck.setups],
+        "teams": [
+            {"id": team.id, "name": team.name.value, "color": team.color}
+            for team in dict.fromkeys(card.team for card in deck.cards if card.team)
+        ],
+        "setups": [
+            {
+                "id": setup.id,
+                "name": setup.name.value if setup.name else setup.id,
+                "players": list(setup.players),
+                "deals": [list(deal.items()) for deal in setup.deals],
+                "fill": setup.fill,
+                "extra": setup.extra,
+            }
+            for setup in deck.setups
+        ],
         "dealTable": script_lines.deal_line(deck, Tonight(frozenset(), ""), text),
         "players": list(deck.rulebook.players) if deck.rulebook else None,
         "tonight": _tonight(tonight),
         "deadRoles": deck.night.dead_roles,
-        "winCheck": [{"text": part.wording, **({"when": [list(part.when)]} if part.when else {})}
-                     for part in deck.checked_script.win_check],
+        "winCheck": [
+            {"text": part.wording, **({"when": [list(part.when)]} if part.when else {})}
+            for part in deck.checked_script.win_check
+        ],
         "stops": script_lines.FULL_WIDTH_STOPS,
         "words": _words(deck),
         "settings": dict(settings),
-        "t": {**{key: text[key] for key in ("deal_item", "list_separator", "setup_for", "roles_for", "all_cards", "win_check",
-                                            "colon", "deal_cards", "deal_one", "deal_each", "deal_extra_one", "deal_extra")},
-              **page_text},
+        "t": {
+            **{
+                key: text[key]
+                for key in (
+                    "deal_item",
+                    "list_separator",
+                    "setup_for",
+                    "roles_for",
+                    "all_cards",
+                    "win_check",
+                    "colon",
+                    "deal_cards",
+                    "deal_one",
+                    "deal_each",
+                    "deal_extra_one",
+                    "deal_extra",
+                )
+            },
+            **page_text,
+        },
     }
 
 
@@ -136,8 +206,15 @@ def _json(values: dict) -> str:
     return text
 
 
-def page(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonight: Tonight,
-         read: Callable[[str], str], template_dirs) -> bytes:
+def page(
+    deck: Deck,
+    text: Mapping,
+    page_text: Mapping,
+    settings: Mapping,
+    tonight: Tonight,
+    read: Callable[[str], str],
+    template_dirs,
+) -> bytes:
     """The page's HTML. `page_text` is templates/narrator/text.yaml in the deck's language (and the
     language's name), `settings` templates/narrator/narrator.yaml; `read` gives the text of a file in
     templates/narrator/ (the script and the style)."""
@@ -150,12 +227,28 @@ def page(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonig
     values = data(deck, text, page_text, settings, tonight)
     encoded = json.dumps(values, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     values["id"] = hashlib.sha256(encoded.encode()).hexdigest()[:16]
-    csp = "; ".join([
-        "default-src 'none'", f"script-src {_hash(code)}", f"style-src {_hash(style)}", "img-src data:",
-        "base-uri 'none'", "form-action 'none'"])
+    csp = "; ".join(
+        [
+            "default-src 'none'",
+            f"script-src {_hash(code)}",
+            f"style-src {_hash(style)}",
+            "img-src data:",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ]
+    )
     # The script, the style and the escaped JSON go in as they are: autoescape would break them.
-    html = templating.render(template_dirs, "page.html.j2", {
-        "lang": deck.lang, "title": f"{deck.name.value} · {values['title']}", "csp": csp,
-        "data": Markup(_json(values)), "code": Markup(code), "style": Markup(style), "loading": page_text["loading"]})
+    html = templating.render(
+        template_dirs,
+        "page.html.j2",
+        {
+            "lang": deck.lang,
+            "title": f"{deck.name.value} · {values['title']}",
+            "csp": csp,
+            "data": Markup(_json(values)),
+            "code": Markup(code),
+            "style": Markup(style),
+            "loading": page_text["loading"],
+        },
+    )
     return html.encode()
-

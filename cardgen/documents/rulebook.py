@@ -14,7 +14,7 @@ On a bilingual deck each role's section gives its second-language name in bracke
 from __future__ import annotations
 
 from collections import Counter
-from typing import Mapping
+from collections.abc import Mapping
 
 from cardgen.core.phrases import FALLBACK, fill
 from cardgen.deck.model import Deck, Marks, Part, Setup, team_color
@@ -64,20 +64,29 @@ def _per_player(setup: Setup) -> list[int] | None:
 
 def _community(deck: Deck, text: Mapping) -> dict | None:
     """The setups groups play, side by side in one table: a column per setup and player count."""
-    columns = [(setup, players, deal) for setup in deck.setups if setup.community
-               for players, deal in zip(setup.players, setup.deals)]
+    columns = [
+        (setup, players, deal)
+        for setup in deck.setups
+        if setup.community
+        for players, deal in zip(setup.players, setup.deals)
+    ]
     if not columns:
         return None
     names = {card.id: card.name.value for card in deck.cards}
     # The cards in the order the setups name them, and the cards that fill the seats left over last.
     fills = {setup.fill for setup, _, _ in columns}
-    order = [card_id for _, _, deal in columns for card_id in deal if card_id not in fills] + \
-        [card_id for _, _, deal in columns for card_id in deal if card_id in fills]
-    return {"title": f"{text['community_setups']} {text['community_mark']}",
-            "names": [setup.name.value if setup.name else setup.id for setup, _, _ in columns],
-            "players": [players for _, players, _ in columns],
-            "rows": [{"name": names[card_id], "counts": [deal.get(card_id, 0) for _, _, deal in columns]}
-                     for card_id in dict.fromkeys(order)]}
+    order = [card_id for _, _, deal in columns for card_id in deal if card_id not in fills] + [
+        card_id for _, _, deal in columns for card_id in deal if card_id in fills
+    ]
+    return {
+        "title": f"{text['community_setups']} {text['community_mark']}",
+        "names": [setup.name.value if setup.name else setup.id for setup, _, _ in columns],
+        "players": [players for _, players, _ in columns],
+        "rows": [
+            {"name": names[card_id], "counts": [deal.get(card_id, 0) for _, _, deal in columns]}
+            for card_id in dict.fromkeys(order)
+        ],
+    }
 
 
 def _night_order(deck: Deck, text: Mapping) -> dict | None:
@@ -86,11 +95,18 @@ def _night_order(deck: Deck, text: Mapping) -> dict | None:
         return None
     house = deck.night.house
     title = f"{text['night_order']} {text['house_mark']}" if "order" in house else text["night_order"]
-    rule = marked(text[f"dead_{deck.night.dead_roles}"], Marks(house="dead-roles" in house), text) \
-        if deck.night.dead_roles else ""
-    return {"title": title, "rule": rule,
-            "roles": [card.call_name + (f" ({text['first_night_only']})" if card.first_night_only else "")
-                      for card in waking]}
+    rule = (
+        marked(text[f"dead_{deck.night.dead_roles}"], Marks(house="dead-roles" in house), text)
+        if deck.night.dead_roles
+        else ""
+    )
+    return {
+        "title": title,
+        "rule": rule,
+        "roles": [
+            card.call_name + (f" ({text['first_night_only']})" if card.first_night_only else "") for card in waking
+        ],
+    }
 
 
 def localized_name(spec: Mapping, lang: str, fallback: str) -> str:
@@ -118,48 +134,83 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
             continue
         size = sizes[group.size_name]
         distinct = list(dict.fromkeys(card.name.value for card in cards))
-        components.append({
-            "name": group.name.value,
-            "count": counts[group.id],
-            "size": fill(text["round_size" if group.shape == "round" else "size"],
-                          name=localized_name(size, deck.lang, group.size_name), w=f"{group.size.w:g}",
-                          h=f"{group.size.h:g}"),
-            # Word cards are numbered, not named: their names say nothing.
-            "cards": [] if group.layout == "words" else
-            [f"{name} ×{sum(c.count for c in cards if c.name.value == name)}" if
-             sum(c.count for c in cards if c.name.value == name) > 1 else name for name in distinct],
-        })
+        components.append(
+            {
+                "name": group.name.value,
+                "count": counts[group.id],
+                "size": fill(
+                    text["round_size" if group.shape == "round" else "size"],
+                    name=localized_name(size, deck.lang, group.size_name),
+                    w=f"{group.size.w:g}",
+                    h=f"{group.size.h:g}",
+                ),
+                # Word cards are numbered, not named: their names say nothing.
+                "cards": []
+                if group.layout == "words"
+                else [
+                    f"{name} ×{sum(c.count for c in cards if c.name.value == name)}"
+                    if sum(c.count for c in cards if c.name.value == name) > 1
+                    else name
+                    for name in distinct
+                ],
+            }
+        )
     names = {card.id: card.name.value for card in deck.cards}
-    setups = [{
-        "name": " ".join(filter(None, [setup.name.value if setup.name and len(deck.setups) > 1 else "",
-                                       mark if setup.house else ""])),
-        "players": setup.players,
-        "rows": [{"name": names[card_id], "counts": [deal.get(card_id, 0) for deal in setup.deals]}
-                 for card_id in dict.fromkeys(card_id for deal in setup.deals for card_id in deal)],
-        "per_player": _per_player(setup),
-    } for setup in deck.setups if not setup.community]
+    setups = [
+        {
+            "name": " ".join(
+                filter(
+                    None, [setup.name.value if setup.name and len(deck.setups) > 1 else "", mark if setup.house else ""]
+                )
+            ),
+            "players": setup.players,
+            "rows": [
+                {"name": names[card_id], "counts": [deal.get(card_id, 0) for deal in setup.deals]}
+                for card_id in dict.fromkeys(card_id for deal in setup.deals for card_id in deal)
+            ],
+            "per_player": _per_player(setup),
+        }
+        for setup in deck.setups
+        if not setup.community
+    ]
     community = _community(deck, text)
-    roles = [{
-        "name": deck.introduced(card),
-        "label": " · ".join(dict.fromkeys(x for x in (card.team.name.value if card.team else "",
-                                                       card.group.name.value) if x)),
-        "color": team_color(card),
-        "ability": card.ability.value,
-    } for card in deck.cards if card.derived_from is None and card.layout in ("role", "token")]
+    roles = [
+        {
+            "name": deck.introduced(card),
+            "label": " · ".join(
+                dict.fromkeys(x for x in (card.team.name.value if card.team else "", card.group.name.value) if x)
+            ),
+            "color": team_color(card),
+            "ability": card.ability.value,
+        }
+        for card in deck.cards
+        if card.derived_from is None and card.layout in ("role", "token")
+    ]
     used = [group for group in deck.groups if group.shape == "rect" and counts[group.id]]
-    sleeves = "; ".join(dict.fromkeys(
-        fill(text["sleeves"], size=localized_name(sizes[g.size_name], deck.lang, g.size_name), w=f"{g.size.w:g}",
-              h=f"{g.size.h:g}",
-              sleeve=sizes[g.size_name].get("sleeve", "?")) for g in used))
+    sleeves = "; ".join(
+        dict.fromkeys(
+            fill(
+                text["sleeves"],
+                size=localized_name(sizes[g.size_name], deck.lang, g.size_name),
+                w=f"{g.size.w:g}",
+                h=f"{g.size.h:g}",
+                sleeve=sizes[g.size_name].get("sleeve", "?"),
+            )
+            for g in used
+        )
+    )
     players_line = fill(text["players"], min=rulebook.players[0], max=rulebook.players[1])
     if rulebook.minutes:
         players_line += " · " + fill(text["minutes"], min=rulebook.minutes[0], max=rulebook.minutes[1])
     sections = [{"id": s.id, "title": s.title.value, "body": _body(s.parts, mark)} for s in rulebook.sections]
     night_order = _night_order(deck, text)
     setup_steps = _setup_steps(deck, text)
-    house = (any(part.house for s in rulebook.sections for part in s.parts) or any(s.house for s in deck.setups)
-             or bool(deck.night.house and night_order)
-             or any(step.marks.house for step in (deck.script.setup if deck.script else ())))
+    house = (
+        any(part.house for s in rulebook.sections for part in s.parts)
+        or any(s.house for s in deck.setups)
+        or bool(deck.night.house and night_order)
+        or any(step.marks.house for step in (deck.script.setup if deck.script else ()))
+    )
     return {
         "game": {"name": deck.name.value},
         "t": text,
@@ -175,6 +226,7 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
         "setups": setups,
         "community": community,
         "roles": roles,
-        "making": fill(text["making"], sleeves=sleeves, sheets=fill(
-            _plural(text["sheets"], sheets), count=sheets, paper=paper)),
+        "making": fill(
+            text["making"], sleeves=sleeves, sheets=fill(_plural(text["sheets"], sheets), count=sheets, paper=paper)
+        ),
     }

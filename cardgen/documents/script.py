@@ -3,7 +3,8 @@ values out, the lines of :mod:`script_lines` that apply tonight, as printed."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from cardgen.deck.model import Deck
 from cardgen.deck.tonight import Tonight
@@ -16,12 +17,22 @@ def context(deck: Deck, text: Mapping, tonight: Tonight) -> dict:
     made = {"deal": deal_line(deck, tonight, text), "check": check_text(deck, tonight.in_play, text)}
     versions: list[dict[str, Any]] = []
     for version in lines(deck, text):
-        phases = [{"title": phase.title, "kind": phase.kind,
-                   "steps": [{"kind": "do" if line.kind == "deal" else line.kind,
-                              "text": marked(made.get(line.kind, line.text), line.marks, text),
-                              "house": line.marks.house}
-                             for line in phase.lines if line.applies(tonight.in_play, tonight.players is not None)]}
-                  for phase in version.phases]
+        phases = [
+            {
+                "title": phase.title,
+                "kind": phase.kind,
+                "steps": [
+                    {
+                        "kind": "do" if line.kind == "deal" else line.kind,
+                        "text": marked(made.get(line.kind, line.text), line.marks, text),
+                        "house": line.marks.house,
+                    }
+                    for line in phase.lines
+                    if line.applies(tonight.in_play, tonight.players is not None)
+                ],
+            }
+            for phase in version.phases
+        ]
         versions.append({"name": version.name, "phases": phases})
     house = any(line["house"] for version in versions for phase in version["phases"] for line in phase["steps"])
     return {

@@ -25,8 +25,8 @@ first call give its second-language name in brackets.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from cardgen.core.phrases import fill
 from cardgen.deck.model import Card, Condition, Deck, Marks, Step, met
@@ -53,8 +53,9 @@ def marked(line: str, marks: Marks, text: Mapping) -> str:
 
 def deal_items(deck: Deck, dealt: Mapping[str, int], text: Mapping) -> str:
     names = {card.id: deck.introduced(card) for card in deck.cards}
-    return text["list_separator"].join(fill(text["deal_item"], n=n, name=names[card_id])
-                                       for card_id, n in dealt.items())
+    return text["list_separator"].join(
+        fill(text["deal_item"], n=n, name=names[card_id]) for card_id, n in dealt.items()
+    )
 
 
 def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
@@ -66,16 +67,25 @@ def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
     if not tonight.dealt or tonight.players is None:
         even = setup.fill is None and not setup.extra
         # Cards that bring extra cards of their own (the Thief) say so, whether or not the table lists them.
-        extras = [fill(text["deal_card_extra"], card=card.name.value, n=card.extra_cards, fill=names[setup.fill])
-                  for card in deck.cards if card.extra_cards and setup.fill]
-        return " ".join([text["deal_table"], text["deal_even_table" if even else "deal_one"],
-                         *_extra(setup.extra, text), *extras])
+        extras = [
+            fill(text["deal_card_extra"], card=card.name.value, n=card.extra_cards, fill=names[setup.fill])
+            for card in deck.cards
+            if card.extra_cards and setup.fill
+        ]
+        return " ".join(
+            [text["deal_table"], text["deal_even_table" if even else "deal_one"], *_extra(setup.extra, text), *extras]
+        )
     total = sum(tonight.dealt.values())
     # Chosen roles that do not fit the rule (a warning) still deal at least one card each.
     each = max(1, (total - tonight.extra) // tonight.players)
     dealing = text["deal_one"] if each == 1 else fill(text["deal_each"], n=each)
-    return " ".join([fill(text["deal_cards"], total=total, cards=deal_items(deck, tonight.dealt, text)), dealing,
-                     *_extra(tonight.extra, text)])
+    return " ".join(
+        [
+            fill(text["deal_cards"], total=total, cards=deal_items(deck, tonight.dealt, text)),
+            dealing,
+            *_extra(tonight.extra, text),
+        ]
+    )
 
 
 def _extra(extra: int, text: Mapping) -> list[str]:
@@ -101,12 +111,12 @@ def check_text(deck: Deck, in_play: frozenset[str], text: Mapping) -> str:
 class Line:
     """One line of a script version and the cards it needs in play."""
 
-    kind: str                    # say, do, check or deal (the last two: their text is made per Tonight)
+    kind: str  # say, do, check or deal (the last two: their text is made per Tonight)
     text: str
     marks: Marks = Marks()
-    when: Condition = ()         # every clause met: at least one of its cards in play
-    card: str | None = None      # the card whose night call this line belongs to
-    part: str | None = None      # in a night call: wake, unheld, action (the card's first own line), own, sleep
+    when: Condition = ()  # every clause met: at least one of its cards in play
+    card: str | None = None  # the card whose night call this line belongs to
+    part: str | None = None  # in a night call: wake, unheld, action (the card's first own line), own, sleep
 
     def applies(self, in_play: frozenset[str], tailored: bool) -> bool:
         """Whether the line is read with these cards in play, in a script for one table (tailored) or not."""
@@ -116,7 +126,7 @@ class Line:
 @dataclass(frozen=True)
 class PhaseLines:
     title: str
-    kind: str | None             # setup, or the phase's kind
+    kind: str | None  # setup, or the phase's kind
     lines: tuple[Line, ...]
 
 
@@ -134,10 +144,11 @@ class _Writer:
     deck: Deck
     text: Mapping
     version: str
-    called: set[str] = field(default_factory=set)    # cards whose first call is written: they are introduced
+    called: set[str] = field(default_factory=set)  # cards whose first call is written: they are introduced
 
-    def line(self, kind: str, text: str, marks: Marks, when: Condition, card: str | None = None,
-             part: str | None = None) -> list[Line]:
+    def line(
+        self, kind: str, text: str, marks: Marks, when: Condition, card: str | None = None, part: str | None = None
+    ) -> list[Line]:
         line = Line(kind, text, marks, when, card, part)
         return [line, self.check(when, card)] if marks.deadly else [line]
 
@@ -153,8 +164,9 @@ class _Writer:
         first = self.deck.introduced(card, called=True) if card.id not in self.called else name
         self.called.add(card.id)
         when += ((card.id,),)
-        lines = self.line("say", fill(self.text["wake_group" if group else "wake"], name=first), Marks(), when,
-                          card.id, "wake")
+        lines = self.line(
+            "say", fill(self.text["wake_group" if group else "wake"], name=first), Marks(), when, card.id, "wake"
+        )
         if script.unheld_if and card.id not in script.always_held:
             lines += self.line("do", self.text["unheld"], Marks(), when + (script.unheld_if,), card.id, "unheld")
         if night:
@@ -169,8 +181,9 @@ class _Writer:
             lines += self.steps(night.then, when, card.id)
             if night.marks.deadly:
                 lines.append(self.check(when, card.id))
-        lines += self.line("say", fill(self.text["sleep_group" if group else "sleep"], name=name), Marks(), when,
-                           card.id, "sleep")
+        lines += self.line(
+            "say", fill(self.text["sleep_group" if group else "sleep"], name=name), Marks(), when, card.id, "sleep"
+        )
         if night:
             lines += self.steps(night.after, when, card.id)
         return lines
@@ -207,7 +220,8 @@ def lines(deck: Deck, text: Mapping) -> tuple[VersionLines, ...]:
     for version in script.versions:
         writer = _Writer(deck, text, version.id)
         phases = [PhaseLines(text["setup_title"], "setup", tuple(writer.steps(script.setup)))] if script.setup else []
-        phases += [PhaseLines(phase.title.value, phase.kind, tuple(writer.steps(phase.steps)))
-                   for phase in version.phases]
+        phases += [
+            PhaseLines(phase.title.value, phase.kind, tuple(writer.steps(phase.steps))) for phase in version.phases
+        ]
         versions.append(VersionLines(version.id, version.name.value, tuple(phases)))
     return tuple(versions)

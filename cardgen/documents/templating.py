@@ -31,19 +31,20 @@ import select
 import signal
 import time
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from cardgen.core import bundled, contained
 
 BUILTIN = bundled.folder("templates")
-SECONDS = 10.0               # of processor time (of the clock where the system cannot count processor time)
-WALL_SECONDS_FACTOR = 5     # a child that waits without computing is stopped after this many times SECONDS
-COMPUTING_SHARE = 0.05      # a child that computed for this share of that time is starved, not waiting: it may go on
+SECONDS = 10.0  # of processor time (of the clock where the system cannot count processor time)
+WALL_SECONDS_FACTOR = 5  # a child that waits without computing is stopped after this many times SECONDS
+COMPUTING_SHARE = 0.05  # a child that computed for this share of that time is starved, not waiting: it may go on
 MEMORY_BYTES = 512 * 1024 * 1024
 MAX_OUTPUT_CHARS = 2 * 1024 * 1024
 MAX_TEMPLATE_BYTES = 1024 * 1024
-MAX_REPEAT = 100_000        # the longest text or list `*` may make, and the largest power `**` may
+MAX_REPEAT = 100_000  # the longest text or list `*` may make, and the largest power `**` may
 
 
 class TemplateError(Exception):
@@ -87,8 +88,9 @@ def render(template_dirs: Sequence[Path], name: str, context: dict[str, Any], au
 
 
 def _builtin(folder: Path) -> bool:
-    return os.path.realpath(folder).startswith(os.path.realpath(BUILTIN) + os.sep) or \
-        os.path.realpath(folder) == os.path.realpath(BUILTIN)
+    return os.path.realpath(folder).startswith(os.path.realpath(BUILTIN) + os.sep) or os.path.realpath(
+        folder
+    ) == os.path.realpath(BUILTIN)
 
 
 def _has_templates(folder: Path) -> bool:
@@ -145,10 +147,11 @@ def _environment(template_dirs: tuple[str, ...], autoescape: bool):
                         raise contained.Refused(why)
                     source = contained.read(Path(candidate), Path(folder), MAX_TEMPLATE_BYTES).decode("utf-8")
                 except (contained.Refused, UnicodeDecodeError) as exc:
-                    raise TemplateError(candidate, None, str(exc) if isinstance(exc, contained.Refused)
-                                        else "not UTF-8 text") from None
+                    raise TemplateError(
+                        candidate, None, str(exc) if isinstance(exc, contained.Refused) else "not UTF-8 text"
+                    ) from None
                 stamp = _stamp(candidate)
-                return source, candidate, lambda: _stamp(candidate) == stamp
+                return source, candidate, lambda candidate=candidate, stamp=stamp: _stamp(candidate) == stamp
             raise jinja2.TemplateNotFound(template)
 
     class _Sandbox(SandboxedEnvironment):
@@ -157,15 +160,22 @@ def _environment(template_dirs: tuple[str, ...], autoescape: bool):
         intercepted_binops = frozenset(["*", "**"])
 
         def call_binop(self, context, operator, left, right):
-            if operator == "**" and isinstance(right, (int, float)) and abs(right) > 64 \
-                    and isinstance(left, (int, float)) and abs(left) > 1:
+            if (
+                operator == "**"
+                and isinstance(right, (int, float))
+                and abs(right) > 64
+                and isinstance(left, (int, float))
+                and abs(left) > 1
+            ):
                 raise OverflowError(f"a power this large ({left} ** {right}) is refused in templates")
             if operator == "*":
                 for thing, times in ((left, right), (right, left)):
-                    if isinstance(thing, (str, list, tuple)) and isinstance(times, int) \
-                            and len(thing) * times > MAX_REPEAT:
-                        raise OverflowError(f"a repetition this long ({len(thing)} × {times}) is refused in "
-                                            "templates")
+                    if (
+                        isinstance(thing, (str, list, tuple))
+                        and isinstance(times, int)
+                        and len(thing) * times > MAX_REPEAT
+                    ):
+                        raise OverflowError(f"a repetition this long ({len(thing)} × {times}) is refused in templates")
             return super().call_binop(context, operator, left, right)
 
     return _Sandbox(
@@ -196,8 +206,12 @@ def _generate(env, template_dirs: Sequence[Path], name: str, context: dict[str, 
             pieces.append(piece)
             size += len(piece)
             if size > MAX_OUTPUT_CHARS:
-                raise TemplateError(template.filename or name, None, f"its output runs past "
-                                    f"{MAX_OUTPUT_CHARS // 1024 // 1024} million characters; cardgen stops it there")
+                raise TemplateError(
+                    template.filename or name,
+                    None,
+                    f"its output runs past "
+                    f"{MAX_OUTPUT_CHARS // 1024 // 1024} million characters; cardgen stops it there",
+                )
         return "".join(pieces)
     except TemplateError:
         raise
@@ -208,8 +222,16 @@ def _generate(env, template_dirs: Sequence[Path], name: str, context: dict[str, 
         raise TemplateError(exc.filename or name, exc.lineno, exc.message or "syntax error") from None
     except jinja2.TemplateNotFound:
         raise TemplateError(name, None, f"no such template in {', '.join(map(str, template_dirs))}") from None
-    except (jinja2.TemplateError, TypeError, ValueError, AttributeError, OverflowError, RecursionError,
-            ArithmeticError, LookupError) as exc:
+    except (
+        jinja2.TemplateError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        OverflowError,
+        RecursionError,
+        ArithmeticError,
+        LookupError,
+    ) as exc:
         file, line = _template_line(exc)
         raise TemplateError(file or name, line, str(exc) or type(exc).__name__) from None
 
@@ -223,7 +245,7 @@ def _bounded(template_dirs: Sequence[Path], name: str, context: dict[str, Any], 
     wall_seconds = SECONDS * WALL_SECONDS_FACTOR if cpu_seconds else SECONDS
     read_end, write_end = os.pipe()
     pid = os.fork()
-    if pid == 0:                                   # the child: render, send the outcome, leave at once
+    if pid == 0:  # the child: render, send the outcome, leave at once
         os.close(read_end)
         code = 0
         try:
@@ -238,7 +260,7 @@ def _bounded(template_dirs: Sequence[Path], name: str, context: dict[str, Any], 
                 outcome = ("error", _source(template_dirs, name), None, _OUT_OF_MEMORY)
             with os.fdopen(write_end, "wb") as out:
                 pickle.dump(outcome, out)
-        except BaseException:                      # noqa: BLE001 - nothing may escape a forked child
+        except BaseException:  # noqa: BLE001 - nothing may escape a forked child
             code = 1
         os._exit(code)
     os.close(write_end)
@@ -258,17 +280,22 @@ def _bounded(template_dirs: Sequence[Path], name: str, context: dict[str, Any], 
         # A child whose pipe has closed is ending (or was ended): wait for it, until the deadline, to learn how.
         status = _end(pid, deadline if closed else None)
     if not closed:
-        raise TemplateError(_source(template_dirs, name), None, f"did not finish within {waited:g} s; "
-                                                                "cardgen stops a template there")
+        raise TemplateError(
+            _source(template_dirs, name), None, f"did not finish within {waited:g} s; cardgen stops a template there"
+        )
     data = b"".join(chunks)
     try:
         outcome = pickle.loads(data)
-    except Exception:                              # noqa: BLE001 - a child killed half way
+    except Exception:  # noqa: BLE001 - a child killed half way
         if cpu_seconds and status is not None and _out_of_time(status, cpu_seconds):
-            raise TemplateError(_source(template_dirs, name), None, f"did not finish within {cpu_seconds} s of "
-                                "processor time; cardgen stops a template there") from None
-        raise TemplateError(_source(template_dirs, name), None, "stopped before it finished (" + _OUT_OF_MEMORY
-                            + "?)") from None
+            raise TemplateError(
+                _source(template_dirs, name),
+                None,
+                f"did not finish within {cpu_seconds} s of processor time; cardgen stops a template there",
+            ) from None
+        raise TemplateError(
+            _source(template_dirs, name), None, "stopped before it finished (" + _OUT_OF_MEMORY + "?)"
+        ) from None
     if outcome[0] == "text":
         return outcome[1]
     raise TemplateError(*outcome[1:])

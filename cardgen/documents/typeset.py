@@ -21,9 +21,9 @@ import functools
 import io
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Collection, Mapping
 
 from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.enums import TA_LEFT
@@ -56,7 +56,7 @@ class PageFurniture:
     """What every page shows at its top and bottom."""
 
     header: str
-    footer: Callable[[int, int], str]     # (page, total) -> text
+    footer: Callable[[int, int], str]  # (page, total) -> text
 
 
 # A quick reference and a moderator's script are a few pages; laying out hundreds (a template's loop,
@@ -75,7 +75,7 @@ class _Step(Flowable):
 
     def __init__(self, text: Flowable, box: float, rise: float):
         super().__init__()
-        self.text, self.box, self.rise = text, box, rise      # the box's side, and how far its top stands up
+        self.text, self.box, self.rise = text, box, rise  # the box's side, and how far its top stands up
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         self.width, self.height = self.text.wrap(available_width, available_height)
@@ -102,12 +102,13 @@ class _Step(Flowable):
 # Cell padding, pt, each side: of the label column, and of the others (a setup table has up to
 # 17 narrow columns of numbers).
 TABLE_PADDING = (2.0, 1.0)
-SHORT_TABLE = 20            # rows: a table this short is never split across pages
+SHORT_TABLE = 20  # rows: a table this short is never split across pages
 
 
 class _Builder:
-    def __init__(self, book: FontBook, lang: str, style: Mapping, colors: Mapping, body_font: str,
-                 icons: Collection[str]):
+    def __init__(
+        self, book: FontBook, lang: str, style: Mapping, colors: Mapping, body_font: str, icons: Collection[str]
+    ):
         self.book = book
         self.icons = icons
         self.lang = lang
@@ -119,32 +120,61 @@ class _Builder:
 
         def paragraph_style(name: str, size_key: str, color: str, **extra) -> ParagraphStyle:
             size = sizes[size_key]
-            return ParagraphStyle(name, fontName=body_font, fontSize=size, leading=size * leading,
-                                  textColor=toColor(color), alignment=TA_LEFT, spaceShrinkage=0,
-                                  wordWrap="CJK" if self.cjk else None, **extra)
+            return ParagraphStyle(
+                name,
+                fontName=body_font,
+                fontSize=size,
+                leading=size * leading,
+                textColor=toColor(color),
+                alignment=TA_LEFT,
+                spaceShrinkage=0,
+                wordWrap="CJK" if self.cjk else None,
+                **extra,
+            )
 
         self.styles = {
             "h1": paragraph_style("h1", "h1", colors["accent"], spaceAfter=sizes["body"] * 0.4),
-            "h2": paragraph_style("h2", "h2", colors["accent"], spaceBefore=sizes["body"] * 0.9,
-                                  spaceAfter=sizes["body"] * 0.3),
-            "h3": paragraph_style("h3", "h3", colors["text"], spaceBefore=sizes["body"] * 0.8,
-                                  spaceAfter=sizes["body"] * 0.2),
+            "h2": paragraph_style(
+                "h2", "h2", colors["accent"], spaceBefore=sizes["body"] * 0.9, spaceAfter=sizes["body"] * 0.3
+            ),
+            "h3": paragraph_style(
+                "h3", "h3", colors["text"], spaceBefore=sizes["body"] * 0.8, spaceAfter=sizes["body"] * 0.2
+            ),
             "p": paragraph_style("p", "body", colors["text"], spaceAfter=sizes["body"] * 0.35),
             "small": paragraph_style("small", "small", colors["muted"], spaceAfter=sizes["body"] * 0.35),
-            "li": paragraph_style("li", "body", colors["text"], leftIndent=sizes["body"] * 1.1,
-                                  bulletIndent=sizes["body"] * 0.2, spaceAfter=sizes["body"] * 0.2,
-                                  bulletFontName=body_font),
+            "li": paragraph_style(
+                "li",
+                "body",
+                colors["text"],
+                leftIndent=sizes["body"] * 1.1,
+                bulletIndent=sizes["body"] * 0.2,
+                spaceAfter=sizes["body"] * 0.2,
+                bulletFontName=body_font,
+            ),
             "cell": paragraph_style("cell", "small", colors["text"]),
             # Read by candlelight before it is done: as dark as the text, nearly as large.
             "do": paragraph_style("do", "do", colors["do"]),
         }
         # A step's text stands right of its check box.
         for name, base in (("step-say", "p"), ("step-do", "do")):
-            self.styles[name] = ParagraphStyle(name, parent=self.styles[base], leftIndent=sizes["body"] * 1.5,
-                                               rightIndent=6, spaceBefore=6, spaceAfter=0)
+            self.styles[name] = ParagraphStyle(
+                name,
+                parent=self.styles[base],
+                leftIndent=sizes["body"] * 1.5,
+                rightIndent=6,
+                spaceBefore=6,
+                spaceAfter=0,
+            )
 
-    def paragraph(self, text: str, style: str, bold: bool = False, italic: bool = False,
-                  color: str | None = None, bullet: str | None = None) -> Flowable:
+    def paragraph(
+        self,
+        text: str,
+        style: str,
+        bold: bool = False,
+        italic: bool = False,
+        color: str | None = None,
+        bullet: str | None = None,
+    ) -> Flowable:
         spans = markup.parse(text, self.icons)
         if bold or italic:
             spans = tuple(markup.Span(s.text, s.bold or bold, s.italic or italic) for s in spans)
@@ -166,24 +196,31 @@ class _Builder:
                     items[-1][1].append(line.strip())
         # Lines of one paragraph are joined like Markdown's: wrapped text is not a line break.
         joiner = "" if self.cjk else " "
-        return [self.paragraph(joiner.join(lines), kind, bullet="•" if kind == "li" else None)
-                for kind, lines in items if lines]
+        return [
+            self.paragraph(joiner.join(lines), kind, bullet="•" if kind == "li" else None)
+            for kind, lines in items
+            if lines
+        ]
 
     def table(self, element: ET.Element, width: float) -> Table:
         cells = [[(cell.text or "", cell.tag == "th") for cell in row] for row in element.findall("tr")]
         rows = [[self.paragraph(text, "cell", bold=bold) for text, bold in row] for row in cells]
         table = Table(rows, colWidths=self.column_widths(cells, width), hAlign="LEFT", repeatRows=1)
-        table.setStyle(TableStyle([
-            ("BACKGROUND", (0, 0), (-1, 0), HexColor(self.colors["table-head"])),
-            ("LINEBELOW", (0, 0), (-1, -1), 0.3, HexColor(self.colors["rule"])),
-            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("LEFTPADDING", (0, 0), (0, -1), TABLE_PADDING[0]),
-            ("RIGHTPADDING", (0, 0), (0, -1), TABLE_PADDING[0]),
-            ("LEFTPADDING", (1, 0), (-1, -1), TABLE_PADDING[1]),
-            ("RIGHTPADDING", (1, 0), (-1, -1), TABLE_PADDING[1]),
-            ("TOPPADDING", (0, 0), (-1, -1), 1),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-        ]))
+        table.setStyle(
+            TableStyle(
+                [
+                    ("BACKGROUND", (0, 0), (-1, 0), HexColor(self.colors["table-head"])),
+                    ("LINEBELOW", (0, 0), (-1, -1), 0.3, HexColor(self.colors["rule"])),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("LEFTPADDING", (0, 0), (0, -1), TABLE_PADDING[0]),
+                    ("RIGHTPADDING", (0, 0), (0, -1), TABLE_PADDING[0]),
+                    ("LEFTPADDING", (1, 0), (-1, -1), TABLE_PADDING[1]),
+                    ("RIGHTPADDING", (1, 0), (-1, -1), TABLE_PADDING[1]),
+                    ("TOPPADDING", (0, 0), (-1, -1), 1),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+                ]
+            )
+        )
         return table
 
     def column_widths(self, cells: list[list[tuple[str, bool]]], width: float) -> list[float]:
@@ -195,9 +232,19 @@ class _Builder:
         def natural(column: int, words: bool = False) -> float:
             """The widest cell of a column, or with `words` its widest word (where a cell may wrap)."""
             padding = TABLE_PADDING[min(column, 1)]
-            return max((self.book.width(part, self.lang, size, row[column][1]) for row in cells
-                        if column < len(row) for part in (row[column][0].split() if words else [row[column][0]])),
-                       default=0.0) + 2 * padding + 0.5
+            return (
+                max(
+                    (
+                        self.book.width(part, self.lang, size, row[column][1])
+                        for row in cells
+                        if column < len(row)
+                        for part in (row[column][0].split() if words else [row[column][0]])
+                    ),
+                    default=0.0,
+                )
+                + 2 * padding
+                + 0.5
+            )
 
         if columns == 1:
             return [width]
@@ -210,11 +257,21 @@ class _Builder:
         name = self.paragraph(element.get("name", ""), "p", bold=True, color=element.get("color"))
         label = self.paragraph(element.get("label", ""), "small")
         ability = self.paragraph(element.text or "", "p")
-        return KeepTogether([Table([[name, label]], colWidths=["55%", "45%"], hAlign="LEFT",
-                                   style=[("LEFTPADDING", (0, 0), (-1, -1), 0),
-                                          ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
-                                          ("VALIGN", (0, 0), (-1, -1), "BOTTOM")]),
-                             ability])
+        return KeepTogether(
+            [
+                Table(
+                    [[name, label]],
+                    colWidths=["55%", "45%"],
+                    hAlign="LEFT",
+                    style=[
+                        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                        ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                    ],
+                ),
+                ability,
+            ]
+        )
 
     def step(self, element: ET.Element) -> Flowable:
         kind = element.get("kind", "say")
@@ -240,8 +297,10 @@ class _Builder:
             elif tag == "table":
                 table = self.table(element, width)
                 # A setup table read across a page turn loses its header rows: a short one moves whole.
-                out += [table if reportlab_private.table_rows(table) > SHORT_TABLE else KeepTogether([table]),
-                        Spacer(1, self.style["sizes"]["body"] * 0.5)]
+                out += [
+                    table if reportlab_private.table_rows(table) > SHORT_TABLE else KeepTogether([table]),
+                    Spacer(1, self.style["sizes"]["body"] * 0.5),
+                ]
             elif tag == "item":
                 out.append(self.paragraph(text, "li", bullet=element.get("bullet", "•")))
             elif tag == "role":
@@ -253,9 +312,18 @@ class _Builder:
         return out
 
 
-def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors: Mapping, page: Size,
-                    furniture: PageFurniture, info: Info,
-                    icons: Mapping[str, tuple[Path, Color]], once: bool = False) -> tuple[bytes, int]:
+def render_document(
+    xml: str,
+    book: FontBook,
+    lang: str,
+    style: Mapping,
+    colors: Mapping,
+    page: Size,
+    furniture: PageFurniture,
+    info: Info,
+    icons: Mapping[str, tuple[Path, Color]],
+    once: bool = False,
+) -> tuple[bytes, int]:
     """The PDF and its page count. It is laid out once: each page's header and footer ('page n
     of total') are drawn when the canvas is saved and the total is known. A document whose last
     page would hold only one or two lines is laid out again with the page before it shortened,
@@ -273,15 +341,29 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
 
     def frames(shorter: float = 0.0) -> list[Frame]:
         """The page's columns, the last of them `shorter` pt shorter at its foot."""
-        return [Frame(pt(margins["left"]) + i * (column_w + gap), pt(margins["bottom"]) + cut, column_w,
-                      body_h - cut, id=f"column{i}", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-                for i in range(columns) for cut in [shorter if i == columns - 1 else 0.0]]
+        return [
+            Frame(
+                pt(margins["left"]) + i * (column_w + gap),
+                pt(margins["bottom"]) + cut,
+                column_w,
+                body_h - cut,
+                id=f"column{i}",
+                leftPadding=0,
+                rightPadding=0,
+                topPadding=0,
+                bottomPadding=0,
+            )
+            for i in range(columns)
+            for cut in [shorter if i == columns - 1 else 0.0]
+        ]
 
     def furnish(canvas: Canvas, number: int, total: int) -> None:
         canvas.saveState()
         size = style["sizes"]["header"]
-        for y, text in ((height - pt(margins["top"]) * 0.55, furniture.header),
-                        (pt(margins["bottom"]) * 0.45, furniture.footer(number, total))):
+        for y, text in (
+            (height - pt(margins["top"]) * 0.55, furniture.header),
+            (pt(margins["bottom"]) * 0.45, furniture.footer(number, total)),
+        ):
             x = pt(margins["left"])
             canvas.setFillColor(HexColor(colors["muted"]))
             for font, piece in book.runs(markup.Span(text), lang):
@@ -303,12 +385,24 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
                 painters[0].register_inline(dict(icons))
             canvas.furniture_here()
 
-        templates = [PageTemplate("page", frames=frames(), onPage=page_begins),
-                     PageTemplate("short", frames=frames(shorter), onPage=page_begins)]
+        templates = [
+            PageTemplate("page", frames=frames(), onPage=page_begins),
+            PageTemplate("short", frames=frames(shorter), onPage=page_begins),
+        ]
         # The first page is on the first template; after each page _Document picks the next one's.
-        doc = _Document(buffer, short_page, pagesize=(width, height), invariant=1, title=info.title,
-                        author=info.author, subject=info.subject, creator=info.creator, lang=info.lang,
-                        initialFontName=body_font, pageTemplates=templates[::-1] if short_page == 1 else templates)
+        doc = _Document(
+            buffer,
+            short_page,
+            pagesize=(width, height),
+            invariant=1,
+            title=info.title,
+            author=info.author,
+            subject=info.subject,
+            creator=info.creator,
+            lang=info.lang,
+            initialFontName=body_font,
+            pageTemplates=templates[::-1] if short_page == 1 else templates,
+        )
         flowables = builder.flowables(root, column_w)
         _cell_font(flowables, body_font)
         pages: list[int] = []
@@ -317,8 +411,12 @@ def render_document(xml: str, book: FontBook, lang: str, style: Mapping, colors:
 
     pdf, total = lay_out(0, 0.0)
     if not once and total > 1:
-        lines = _lines_on_last_page(pdf, pt(margins["bottom"]), height - pt(margins["top"]),
-                                    [reportlab_private.frame_left(frame) for frame in frames()])
+        lines = _lines_on_last_page(
+            pdf,
+            pt(margins["bottom"]),
+            height - pt(margins["top"]),
+            [reportlab_private.frame_left(frame) for frame in frames()],
+        )
         if lines < 3:
             leading = builder.styles["p"].leading
             pdf, total = lay_out(total - 1, (3 - lines + 0.5) * leading)
@@ -331,7 +429,7 @@ class FurnishedCanvas(Canvas):
     was called on that page (as the page began), as though it had been drawn then. The total is
     appended to `pages`."""
 
-    _code: list[str]    # ReportLab's: the page's content so far, an operator string an item
+    _code: list[str]  # ReportLab's: the page's content so far, an operator string an item
 
     def __init__(self, *args, furnish: Callable[[Canvas, int, int], None], pages: list[int], **options):
         super().__init__(*args, **options)

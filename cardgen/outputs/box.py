@@ -49,25 +49,30 @@ Segment = tuple[float, float, float, float]
 class Net:
     """A box laid flat, origin at its bottom-left, in mm."""
 
-    panels: dict[str, Rect]          # front, back, side-1, side-2, lid-top, lid-bottom
-    pieces: tuple[tuple[tuple[float, float], ...], ...]   # every panel and flap as a polygon
+    panels: dict[str, Rect]  # front, back, side-1, side-2, lid-top, lid-bottom
+    pieces: tuple[tuple[tuple[float, float], ...], ...]  # every panel and flap as a polygon
     folds: tuple[Segment, ...]
-    cuts: tuple[Segment, ...]        # the outline, less the front's top edge where the notch is
-    notch: tuple[float, float, float]   # centre x, y and radius of the thumb notch
+    cuts: tuple[Segment, ...]  # the outline, less the front's top edge where the notch is
+    notch: tuple[float, float, float]  # centre x, y and radius of the thumb notch
     glue: tuple[tuple[float, float], ...]
     size: Size
 
-    def moved(self, dx: float, dy: float) -> "Net":
+    def moved(self, dx: float, dy: float) -> Net:
         def point(p):
             return (p[0] + dx, p[1] + dy)
 
         def segment(s):
             return (s[0] + dx, s[1] + dy, s[2] + dx, s[3] + dy)
 
-        return Net({k: Rect(r.x + dx, r.y + dy, r.w, r.h) for k, r in self.panels.items()},
-                   tuple(tuple(map(point, piece)) for piece in self.pieces), tuple(map(segment, self.folds)),
-                   tuple(map(segment, self.cuts)), (self.notch[0] + dx, self.notch[1] + dy, self.notch[2]),
-                   tuple(map(point, self.glue)), self.size)
+        return Net(
+            {k: Rect(r.x + dx, r.y + dy, r.w, r.h) for k, r in self.panels.items()},
+            tuple(tuple(map(point, piece)) for piece in self.pieces),
+            tuple(map(segment, self.folds)),
+            tuple(map(segment, self.cuts)),
+            (self.notch[0] + dx, self.notch[1] + dy, self.notch[2]),
+            tuple(map(point, self.glue)),
+            self.size,
+        )
 
 
 def _rect(x: float, y: float, w: float, h: float) -> tuple[tuple[float, float], ...]:
@@ -92,33 +97,59 @@ def net(card: Size, depth: float, clearance: float, spec: dict) -> Net:
     # Dust flaps reach as far as the lids but keep clear of each other when the box is folded.
     flap = min(d, w / 2 - 1)
     chamfer = min(3.0, d / 3, tuck / 3)
-    body = tuck + d                                   # the bottom of the front, sides and back
-    xs = [0.0, w, w + d, 2 * w + d, 2 * w + 2 * d]    # left edges of front, side, back, side, glue
+    body = tuck + d  # the bottom of the front, sides and back
+    xs = [0.0, w, w + d, 2 * w + d, 2 * w + 2 * d]  # left edges of front, side, back, side, glue
     top = body + h
-    panels = {"front": Rect(xs[0], body, w, h), "side-1": Rect(xs[1], body, d, h), "back": Rect(xs[2], body, w, h),
-              "side-2": Rect(xs[3], body, d, h), "lid-top": Rect(xs[2], top, w, d), "lid-bottom": Rect(xs[0], tuck, w, d)}
+    panels = {
+        "front": Rect(xs[0], body, w, h),
+        "side-1": Rect(xs[1], body, d, h),
+        "back": Rect(xs[2], body, w, h),
+        "side-2": Rect(xs[3], body, d, h),
+        "lid-top": Rect(xs[2], top, w, d),
+        "lid-bottom": Rect(xs[0], tuck, w, d),
+    }
     glue_flap = ((xs[4], body), (xs[4] + glue, body + glue), (xs[4] + glue, top - glue), (xs[4], top))
 
     def tuck_flap(x: float, y: float, up: bool) -> tuple[tuple[float, float], ...]:
         s = 1 if up else -1
-        return ((x + 1, y), (x + 1, y + s * (tuck - 4)), (x + 5, y + s * tuck), (x + w - 5, y + s * tuck),
-                (x + w - 1, y + s * (tuck - 4)), (x + w - 1, y))
+        return (
+            (x + 1, y),
+            (x + 1, y + s * (tuck - 4)),
+            (x + 5, y + s * tuck),
+            (x + w - 5, y + s * tuck),
+            (x + w - 1, y + s * (tuck - 4)),
+            (x + w - 1, y),
+        )
 
     def dust_flap(x: float, y: float, up: bool) -> tuple[tuple[float, float], ...]:
         s = 1 if up else -1
-        return ((x, y), (x, y + s * flap), (x + d - chamfer, y + s * flap), (x + d, y + s * (flap - chamfer)),
-                (x + d, y))
+        return (
+            (x, y),
+            (x, y + s * flap),
+            (x + d - chamfer, y + s * flap),
+            (x + d, y + s * (flap - chamfer)),
+            (x + d, y),
+        )
 
     pieces = tuple(_rect(r.x, r.y, r.w, r.h) for r in panels.values()) + (
-        glue_flap, tuck_flap(xs[2], top + d, True), tuck_flap(xs[0], tuck, False),
-        dust_flap(xs[1], top, True), dust_flap(xs[3], top, True),
-        dust_flap(xs[1], body, False), dust_flap(xs[3], body, False))
+        glue_flap,
+        tuck_flap(xs[2], top + d, True),
+        tuck_flap(xs[0], tuck, False),
+        dust_flap(xs[1], top, True),
+        dust_flap(xs[3], top, True),
+        dust_flap(xs[1], body, False),
+        dust_flap(xs[3], body, False),
+    )
     folds = (
         *((x, body, x, top) for x in xs[1:]),
-        (xs[0], body, xs[1], body), (xs[0], tuck, xs[1], tuck),          # front to lid, lid to its tuck flap
-        (xs[2], top, xs[3], top), (xs[2], top + d, xs[3], top + d),
-        (xs[1], top, xs[2], top), (xs[3], top, xs[4], top),              # sides to their dust flaps
-        (xs[1], body, xs[2], body), (xs[3], body, xs[4], body),
+        (xs[0], body, xs[1], body),
+        (xs[0], tuck, xs[1], tuck),  # front to lid, lid to its tuck flap
+        (xs[2], top, xs[3], top),
+        (xs[2], top + d, xs[3], top + d),
+        (xs[1], top, xs[2], top),
+        (xs[3], top, xs[4], top),  # sides to their dust flaps
+        (xs[1], body, xs[2], body),
+        (xs[3], body, xs[4], body),
     )
     edges: list[Segment] = []
     for piece in pieces:
@@ -129,17 +160,20 @@ def net(card: Size, depth: float, clearance: float, spec: dict) -> Net:
     # An edge two pieces share (the slit between a lid and its dust flap) is one cut.
     cuts: list[Segment] = []
     for edge in edges:
-        key = tuple(round(v, 6) for v in (min(edge[0], edge[2]), min(edge[1], edge[3]),
-                                          max(edge[0], edge[2]), max(edge[1], edge[3])))
-        if all(tuple(round(v, 6) for v in (min(c[0], c[2]), min(c[1], c[3]), max(c[0], c[2]), max(c[1], c[3])))
-               != key for c in cuts):
+        key = tuple(
+            round(v, 6)
+            for v in (min(edge[0], edge[2]), min(edge[1], edge[3]), max(edge[0], edge[2]), max(edge[1], edge[3]))
+        )
+        if all(
+            tuple(round(v, 6) for v in (min(c[0], c[2]), min(c[1], c[3]), max(c[0], c[2]), max(c[1], c[3]))) != key
+            for c in cuts
+        ):
             cuts.append(edge)
     # The front's top edge gets the thumb notch: two cuts either side of it.
     front_top = [c for c in cuts if abs(c[1] - top) < EPS and abs(c[3] - top) < EPS and max(c[0], c[2]) <= w + EPS]
     centre = w / 2
     cuts = [c for c in cuts if c not in front_top] + [(0.0, top, centre - radius, top), (centre + radius, top, w, top)]
-    return Net(panels, pieces, folds, tuple(cuts), (centre, top, radius), glue_flap,
-               Size(xs[4] + glue, top + d + tuck))
+    return Net(panels, pieces, folds, tuple(cuts), (centre, top, radius), glue_flap, Size(xs[4] + glue, top + d + tuck))
 
 
 # --- which cards, and where on the paper ---------------------------------------------------------
@@ -149,7 +183,7 @@ def net(card: Size, depth: float, clearance: float, spec: dict) -> Net:
 class Box:
     groups: tuple[Group, ...]
     cards: int
-    art: Group                      # whose back goes on the front and back panels
+    art: Group  # whose back goes on the front and back panels
     card: Size
 
 
@@ -177,12 +211,13 @@ def per_deck(box: Box, prepared: Prepared) -> list[Box]:
 @dataclass(frozen=True)
 class Placed:
     box: Box
-    net: Net                         # moved onto the page
+    net: Net  # moved onto the page
     page: Size
 
 
-def place(box: Box, stock: float, clearance: float, paper: Size, margin: float, spec: dict,
-          text_room: float) -> Placed | None:
+def place(
+    box: Box, stock: float, clearance: float, paper: Size, margin: float, spec: dict, text_room: float
+) -> Placed | None:
     """The box centred on the paper as named or turned, inside the margin with room for the text; None if
     it fits neither way."""
     flat = net(box.card, box.cards * stock, clearance, spec)
@@ -198,8 +233,17 @@ def place(box: Box, stock: float, clearance: float, paper: Size, margin: float, 
 # --- drawing -----------------------------------------------------------------------------------------
 
 
-def _text(c, book, lang: str, text: str, size: float, x: float, y: float, width_mm: float,
-          color: tuple[float, float, float] = (0.1, 0.1, 0.1)) -> None:
+def _text(
+    c,
+    book,
+    lang: str,
+    text: str,
+    size: float,
+    x: float,
+    y: float,
+    width_mm: float,
+    color: tuple[float, float, float] = (0.1, 0.1, 0.1),
+) -> None:
     """One line centred on x (mm) with its baseline at y, shrunk to `width_mm`, each character in a font that has it."""
     fit = min(size, size * width_mm / max(units.mm(book.width(text, lang, size)), EPS))
     runs = book.runs(Span(text), lang)
@@ -220,8 +264,13 @@ def _overlay(placed: Placed, prepared: Prepared, spec: dict, words: dict, under:
 
     book, deck, n = prepared.book, prepared.deck, placed.net
     buffer = io.BytesIO()
-    c = Canvas(buffer, pagesize=(pt(placed.page.w), pt(placed.page.h)), invariant=1, pageCompression=1,
-               initialFontName=book.face(book.order(deck.lang)[0], False, False))
+    c = Canvas(
+        buffer,
+        pagesize=(pt(placed.page.w), pt(placed.page.h)),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=book.face(book.order(deck.lang)[0], False, False),
+    )
     if under:
         grey = float(spec["glue-grey"])
         c.setFillColorRGB(grey, grey, grey)
@@ -265,8 +314,16 @@ def _overlay(placed: Placed, prepared: Prepared, spec: dict, words: dict, under:
             size = min(float(spec["name-size"]), units.pt(panel.h) * 0.5)
             _text(c, book, deck.lang, text, size, panel.cx, panel.cy - units.mm(size) * 0.35, panel.w * 0.85)
         low = min(y for piece in n.pieces for _, y in piece)
-        _text(c, book, deck.lang, words["how"], float(spec["text-size"]), placed.page.w / 2,
-              low - 2 - units.mm(float(spec["text-size"])), n.size.w)
+        _text(
+            c,
+            book,
+            deck.lang,
+            words["how"],
+            float(spec["text-size"]),
+            placed.page.w / 2,
+            low - 2 - units.mm(float(spec["text-size"])),
+            n.size.w,
+        )
     c.showPage()
     c.save()
     return buffer.getvalue()
@@ -301,8 +358,18 @@ def box_pdf(placed: list[Placed], prepared: Prepared, clearance: float, spec: di
 # --- the command --------------------------------------------------------------------------------------
 
 
-def _placed_boxes(prepared: Prepared, decks: GameLanguages, game: str, paper: str, paper_size: Size, stock: float,
-                  clearance: float, margin: float, spec: dict, text_room: float) -> list[Placed]:
+def _placed_boxes(
+    prepared: Prepared,
+    decks: GameLanguages,
+    game: str,
+    paper: str,
+    paper_size: Size,
+    stock: float,
+    clearance: float,
+    margin: float,
+    spec: dict,
+    text_room: float,
+) -> list[Placed]:
     """The boxes of one deck on the paper, split one per deck when one box does not fit; none, with
     a problem kept, when even that does not fit."""
     placed = []
@@ -316,14 +383,27 @@ def _placed_boxes(prepared: Prepared, decks: GameLanguages, game: str, paper: st
         fitted = [part for part in split if part is not None]
         if len(fitted) < len(split) or len(split) == 1:
             flat = net(box.card, box.cards * stock, clearance, spec)
-            decks.problems.append(Problem(prepared.deck.name.where, (
-                f"{game} ({lang}): a box for {box.cards} cards of {box.card.w:g} × {box.card.h:g} mm at "
-                f"{stock:g} mm a card is {flat.size.w:.0f} × {flat.size.h:.0f} mm flat, more than {paper} "
-                f"holds inside a {margin:g} mm margin even one deck to a box; try larger paper or thinner stock")))
+            decks.problems.append(
+                Problem(
+                    prepared.deck.name.where,
+                    (
+                        f"{game} ({lang}): a box for {box.cards} cards of {box.card.w:g} × {box.card.h:g} mm at "
+                        f"{stock:g} mm a card is {flat.size.w:.0f} × {flat.size.h:.0f} mm flat, more than {paper} "
+                        f"holds inside a {margin:g} mm margin even one deck to a box; try larger paper or thinner stock"
+                    ),
+                )
+            )
             return []
-        decks.report.warnings.append(Problem(prepared.deck.name.where, (
-            f"{game} ({lang}): one box for all {box.cards} cards does not fit {paper}: one box per deck "
-            f"({', '.join(part.box.groups[0].id for part in fitted)})"), "note"))
+        decks.report.warnings.append(
+            Problem(
+                prepared.deck.name.where,
+                (
+                    f"{game} ({lang}): one box for all {box.cards} cards does not fit {paper}: one box per deck "
+                    f"({', '.join(part.box.groups[0].id for part in fitted)})"
+                ),
+                "note",
+            )
+        )
         placed += fitted
     return placed
 
@@ -332,8 +412,16 @@ def box_path(out: Path, game: str, lang: str, paper: str) -> Path:
     return out / game / f"{game}-box-{lang}-{paper}.pdf"
 
 
-def make_boxes(project: Project, game: str, langs: tuple[str, ...], out: Path, paper: str, stock: float,
-               clearance: float, margin: float) -> ExportReport:
+def make_boxes(
+    project: Project,
+    game: str,
+    langs: tuple[str, ...],
+    out: Path,
+    paper: str,
+    stock: float,
+    clearance: float,
+    margin: float,
+) -> ExportReport:
     """Every language's box PDF; the notes say when a box was split into one per deck."""
     spec = project.template_data("box.yaml")
     papers = project.template_data("paper.yaml")

@@ -18,8 +18,8 @@ from cardgen.core.units import Size, pt
 from cardgen.text.fonts import FontBook
 from cardgen.text.markup import Span
 
-REACH = 8.0      # mm either side of the middle
-STEP = 0.5       # mm between ticks
+REACH = 8.0  # mm either side of the middle
+STEP = 0.5  # mm between ticks
 
 
 def _text(canvas: Canvas, book: FontBook, text: str, x: float, y: float, size: float, lang: str = "en") -> None:
@@ -29,8 +29,9 @@ def _text(canvas: Canvas, book: FontBook, text: str, x: float, y: float, size: f
         x += canvas.stringWidth(piece, font, size)
 
 
-def render_calibration(paper: Size, book: FontBook, backs: str, back_offset: tuple[float, float],
-                       lines: list[str]) -> bytes:
+def render_calibration(
+    paper: Size, book: FontBook, backs: str, back_offset: tuple[float, float], lines: list[str]
+) -> bytes:
     """`lines` are the instructions printed on the front, in the user's language."""
     buffer = io.BytesIO()
     body_font = book.face(book.order("en")[0], False, False)
@@ -48,7 +49,7 @@ def render_calibration(paper: Size, book: FontBook, backs: str, back_offset: tup
         c.line(pt(middle_x + t), pt(middle_y + 10), pt(middle_x + t), pt(middle_y + 10 + length))
         c.line(pt(middle_x + 10), pt(middle_y + t), pt(middle_x + 10 + length), pt(middle_y + t))
         if i % 4 == 0:
-            value_x, value_y = sign_x * t + 0.0, sign_y * t + 0.0   # + 0.0: no "-0"
+            value_x, value_y = sign_x * t + 0.0, sign_y * t + 0.0  # + 0.0: no "-0"
             _text(c, book, f"{value_x:g}", pt(middle_x + t) - 2, pt(middle_y + 17.5), 5)
             _text(c, book, f"{value_y:g}", pt(middle_x + 17.5), pt(middle_y + t) - 1.5, 5)
     for number, line in enumerate(lines):
@@ -66,4 +67,3 @@ def render_calibration(paper: Size, book: FontBook, backs: str, back_offset: tup
     c.showPage()
     c.save()
     return buffer.getvalue()
-

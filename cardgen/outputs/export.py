@@ -51,7 +51,7 @@ _PNG_NAME = re.compile(r"^\d{3,}-[a-z0-9-]+-(front|back)\.png$")
 class ExportOptions:
     langs: tuple[str, ...] = ()
     out: Path = Path("output")
-    bleed: float = DEFAULT_BLEED     # mm on every side
+    bleed: float = DEFAULT_BLEED  # mm on every side
     dpi: int = 300
     png: bool = True
     pdf: bool = True
@@ -62,8 +62,10 @@ def png_names(prepared: Prepared) -> list[tuple[str, str, str]]:
     copies = prepared.deck.copies
     digits = max(3, len(str(len(copies))))
     numbers = [f"{n:0{digits}d}" for n in range(1, len(copies) + 1)]
-    return [(number, f"{number}-{card.id}-front.png", f"{number}-{card.id}-back.png")
-            for number, card in zip(numbers, copies)]
+    return [
+        (number, f"{number}-{card.id}-front.png", f"{number}-{card.id}-back.png")
+        for number, card in zip(numbers, copies)
+    ]
 
 
 def cards_csv(prepared: Prepared, names: list[tuple[str, str, str]]) -> bytes:
@@ -90,8 +92,13 @@ def export(project: Project, game: str, options: ExportOptions) -> ExportReport:
     after the good languages are written, as ``build`` does."""
     # Print services cut some sizes a hair differently (poker at 2.5 × 3.5 in): card-sizes.yaml says.
     sizes = card_sizes(project)
-    decks = GameLanguages(project, game, options.langs, options.out, card_size=lambda game_data: sizes.get(
-        game_data.get("card-size", "poker"), {}).get("print-service"))
+    decks = GameLanguages(
+        project,
+        game,
+        options.langs,
+        options.out,
+        card_size=lambda game_data: sizes.get(game_data.get("card-size", "poker"), {}).get("print-service"),
+    )
     sheet = project.template_data("sheet.yaml")
     for prepared in decks:
         lang, report = prepared.deck.key, decks.report

@@ -7,9 +7,9 @@ rasterised small; the gallery comes from templates/preview/gallery.html.j2.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from PIL import Image
 
@@ -20,7 +20,7 @@ from cardgen.core.project import Project
 from cardgen.core.write import write_atomic
 
 COLUMNS = 8
-GAP = 12        # px between cards on a contact sheet
+GAP = 12  # px between cards on a contact sheet
 
 
 @dataclass
@@ -54,7 +54,7 @@ def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out:
     sheet = project.template_data("sheet.yaml")
     report, cards, problems = PreviewReport(), [], []
     teams: dict[str, str] = {}
-    game_names: dict[str, dict[str, str]] = {}     # game -> language -> the game's name in it
+    game_names: dict[str, dict[str, str]] = {}  # game -> language -> the game's name in it
     for files in games:
         for lang in languages(files, langs):
             prepared, found = pipeline.prepare(files, lang)
@@ -69,10 +69,17 @@ def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out:
                     write_atomic(folder / f"{card.id}-{side}.png", png)
                 team = card.team.id if card.team else card.group.id
                 teams.setdefault(team, (card.team.name.value if card.team else card.group.name.value))
-                cards.append({"game": files.id, "game_name": prepared.deck.name.value, "lang": lang,
-                              "team": team, "name": card.name.value,
-                              "front": f"{files.id}/{lang}/{card.id}-front.png",
-                              "back": f"{files.id}/{lang}/{card.id}-back.png"})
+                cards.append(
+                    {
+                        "game": files.id,
+                        "game_name": prepared.deck.name.value,
+                        "lang": lang,
+                        "team": team,
+                        "name": card.name.value,
+                        "front": f"{files.id}/{lang}/{card.id}-front.png",
+                        "back": f"{files.id}/{lang}/{card.id}-back.png",
+                    }
+                )
             contact = out / files.id / f"{files.id}-contact-{lang}.png"
             write_atomic(contact, _contact_sheet([front for _, front, _ in pictures]))
             report.files.append(contact)
@@ -80,17 +87,25 @@ def preview(project: Project, names: Iterable[str], langs: tuple[str, ...], out:
     if problems:
         raise DeckError(problems)
     # One entry per game, named in the language the gallery shows (first: the game's first language).
-    games_shown = [{"value": game, "text": next(iter(by_lang.values())), "names": by_lang}
-                   for game, by_lang in sorted(game_names.items())]
+    games_shown = [
+        {"value": game, "text": next(iter(by_lang.values())), "names": by_lang}
+        for game, by_lang in sorted(game_names.items())
+    ]
     filters = [
         {"key": "game", "label": "Game", "options": games_shown},
-        {"key": "lang", "label": "Language",
-         "options": [{"value": lang, "text": lang} for lang in sorted({c["lang"] for c in cards})]},
+        {
+            "key": "lang",
+            "label": "Language",
+            "options": [{"value": lang, "text": lang} for lang in sorted({c["lang"] for c in cards})],
+        },
         {"key": "team", "label": "Team", "options": [{"value": k, "text": v} for k, v in sorted(teams.items())]},
     ]
     try:
-        page = templating.render([folder / "preview" for folder in project.templates], "gallery.html.j2",
-                                 {"cards": cards, "filters": filters})
+        page = templating.render(
+            [folder / "preview" for folder in project.templates],
+            "gallery.html.j2",
+            {"cards": cards, "filters": filters},
+        )
     except templating.TemplateError as exc:
         raise DeckError([Problem(Where(project.display(Path(exc.file)), exc.line), exc.message)]) from None
     index = out / "preview" / "index.html"

@@ -49,7 +49,7 @@ _FIELDS = {"game", "group", "lang", "number", "card"}
 
 @dataclass(frozen=True)
 class Trim:
-    width: float        # mm
+    width: float  # mm
     height: float
 
 
@@ -57,13 +57,13 @@ class Trim:
 class Service:
     id: str
     name: str
-    file: str                       # as problems name it
+    file: str  # as problems name it
     format: str
-    bleed: float                    # mm
-    safe: float                     # mm inside the trim that text must keep out of
+    bleed: float  # mm
+    safe: float  # mm inside the trim that text must keep out of
     dpi: int
-    sizes: dict[str, Trim]          # cardgen size name -> the service's trim
-    files: dict[str, str]           # role -> file name pattern
+    sizes: dict[str, Trim]  # cardgen size name -> the service's trim
+    files: dict[str, str]  # role -> file name pattern
     order: tuple[str, ...] = SIDES  # the sides of every copy, in page order (pdf-x1a)
     ink_limit: float | None = None  # per cent (pdf-x1a)
     profile: Path | None = None
@@ -83,8 +83,15 @@ def load_service(project: Project, service_id: str) -> Service:
     """The service's data file read and checked; DeckError with every problem as file:line."""
     known = service_ids(project)
     if service_id not in known:
-        raise DeckError([Problem(None, f"no print service '{service_id}'; known: {', '.join(known)} "
-                                       "(each is a file in templates/exports/)")])
+        raise DeckError(
+            [
+                Problem(
+                    None,
+                    f"no print service '{service_id}'; known: {', '.join(known)} "
+                    "(each is a file in templates/exports/)",
+                )
+            ]
+        )
     path = project.template(f"exports/{service_id}.yaml")
     doc, problems = load_file(path, _display(project, path))
     if doc is None or problems:
@@ -103,9 +110,17 @@ def load_service(project: Project, service_id: str) -> Service:
     for role in needed:
         if role not in files:
             reader.problem(("files",), f"files: needs '{role}' for format {fmt}")
-    service = dict(id=service_id, name=reader.text(("name",)), file=doc.file, format=fmt,
-                   bleed=reader.length(("bleed",)), safe=reader.length(("safe",)),
-                   dpi=reader.number(("dpi",), 72, 1200), sizes=sizes, files=files)
+    service = dict(
+        id=service_id,
+        name=reader.text(("name",)),
+        file=doc.file,
+        format=fmt,
+        bleed=reader.length(("bleed",)),
+        safe=reader.length(("safe",)),
+        dpi=reader.number(("dpi",), 72, 1200),
+        sizes=sizes,
+        files=files,
+    )
     if fmt == "pdf-x1a":
         order = tuple(data.get("order") or ())
         if sorted(order) != sorted(SIDES):
@@ -114,8 +129,9 @@ def load_service(project: Project, service_id: str) -> Service:
         if profile is None:
             reader.problem((), "profile: a CMYK ICC profile is needed for pdf-x1a")
         condition = {key: reader.text(("output-condition", key)) for key in ("identifier", "info", "registry")}
-        service.update(order=order, ink_limit=reader.number(("ink-limit",), 100, 400), profile=profile,
-                       condition=condition)
+        service.update(
+            order=order, ink_limit=reader.number(("ink-limit",), 100, 400), profile=profile, condition=condition
+        )
     if reader.problems:
         raise DeckError(reader.problems)
     return Service(**service)
@@ -192,8 +208,11 @@ class _Reader:
         try:
             pattern.format(**{name: "x" for name in _FIELDS})
         except (KeyError, IndexError, ValueError) as exc:
-            self.problem(path, f"{'.'.join(map(str, path))}: {pattern!r} may only use "
-                               f"{', '.join('{' + f + '}' for f in sorted(_FIELDS))} ({exc})")
+            self.problem(
+                path,
+                f"{'.'.join(map(str, path))}: {pattern!r} may only use "
+                f"{', '.join('{' + f + '}' for f in sorted(_FIELDS))} ({exc})",
+            )
         if ".." in Path(pattern).parts or Path(pattern).is_absolute():
             self.problem(path, f"{'.'.join(map(str, path))}: must stay inside the export folder")
         return pattern
@@ -244,12 +263,13 @@ def _sides(prepared: Prepared, group: Group, service: Service) -> list[_Side]:
 
 
 def _pages(prepared: Prepared, sides: list[_Side], bleed: float) -> list[Page]:
-    pages = print_pages(prepared, bleed)      # front, back of every copy
+    pages = print_pages(prepared, bleed)  # front, back of every copy
     return [pages[2 * side.item + SIDES.index(side.side)] for side in sides]
 
 
-def safe_zone_problems(pdf: bytes, pages: list[Page], sides: list[_Side], prepared: Prepared,
-                       service: Service) -> list[Problem]:
+def safe_zone_problems(
+    pdf: bytes, pages: list[Page], sides: list[_Side], prepared: Prepared, service: Service
+) -> list[Problem]:
     """Every card side whose text, as drawn, comes closer to the cut than the service's safe zone."""
     import pypdfium2
 
@@ -281,10 +301,16 @@ def safe_zone_problems(pdf: bytes, pages: list[Page], sides: list[_Side], prepar
                     end += 1
                 near = chars[start:end]
                 card = prepared.deck.copies[side.item]
-                problems.append(Problem(_where(card, side.side), (
-                    f"{_label(card, side.side, prepared.deck.lang)}: the text '{near}' comes "
-                    f"{closest:.1f} mm from the cut, inside {service.name}'s {service.safe:g} mm safe zone; "
-                    "shorten it or give it more room")))
+                problems.append(
+                    Problem(
+                        _where(card, side.side),
+                        (
+                            f"{_label(card, side.side, prepared.deck.lang)}: the text '{near}' comes "
+                            f"{closest:.1f} mm from the cut, inside {service.name}'s {service.safe:g} mm safe zone; "
+                            "shorten it or give it more room"
+                        ),
+                    )
+                )
     finally:
         document.close()
     return list(dict.fromkeys(problems))
@@ -295,9 +321,15 @@ def _ink_problems(over, sides: list[_Side], prepared: Prepared, service: Service
     for ink in over:
         card = prepared.deck.copies[sides[ink.page].item]
         side = sides[ink.page].side
-        problems.append(Problem(_where(card, side), (
-            f"{_label(card, side, prepared.deck.lang)}: {ink.describe()}, more than {service.name}'s limit "
-            f"of {service.ink_limit:g} %; use a lighter colour")))
+        problems.append(
+            Problem(
+                _where(card, side),
+                (
+                    f"{_label(card, side, prepared.deck.lang)}: {ink.describe()}, more than {service.name}'s limit "
+                    f"of {service.ink_limit:g} %; use a lighter colour"
+                ),
+            )
+        )
     return list(dict.fromkeys(problems))
 
 
@@ -305,7 +337,9 @@ def _name(pattern: str, **fields) -> str:
     return pattern.format(**fields)
 
 
-def _deck_files(prepared: Prepared, sheet: dict, group: Group, service: Service) -> tuple[dict[str, bytes], list[Problem]]:
+def _deck_files(
+    prepared: Prepared, sheet: dict, group: Group, service: Service
+) -> tuple[dict[str, bytes], list[Problem]]:
     """One deck's files (name relative to the language folder -> bytes), or its problems."""
     from cardgen.cards import pdfx
 
@@ -317,8 +351,10 @@ def _deck_files(prepared: Prepared, sheet: dict, group: Group, service: Service)
     if service.format == "pdf-x1a":
         profile, condition, ink_limit = service.profile, service.condition, service.ink_limit
         if profile is None or condition is None or ink_limit is None:
-            raise ValueError(f"{service.file}: load_service lets no pdf-x1a service without its profile, "
-                             "output condition and ink limit through")
+            raise ValueError(
+                f"{service.file}: load_service lets no pdf-x1a service without its profile, "
+                "output condition and ink limit through"
+            )
         try:
             separated, over = pdfx.convert(pdf, profile, pdfx.OutputCondition(**condition), ink_limit)
         except pdfx.PdfXError as exc:
@@ -328,8 +364,9 @@ def _deck_files(prepared: Prepared, sheet: dict, group: Group, service: Service)
     return _png_files(prepared, pdf, pages, sides, group, service, fields), problems
 
 
-def _png_files(prepared: Prepared, pdf: bytes, pages: list[Page], sides: list[_Side], group: Group,
-               service: Service, fields: dict) -> dict[str, bytes]:
+def _png_files(
+    prepared: Prepared, pdf: bytes, pages: list[Page], sides: list[_Side], group: Group, service: Service, fields: dict
+) -> dict[str, bytes]:
     copies = prepared.deck.copies
     pngs = rasterise(pdf, pages, list(range(len(pages))), service.dpi)
     digits = max(3, len(str(len(sides) // 2)))
@@ -363,10 +400,15 @@ def export_for(project: Project, game: str, service_id: str, langs: tuple[str, .
     for prepared in decks:
         printed, left = service_groups(prepared, service)
         for group in left:
-            warning = Problem(group.name.where, (
-                f"{service.name} prints no '{group.size_name}' cards: the "
-                f"{sum(1 for c in prepared.deck.copies if c.group.id == group.id)} '{group.id}' cards are left out "
-                f"(sizes in {service.file}: {', '.join(service.sizes)})"), "warning")
+            warning = Problem(
+                group.name.where,
+                (
+                    f"{service.name} prints no '{group.size_name}' cards: the "
+                    f"{sum(1 for c in prepared.deck.copies if c.group.id == group.id)} '{group.id}' cards are left out "
+                    f"(sizes in {service.file}: {', '.join(service.sizes)})"
+                ),
+                "warning",
+            )
             if warning not in report.warnings:
                 report.warnings.append(warning)
         written: dict[str, bytes] = {}

@@ -19,9 +19,10 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from cardgen.build import BuildOptions, Pipeline, build, check, languages, targets
 from cardgen.core.phrases import fallback_language, in_language
@@ -31,7 +32,7 @@ from cardgen.core.write import remove_abandoned, write_atomic
 
 DPI = 96
 SITE = "site"
-FACES = ("regular", "bold")         # the pages use no italics
+FACES = ("regular", "bold")  # the pages use no italics
 # Beside the build's manifest: what each game's and language's card pictures were drawn from, and the files.
 PICTURES = "cardgen-site.json"
 
@@ -40,9 +41,9 @@ PICTURES = "cardgen-site.json"
 class SiteReport:
     index: Path
     pages: list[Path] = field(default_factory=list)
-    files: int = 0                 # everything written into the site folder
-    built: int = 0                 # outputs the build had to make first
-    drawn: int = 0                 # languages whose card pictures were drawn (the others' were still right)
+    files: int = 0  # everything written into the site folder
+    built: int = 0  # outputs the build had to make first
+    drawn: int = 0  # languages whose card pictures were drawn (the others' were still right)
     warnings: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -55,8 +56,12 @@ def page_name(lang: str) -> str:
     return f"{lang}.html"
 
 
-def make_site(project: Project, names: Iterable[str], options: BuildOptions,
-              progress: Callable[[Iterable], Iterable] = lambda jobs: jobs) -> SiteReport:
+def make_site(
+    project: Project,
+    names: Iterable[str],
+    options: BuildOptions,
+    progress: Callable[[Iterable], Iterable] = lambda jobs: jobs,
+) -> SiteReport:
     from cardgen.build.kinds import CARDS
     from cardgen.build.manifest import Manifest
     from cardgen.cards.single import card_pictures
@@ -73,7 +78,7 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
     strings = project.template_data("strings.yaml")
     sheet = project.template_data("sheet.yaml")
     written: set[Path] = set()
-    fonts: dict[str, tuple[str, str, Path]] = {}     # file name in site/fonts -> family, face, font file
+    fonts: dict[str, tuple[str, str, Path]] = {}  # file name in site/fonts -> family, face, font file
 
     def put(path: Path, data: bytes) -> None:
         write_atomic(path, data)
@@ -85,8 +90,12 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
         langs = languages(files, options.langs)
         game_entry: dict[str, Any] = {"id": files.id, "names": {}, "langs": langs}
         for lang in langs:
-            inputs = manifest.inputs(CARDS.name, lang, [files.folder, *files.included], project.templates,
-                                     project.fonts, options) + f" {DPI} dpi"
+            inputs = (
+                manifest.inputs(
+                    CARDS.name, lang, [files.folder, *files.included], project.templates, project.fonts, options
+                )
+                + f" {DPI} dpi"
+            )
             kept = _kept(pictures_before.get(f"{files.id}/{lang}"), inputs, root)
             prepared, found = pipeline.prepare(files, lang, cards=kept is None, sheets=False)
             if prepared is None:
@@ -107,10 +116,19 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
                     for side, png in (("front", front), ("back", back)):
                         pngs.append(folder / lang / f"{card.id}-{side}.png")
                         put(pngs[-1], png)
-                    cards.append({"name": card.name.value, "count": card.count,
-                                  "front": f"{lang}/{card.id}-front.png", "back": f"{lang}/{card.id}-back.png"})
-                kept = {"inputs": inputs, "cards": cards, "files": {
-                    path.relative_to(root).as_posix(): _stat(path) for path in pngs}}
+                    cards.append(
+                        {
+                            "name": card.name.value,
+                            "count": card.count,
+                            "front": f"{lang}/{card.id}-front.png",
+                            "back": f"{lang}/{card.id}-back.png",
+                        }
+                    )
+                kept = {
+                    "inputs": inputs,
+                    "cards": cards,
+                    "files": {path.relative_to(root).as_posix(): _stat(path) for path in pngs},
+                }
                 drawn += 1
             else:
                 written.update(root / name for name in kept["files"])
@@ -122,9 +140,21 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
                     path = prepared.book.families[family].get(face)
                     if path is not None:
                         fonts.setdefault(path.name, (family, face, path))
-            pages.append((folder / page_name(lang), {
-                "lang": lang, "game": files.id, "name": deck.name.value, "downloads": downloads, "cards": cards,
-                "families": families, "text": _text(text_all, deck.lang), "language": pipeline.language_name(lang)}))
+            pages.append(
+                (
+                    folder / page_name(lang),
+                    {
+                        "lang": lang,
+                        "game": files.id,
+                        "name": deck.name.value,
+                        "downloads": downloads,
+                        "cards": cards,
+                        "families": families,
+                        "text": _text(text_all, deck.lang),
+                        "language": pipeline.language_name(lang),
+                    },
+                )
+            )
         entries.append(game_entry)
     if problems:
         raise DeckError(problems)
@@ -134,18 +164,32 @@ def make_site(project: Project, names: Iterable[str], options: BuildOptions,
     put(root / "site.css", _render(project, "site.css.j2", {"faces": faces}).encode("utf-8"))
     languages_shown = {lang: _language(strings, lang) for entry in entries for lang in entry["langs"]}
     write_atomic(options.out / PICTURES, json.dumps(pictures, indent=1, sort_keys=True).encode("utf-8"))
-    report = SiteReport(index=root / "index.html", built=len(built.files), warnings=built.warnings,
-                        drawn=drawn)
+    report = SiteReport(index=root / "index.html", built=len(built.files), warnings=built.warnings, drawn=drawn)
     for path, context in pages:
         others = next(e for e in entries if e["id"] == context["game"])["langs"]
-        context["others"] = [{"lang": other, "language": languages_shown[other], "href": page_name(other)}
-                             for other in others if other != context["lang"]]
+        context["others"] = [
+            {"lang": other, "language": languages_shown[other], "href": page_name(other)}
+            for other in others
+            if other != context["lang"]
+        ]
         put(path, _render(project, "page.html.j2", context).encode("utf-8"))
         report.pages.append(path)
     first = _first_language(entries)
-    put(report.index, _render(project, "index.html.j2", {
-        "lang": first, "text": _text(text_all, first), "games": entries, "languages": languages_shown,
-        "families": pipeline.book.order(first), "page_name": page_name}).encode("utf-8"))
+    put(
+        report.index,
+        _render(
+            project,
+            "index.html.j2",
+            {
+                "lang": first,
+                "text": _text(text_all, first),
+                "games": entries,
+                "languages": languages_shown,
+                "families": pipeline.book.order(first),
+                "page_name": page_name,
+            },
+        ).encode("utf-8"),
+    )
     _remove_others(root, written)
     report.files = len(written)
     report.seconds = time.perf_counter() - start

@@ -46,7 +46,7 @@ from cardgen.deck.model import Card, Group
 from cardgen.text import markup
 
 MAX_COLS, MAX_ROWS = 10, 7
-MAX_CARDS = MAX_COLS * MAX_ROWS - 1          # the last cell is the hidden card's image
+MAX_CARDS = MAX_COLS * MAX_ROWS - 1  # the last cell is the hidden card's image
 MAX_PIXELS = 4096
 MAX_DPI = 300
 # TTS's card shapes (CustomDeck "Type"): 0 a rounded rectangle, 4 a circle.
@@ -58,11 +58,11 @@ class Sheet:
     """One face sheet of a group: which cards, on which grid, at how many pixels a cell."""
 
     group: Group
-    number: int                     # 1-based within the group
-    cards: tuple[Card, ...]         # distinct cards, in cell order
+    number: int  # 1-based within the group
+    cards: tuple[Card, ...]  # distinct cards, in cell order
     cols: int
     rows: int
-    cell: tuple[int, int]           # px
+    cell: tuple[int, int]  # px
 
     @property
     def dpi(self) -> float:
@@ -82,7 +82,7 @@ def sheets(prepared: Prepared, group: Group) -> list[Sheet]:
     cards = [card for card in prepared.deck.cards if card.group.id == group.id]
     out = []
     for number, first in enumerate(range(0, len(cards), MAX_CARDS), start=1):
-        chunk = tuple(cards[first:first + MAX_CARDS])
+        chunk = tuple(cards[first : first + MAX_CARDS])
         cols, rows = grid(len(chunk))
         size = group.size
         # As many pixels as the largest texture and 300 dpi allow, the same scale both ways.
@@ -140,15 +140,36 @@ def _guid(*parts: str) -> str:
 
 
 def _transform(x: float, scale: float) -> dict:
-    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-            "scaleX": scale, "scaleY": 1.0, "scaleZ": scale}
+    return {
+        "posX": x,
+        "posY": 1.0,
+        "posZ": 0.0,
+        "rotX": 0.0,
+        "rotY": 180.0,
+        "rotZ": 180.0,
+        "scaleX": scale,
+        "scaleY": 1.0,
+        "scaleZ": scale,
+    }
 
 
 def _object(name: str, guid: str, x: float, scale: float, nickname: str, description: str = "") -> dict:
-    return {"Name": name, "GUID": guid, "Transform": _transform(x, scale), "Nickname": nickname,
-            "Description": description, "ColorDiffuse": {"r": 0.713, "g": 0.713, "b": 0.713},
-            "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
-            "Hands": True, "HideWhenFaceDown": True}
+    return {
+        "Name": name,
+        "GUID": guid,
+        "Transform": _transform(x, scale),
+        "Nickname": nickname,
+        "Description": description,
+        "ColorDiffuse": {"r": 0.713, "g": 0.713, "b": 0.713},
+        "Locked": False,
+        "Grid": True,
+        "Snap": True,
+        "Autoraise": True,
+        "Sticky": True,
+        "Tooltip": True,
+        "Hands": True,
+        "HideWhenFaceDown": True,
+    }
 
 
 def saved_object(prepared: Prepared, decks: list[tuple[Group, list[tuple[int, Sheet, str, str]]]]) -> dict:
@@ -157,29 +178,64 @@ def saved_object(prepared: Prepared, decks: list[tuple[Group, list[tuple[int, Sh
     states = []
     for position, (group, keyed) in enumerate(decks):
         scale = group.size.w / units.inches(2.5)
-        custom = {str(key): {"FaceURL": face, "BackURL": back, "NumWidth": sheet.cols, "NumHeight": sheet.rows,
-                             "BackIsHidden": True, "UniqueBack": any(card.back_face for card in sheet.cards),
-                             "Type": _SHAPES[group.shape]}
-                  for key, sheet, face, back in keyed}
+        custom = {
+            str(key): {
+                "FaceURL": face,
+                "BackURL": back,
+                "NumWidth": sheet.cols,
+                "NumHeight": sheet.rows,
+                "BackIsHidden": True,
+                "UniqueBack": any(card.back_face for card in sheet.cards),
+                "Type": _SHAPES[group.shape],
+            }
+            for key, sheet, face, back in keyed
+        }
         ids = {card.id: key * 100 + index for key, sheet, _, _ in keyed for index, card in enumerate(sheet.cards)}
         cards = []
         for copy, card in enumerate(c for c in deck.copies if c.group.id == group.id):
             key = ids[card.id] // 100
-            obj = _object("Card", _guid(deck.game, deck.key, group.id, str(copy)), 3.0 * position, scale,
-                          card.name.value, _plain(card.ability.value))
-            obj.update(CardID=ids[card.id], SidewaysCard=group.size.w > group.size.h,
-                       CustomDeck={str(key): custom[str(key)]})
+            obj = _object(
+                "Card",
+                _guid(deck.game, deck.key, group.id, str(copy)),
+                3.0 * position,
+                scale,
+                card.name.value,
+                _plain(card.ability.value),
+            )
+            obj.update(
+                CardID=ids[card.id], SidewaysCard=group.size.w > group.size.h, CustomDeck={str(key): custom[str(key)]}
+            )
             cards.append(obj)
         if len(cards) == 1:
             states.append(cards[0])
             continue
         obj = _object("DeckCustom", _guid(deck.game, deck.key, group.id), 3.0 * position, scale, group.name.value)
-        obj.update(SidewaysCard=group.size.w > group.size.h, DeckIDs=[card["CardID"] for card in cards],
-                   CustomDeck=custom, ContainedObjects=cards)
+        obj.update(
+            SidewaysCard=group.size.w > group.size.h,
+            DeckIDs=[card["CardID"] for card in cards],
+            CustomDeck=custom,
+            ContainedObjects=cards,
+        )
         states.append(obj)
-    return {"SaveName": "", "Date": "", "VersionNumber": "", "GameMode": "", "GameType": "", "GameComplexity": "",
-            "Tags": [], "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "TabStates": {},
-            "LuaScript": "", "LuaScriptState": "", "XmlUI": "", "ObjectStates": states}
+    return {
+        "SaveName": "",
+        "Date": "",
+        "VersionNumber": "",
+        "GameMode": "",
+        "GameType": "",
+        "GameComplexity": "",
+        "Tags": [],
+        "Gravity": 0.5,
+        "PlayArea": 0.5,
+        "Table": "",
+        "Sky": "",
+        "Note": "",
+        "TabStates": {},
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "XmlUI": "",
+        "ObjectStates": states,
+    }
 
 
 def deck_files(prepared: Prepared, sheet_data: dict, url: str) -> dict[str, bytes]:
@@ -213,8 +269,9 @@ def deck_files(prepared: Prepared, sheet_data: dict, url: str) -> dict[str, byte
             keyed.append((key, sheet, url + face, url + back))
         decks.append((group, keyed))
     files[f"{stem}.json"] = (json.dumps(saved_object(prepared, decks), ensure_ascii=False, indent=2) + "\n").encode()
-    thumbnail = Image.open(io.BytesIO(files[next(name for name in files if name.endswith("-back.png")
-                                                   or name.endswith("-backs.png"))]))
+    thumbnail = Image.open(
+        io.BytesIO(files[next(name for name in files if name.endswith("-back.png") or name.endswith("-backs.png"))])
+    )
     thumbnail.thumbnail((256, 256))
     files[f"{stem}.png"] = _png(thumbnail)
     return files

@@ -47,9 +47,9 @@ def _check(r: _Reader) -> None:
     if len(r.data) < 12:
         raise _Bad("too short to be a font")
     (version,) = r.unpack(">I", 0)
-    if version == 0x4F54544F:     # OTTO
+    if version == 0x4F54544F:  # OTTO
         raise _Bad("an OpenType font with PostScript (CFF) outlines; only TrueType outlines work")
-    if version == 0x74746366:     # ttcf
+    if version == 0x74746366:  # ttcf
         raise _Bad("a font collection (.ttc); give one TrueType font")
     if version not in (0x00010000, 0x74727565):
         raise _Bad("not a TrueType font")
@@ -61,8 +61,11 @@ def _check(r: _Reader) -> None:
         tag, _, offset, length = r.unpack(">4sIII", 12 + 16 * index)
         if offset + length > len(r.data):
             name = tag.decode("latin-1")
-            raise _Bad(f"its '{name}' table reaches past the end of the file" if name.isprintable()
-                       else "a table reaches past the end of the file")
+            raise _Bad(
+                f"its '{name}' table reaches past the end of the file"
+                if name.isprintable()
+                else "a table reaches past the end of the file"
+            )
         tables[tag] = (offset, length)
     for tag in (b"head", b"hhea", b"maxp", b"hmtx", b"cmap", b"loca", b"glyf"):
         if tag not in tables:
@@ -90,15 +93,15 @@ def _check_cmap(r: _Reader, start: int, length: int) -> None:
         elif platform == 1 and encoding == 0 and kind != 1:
             chosen, kind = offset, 2
     if chosen is None:
-        return       # ReportLab says so itself
+        return  # ReportLab says so itself
     at = start + chosen
     if chosen >= length:
         raise _Bad("its character map points past its table")
     (fmt,) = r.unpack(">H", at)
     if fmt in (8, 10, 12, 13):
-        size, = r.unpack(">I", at + 4)
+        (size,) = r.unpack(">I", at + 4)
     else:
-        size, = r.unpack(">H", at + 2)
+        (size,) = r.unpack(">H", at + 2)
     if at + size > start + length or size < 6:
         raise _Bad("its character map is longer than its table")
     covered = 0
@@ -156,5 +159,8 @@ def _check_glyphs(r: _Reader, tables: dict, glyphs: int) -> None:
             flags, part = r.unpack(">HH", at)
             if part >= glyphs:
                 raise _Bad(f"a font whose glyph {n} is made of glyph {part}, which it does not have")
-            at += 4 + (4 if flags & _WORDS else 2) + (2 if flags & _SCALE else 4 if flags & _XY_SCALE
-                                                      else 8 if flags & _TWO_BY_TWO else 0)
+            at += (
+                4
+                + (4 if flags & _WORDS else 2)
+                + (2 if flags & _SCALE else 4 if flags & _XY_SCALE else 8 if flags & _TWO_BY_TWO else 0)
+            )

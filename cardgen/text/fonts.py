@@ -15,10 +15,10 @@ from __future__ import annotations
 import hashlib
 import io
 import struct
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
-from typing import Mapping, Sequence
 
 import yaml
 from reportlab.pdfbase import pdfmetrics
@@ -51,7 +51,7 @@ ICON = "cardgen-icon"
 # that a copy of a bundled font under another name is the same font (ReportLab keeps one per
 # PostScript name and would otherwise refuse the second).
 _LOADED: dict[str, TTFont] = {}
-_FILES: dict[bytes, Path] = {}       # PostScript name -> the file it was registered from
+_FILES: dict[bytes, Path] = {}  # PostScript name -> the file it was registered from
 
 
 class FontError(ValueError):
@@ -77,7 +77,7 @@ class FontBook:
     families: Mapping[str, Mapping[str, Path]]
     fallback: Mapping[str, tuple[str, ...]]
     cjk: frozenset[str] = frozenset()
-    leadings: Mapping[str, float] = field(default_factory=dict)   # by language, and "default"
+    leadings: Mapping[str, float] = field(default_factory=dict)  # by language, and "default"
     _fonts: dict[tuple[str, str], TTFont] = field(default_factory=dict, repr=False)
     # A deck sets the same texts again and again (every copy, every size tried): each split once.
     _runs: dict[tuple[str, bool, bool, str], tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
@@ -85,7 +85,7 @@ class FontBook:
     _chosen: dict[tuple[tuple[str, ...], str], dict[str, str | None]] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def load(cls, spec_file: Path, font_dirs: Sequence[Path], extra: Mapping | None = None) -> "FontBook":
+    def load(cls, spec_file: Path, font_dirs: Sequence[Path], extra: Mapping | None = None) -> FontBook:
         """Reads fonts.yaml; font files are looked up in font_dirs, first match wins.
 
         `extra` (a game's own `fonts:`) adds families and replaces fallback orders
@@ -101,9 +101,11 @@ class FontBook:
         except yaml.YAMLError as error:
             raise ValueError(f"{Path(spec_file).name}: YAML error: {str(error).splitlines()[0]}") from None
         if extra:
-            spec = {**spec,
-                    "families": {**spec.get("families", {}), **extra.get("families", {})},
-                    "fallback": {**spec.get("fallback", {}), **extra.get("fallback", {})}}
+            spec = {
+                **spec,
+                "families": {**spec.get("families", {}), **extra.get("families", {})},
+                "fallback": {**spec.get("fallback", {}), **extra.get("fallback", {})},
+            }
         if not isinstance(spec, dict):
             raise ValueError(f"{spec_file}: expected a mapping with families and fallback")
         families = {
@@ -116,8 +118,12 @@ class FontBook:
         }
         if "default" not in fallback:
             raise ValueError(f"{spec_file}: fallback needs a default order")
-        return cls(families, fallback, _languages(spec_file, spec.get("cjk") or []),
-                   _leadings(spec_file, spec.get("leading") or {}))
+        return cls(
+            families,
+            fallback,
+            _languages(spec_file, spec.get("cjk") or []),
+            _leadings(spec_file, spec.get("leading") or {}),
+        )
 
     def is_cjk(self, lang: str) -> bool:
         """Whether lines of this language break between characters."""
@@ -172,7 +178,7 @@ class FontBook:
         """The font name of each character of text (None: no family has it), remembered for the next text."""
         chosen = self._chosen.setdefault((order, key), {})
         if chosen.keys() >= set(text):
-            return chosen      # most texts: every character seen before
+            return chosen  # most texts: every character seen before
         for ch in dict.fromkeys(text):
             if ch in chosen:
                 continue
@@ -203,7 +209,7 @@ class FontBook:
 
 
 def _primary(lang: str) -> str:
-    """"zh-Hans" → "zh"."""
+    """ "zh-Hans" → "zh"."""
     return lang.replace("_", "-").split("-")[0]
 
 
@@ -280,15 +286,19 @@ def _register(name: str, path: Path) -> TTFont:
         font = TTFont(name, io.BytesIO(data))
     except (TTFError, ValueError, struct.error, OSError, IndexError, KeyError) as error:
         # A damaged or non-TrueType file fails in many ways inside ReportLab's parser.
-        raise FontError((path,), f"cannot use font file {path.name}: not a TrueType font cardgen can embed "
-                              f"({error})") from None
+        raise FontError(
+            (path,), f"cannot use font file {path.name}: not a TrueType font cardgen can embed ({error})"
+        ) from None
     other = _FILES.get(font.face.name)
     if other is not None:
         # ReportLab keeps one font per PostScript name and would silently draw with the other file.
         first, second = sorted((other.name, path.name))
-        raise FontError((path, other), f"font files {first} and {second} have the same PostScript name "
-                                       f"{font.face.name.decode('latin-1')!r} but are different fonts; "
-                                       "one PDF cannot hold both: give one a name of its own")
+        raise FontError(
+            (path, other),
+            f"font files {first} and {second} have the same PostScript name "
+            f"{font.face.name.decode('latin-1')!r} but are different fonts; "
+            "one PDF cannot hold both: give one a name of its own",
+        )
     pdfmetrics.registerFont(font)
     _FILES[font.face.name] = path
     _LOADED[digest] = font

@@ -28,8 +28,8 @@ EXTRA_CANNOT_START = (
     "，。．、：；！？）］｝〕〉》」』】〗〙〛〞〟’”»›…‥—–～〜·・ー々〻％‰℃°′″"
     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
 )
-OBJECT = "\ufffc"   # stands for an inline icon where lines are broken by character
-NO_BREAK = "\u00a0"   # a space that holds its neighbours on one line, as ReportLab's wrapping does
+OBJECT = "\ufffc"  # stands for an inline icon where lines are broken by character
+NO_BREAK = "\u00a0"  # a space that holds its neighbours on one line, as ReportLab's wrapping does
 CANNOT_END = "([{（［｛〔〈《「『【〖〘〚〝‘“«‹"
 
 
@@ -52,11 +52,12 @@ def split_newlines(pieces: list[tuple[str, str]]) -> list[list[tuple[str, str]]]
     return lines
 
 
-def break_cjk(pieces, size: float, limit: float,
-               first: float | None = None) -> tuple[list[list[tuple[str, str]]], float]:
+def break_cjk(
+    pieces, size: float, limit: float, first: float | None = None
+) -> tuple[list[list[tuple[str, str]]], float]:
     """Lines of (font, text) runs no wider than limit pt (the first line than `first`, when
     given), and how far the widest still exceeds its limit."""
-    text, widths, spans = [], [], []        # spans: where each piece is in the text
+    text, widths, spans = [], [], []  # spans: where each piece is in the text
     for font, piece in pieces:
         # An inline icon is one unbreakable unit, as wide as the type is high.
         if font == ICON:
@@ -78,7 +79,7 @@ def _line_runs(spans: list[tuple[int, int, str, str]], start: int, end: int) -> 
     for begins, ends, font, piece in spans:
         if ends <= start or begins >= end:
             continue
-        part = piece if font == ICON else piece[max(start - begins, 0):end - begins]
+        part = piece if font == ICON else piece[max(start - begins, 0) : end - begins]
         if runs and runs[-1][0] == font != ICON:
             runs[-1] = (font, runs[-1][1] + part)
         else:
@@ -105,8 +106,9 @@ def _widths(font: str, size: float) -> _Widths:
     return _Widths(font, size)
 
 
-def line_ranges(text: str, widths: list[float], limit: float,
-                 first: float | None = None) -> tuple[list[tuple[int, int]], float]:
+def line_ranges(
+    text: str, widths: list[float], limit: float, first: float | None = None
+) -> tuple[list[tuple[int, int]], float]:
     """Where each line of text starts and ends, broken under the CJK rules to lines no wider than limit
     pt (the first than `first`, when given), and how far the widest still exceeds its limit."""
     ranges: list[tuple[int, int]] = []

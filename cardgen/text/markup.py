@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Collection
 
 
 @dataclass(frozen=True)
@@ -27,9 +27,9 @@ class Span:
     text: str
     bold: bool = False
     italic: bool = False
-    icon: str | None = None     # a card id: the span is that card's icon, drawn inline
-    lang: str | None = None     # the text's language where it is not the paragraph's (a bilingual card's
-                                # second name): its characters take that language's fonts and line breaks
+    icon: str | None = None  # a card id: the span is that card's icon, drawn inline
+    lang: str | None = None  # the text's language where it is not the paragraph's (a bilingual card's
+    # second name): its characters take that language's fonts and line breaks
 
 
 BOLD, ITALIC = "**", "*"
@@ -52,7 +52,7 @@ class _Run:
     marks: list[_Mark]
     can_open: bool
     can_close: bool
-    at: int = 0          # where the run starts in the text
+    at: int = 0  # where the run starts in the text
 
 
 _ICON = re.compile(r"(?<![\w:]):([a-z0-9]+(?:-[a-z0-9]+)*):(?![\w:])")
@@ -72,8 +72,10 @@ def _icons(span: Span, icons: Collection[str]) -> list[Span]:
     pieces, start = [], 0
     for match in _ICON.finditer(span.text):
         if match.group(1) in icons:
-            pieces += [Span(span.text[start:match.start()], span.bold, span.italic),
-                       Span(match.group(), span.bold, span.italic, icon=match.group(1))]
+            pieces += [
+                Span(span.text[start : match.start()], span.bold, span.italic),
+                Span(match.group(), span.bold, span.italic, icon=match.group(1)),
+            ]
             start = match.end()
     return pieces + [Span(span.text[start:], span.bold, span.italic)]
 
@@ -96,7 +98,7 @@ def unpaired(text: str) -> list[tuple[int, str, bool]]:
     """Marks that could open or close a style but found no partner, so they print as written:
     (where in the NFC text, the mark, whether it opened), for a designer who left a `**` unclosed."""
     if "*" not in text:
-        return []       # most texts: nothing to pair
+        return []  # most texts: nothing to pair
     tokens = _tokenize(unicodedata.normalize("NFC", text).rstrip())
     _pair(tokens)
     found = []

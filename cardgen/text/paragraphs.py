@@ -15,10 +15,10 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from reportlab.lib.styles import ParagraphStyle
@@ -51,8 +51,13 @@ class _Made(Paragraph):
     the same fragments, is written only when asked for (a test, a debugger): nothing draws from it,
     and writing it for every size tried was a twentieth of fitting the cards' texts."""
 
-    def __init__(self, lines: list[list[tuple[str, str]]] | None, style: ParagraphStyle, frags: list,
-                 bulletText: str | None = None):
+    def __init__(
+        self,
+        lines: list[list[tuple[str, str]]] | None,
+        style: ParagraphStyle,
+        frags: list,
+        bulletText: str | None = None,
+    ):
         # ReportLab's split makes each part with the class's constructor, giving no lines: None.
         self.lines_made = lines
         super().__init__("", style, frags=frags, bulletText=bulletText)
@@ -63,7 +68,7 @@ class _Made(Paragraph):
 
     @text.setter
     def text(self, value: str) -> None:
-        pass        # Paragraph.__init__ stores the text it was given; this one is made from the lines
+        pass  # Paragraph.__init__ stores the text it was given; this one is made from the lines
 
     @property
     def checked_lines(self) -> list[list[tuple[str, str]]]:
@@ -116,8 +121,12 @@ class _DocumentLines(_BrokenLines):
     leading_space = True
 
 
-def in_one_font(lines: list[list[tuple[str, str]]], style: ParagraphStyle, bullet: str | None = None,
-                 made: type[_BrokenLines] = _BrokenLines) -> Paragraph | None:
+def in_one_font(
+    lines: list[list[tuple[str, str]]],
+    style: ParagraphStyle,
+    bullet: str | None = None,
+    made: type[_BrokenLines] = _BrokenLines,
+) -> Paragraph | None:
     """Lines cardgen broke, when all are in one font (most Chinese texts: the CJK font has the Latin
     letters too), as a paragraph of one font (`made`); else None. Its style must not have
     wordWrap="CJK", with which ReportLab would break the lines again."""
@@ -127,7 +136,7 @@ def in_one_font(lines: list[list[tuple[str, str]]], style: ParagraphStyle, bulle
     return made(lines, style, [_font_frag(fonts.pop(), style, "")], bullet)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _kept_whole(style: ParagraphStyle) -> ParagraphStyle:
     """The style without wordWrap="CJK", for lines that are drawn as they were broken."""
     return ParagraphStyle(f"{style.name}-lines", parent=style, wordWrap=None)
@@ -162,7 +171,7 @@ def _frags(lines: list[list[tuple[str, str]]], style: ParagraphStyle) -> list | 
     return frags or None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _frag(markup: str, base: str):
     """The parser's one fragment of a markup in a paragraph whose style's font is `base`."""
     (frag,) = Paragraph(markup, ParagraphStyle("frag", fontName=base)).frags
@@ -176,8 +185,13 @@ def _font_frag(font: str, style: ParagraphStyle, text: str):
 
 def _sized(frag, style: ParagraphStyle, text: str | None = None):
     # As the parser makes them: the size and colour are the style's, and each fragment has lists of its own.
-    return frag.clone(fontSize=style.fontSize, textColor=style.textColor, link=[], us_lines=[],
-                      **({} if text is None else {"text": text}))
+    return frag.clone(
+        fontSize=style.fontSize,
+        textColor=style.textColor,
+        link=[],
+        us_lines=[],
+        **({} if text is None else {"text": text}),
+    )
 
 
 def extra_space(line) -> float:
@@ -185,8 +199,9 @@ def extra_space(line) -> float:
     return line[0] if isinstance(line, tuple) else line.extraSpace
 
 
-def document_paragraph(spans: Sequence[Span], book: FontBook, lang: str, style: ParagraphStyle,
-                       bullet: str | None = None) -> Flowable:
+def document_paragraph(
+    spans: Sequence[Span], book: FontBook, lang: str, style: ParagraphStyle, bullet: str | None = None
+) -> Flowable:
     """A paragraph for a document (rulebook, script) under the cards' rules: a CJK language's
     lines are broken here, with kinsoku, at whatever width the page gives it."""
     pieces = [piece for span in spans for piece in book.runs(span, lang)]
@@ -223,8 +238,9 @@ class _KinsokuParagraph(Flowable):
         lines, _ = break_cjk(self.pieces, self.style.fontSize, room, first[0])
         # In one font (most Chinese paragraphs) the lines are kept whole: ReportLab breaking them again by
         # the character, to the same lines, took a sixth of a Chinese rulebook's and script's instructions.
-        return in_one_font(lines, _kept_whole(self.style), self.bullet, _DocumentLines) or \
-            unparsed(lines, self.style, self.bullet)
+        return in_one_font(lines, _kept_whole(self.style), self.bullet, _DocumentLines) or unparsed(
+            lines, self.style, self.bullet
+        )
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         self.paragraph = self._at(available_width)
@@ -248,7 +264,8 @@ class _KinsokuParagraph(Flowable):
 
 _PIXEL = bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
-    "0000000d49444154789c6360606060000000050001a5f645400000000049454e44ae426082")
+    "0000000d49444154789c6360606060000000050001a5f645400000000049454e44ae426082"
+)
 
 
 @lru_cache(maxsize=1)
@@ -274,12 +291,14 @@ def _remove_spacer(folder: str, owner: int) -> None:
 def _piece(font: str, text: str, size: float) -> str:
     if font == ICON:
         # The callback draws the card's icon where the line reaches it; the spacer keeps its room.
-        return (f"<onDraw name={quoteattr(INLINE_CALLBACK)} label={quoteattr(text)}/>"
-                f'<img src={quoteattr(_spacer())} width="{size:.2f}" height="{size:.2f}" valign="baseline"/>')
+        return (
+            f"<onDraw name={quoteattr(INLINE_CALLBACK)} label={quoteattr(text)}/>"
+            f'<img src={quoteattr(_spacer())} width="{size:.2f}" height="{size:.2f}" valign="baseline"/>'
+        )
     return f"{_font_tag(font)}{escape(text)}</font>"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _font_tag(font: str) -> str:
     return f"<font name={quoteattr(font)}>"
 

@@ -8,7 +8,7 @@ pinyin: its dictionaries take a noticeable time to load.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 # The language whose texts get pinyin (its primary subtag: zh, zh-Hans and zh-Hant alike).
 CHINESE = "zh"
@@ -18,7 +18,7 @@ def has_chinese(lang: str) -> bool:
     return lang.replace("_", "-").split("-")[0] == CHINESE
 
 
-@lru_cache(maxsize=None)
+@cache
 def readings(text: str) -> tuple[str, ...]:
     """The reading of each character of text, "" for characters that have none."""
     from pypinyin import Style, pinyin

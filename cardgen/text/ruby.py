@@ -22,15 +22,24 @@ class _Column:
 
     font: str
     char: str
-    reading: tuple[tuple[str, str], ...]    # (font, text) runs
-    width: float                            # pt
+    reading: tuple[tuple[str, str], ...]  # (font, text) runs
+    width: float  # pt
 
 
 class _Ruby(Flowable):
     """Lines of columns, each reading centred above its character, drawn in one colour."""
 
-    def __init__(self, lines: list[list[_Column]], size: float, ruby_size: float, ruby_height: float,
-                 line_height: float, width: float, align: str, color: str):
+    def __init__(
+        self,
+        lines: list[list[_Column]],
+        size: float,
+        ruby_size: float,
+        ruby_height: float,
+        line_height: float,
+        width: float,
+        align: str,
+        color: str,
+    ):
         super().__init__()
         self.lines, self.size, self.ruby_size = lines, size, ruby_size
         self.ruby_height, self.line_height, self.align, self.color = ruby_height, line_height, align, color
@@ -52,8 +61,9 @@ class _Ruby(Flowable):
                     c.drawString(rx, top - pdfmetrics.getAscent(font, self.ruby_size), text)
                     rx += w
                 c.setFont(column.font, self.size)
-                c.drawCentredString(middle, top - self.ruby_height - pdfmetrics.getAscent(column.font, self.size),
-                                    column.char)
+                c.drawCentredString(
+                    middle, top - self.ruby_height - pdfmetrics.getAscent(column.font, self.size), column.char
+                )
                 x += column.width
 
 
@@ -62,8 +72,18 @@ RUBY_GAP = 0.12
 RUBY_SPACING = 0.3
 
 
-def ruby_layout(pieces, readings: tuple[str, ...], book: FontBook, size: float, ruby: float, leading: float,
-                 box_width: float, align: str, color: str, ruby_lang: str) -> Layout:
+def ruby_layout(
+    pieces,
+    readings: tuple[str, ...],
+    book: FontBook,
+    size: float,
+    ruby: float,
+    leading: float,
+    box_width: float,
+    align: str,
+    color: str,
+    ruby_lang: str,
+) -> Layout:
     """The characters of pieces, each with its reading above it at `ruby` times the size, broken into
     lines between the columns where the characters' own rules allow it (kinsoku included)."""
     ruby_size = size * ruby
@@ -72,16 +92,20 @@ def ruby_layout(pieces, readings: tuple[str, ...], book: FontBook, size: float, 
     for (font, ch), reading in zip(chars, (*readings, *[""] * len(chars))):
         runs = tuple(book.runs(Span(reading), ruby_lang)) if reading else ()
         over = sum(stringWidth(text, f, ruby_size) for f, text in runs)
-        columns.append(_Column(font, ch, runs, max(stringWidth(ch, font, size),
-                                                   over + RUBY_SPACING * ruby_size if runs else 0.0)))
-    ranges, too_wide = line_ranges("".join(column.char for column in columns),
-                                    [column.width for column in columns], box_width)
+        columns.append(
+            _Column(font, ch, runs, max(stringWidth(ch, font, size), over + RUBY_SPACING * ruby_size if runs else 0.0))
+        )
+    ranges, too_wide = line_ranges(
+        "".join(column.char for column in columns), [column.width for column in columns], box_width
+    )
     lines = [columns[start:end] for start, end in ranges]
     ruby_font = next((f for column in columns for f, _ in column.reading), None)
     ascent, descent = pdfmetrics.getAscentDescent(ruby_font, ruby_size) if ruby_font else (0.0, 0.0)
     ruby_height = ascent - descent + RUBY_GAP * ruby_size if ruby_font else 0.0
-    base = max((pdfmetrics.getAscent(c.font, size) - pdfmetrics.getDescent(c.font, size) for c in columns),
-               default=size)
-    paragraph = _Ruby(lines, size, ruby_size, ruby_height, ruby_height + max(size * leading, base), box_width,
-                      align, color)
+    base = max(
+        (pdfmetrics.getAscent(c.font, size) - pdfmetrics.getDescent(c.font, size) for c in columns), default=size
+    )
+    paragraph = _Ruby(
+        lines, size, ruby_size, ruby_height, ruby_height + max(size * leading, base), box_width, align, color
+    )
     return Layout(paragraph, paragraph.height, excess(too_wide, 0.0))

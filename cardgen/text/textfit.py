@@ -15,9 +15,9 @@ pinyin) centred above it, the pair kept as one unit when lines break.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Callable, Sequence
+from functools import cache, lru_cache
 
 from reportlab.lib.colors import toColor
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
@@ -55,7 +55,7 @@ class Fitted:
     overflow_width: float  # how much wider than the box its widest unbreakable word is at min_size
     paragraph: Flowable = field(compare=False, repr=False)
     below: tuple[tuple[float, Flowable], ...] = field(default=(), compare=False, repr=False)
-    spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)    # the paragraph's, as laid out
+    spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)  # the paragraph's, as laid out
 
     @property
     def fits(self) -> bool:
@@ -77,8 +77,7 @@ class Layer:
     gap: float = 0.0
     readings: tuple[str, ...] | None = None
     ruby: float = 0.5
-    ruby_lang: str = "zh-Latn"     # the readings' language (pinyin), whose fonts draw them
-
+    ruby_lang: str = "zh-Latn"  # the readings' language (pinyin), whose fonts draw them
 
 
 def fit(
@@ -102,7 +101,9 @@ def fit(
     positive overflow (too tall) or overflow_width (a word wider than the box).
     """
     if not 0 < min_size <= max_size or step <= 0 or leading <= 0:
-        raise ValueError(f"need 0 < min_size <= max_size, step > 0, leading > 0; got {min_size}, {max_size}, {step}, {leading}")
+        raise ValueError(
+            f"need 0 < min_size <= max_size, step > 0, leading > 0; got {min_size}, {max_size}, {step}, {leading}"
+        )
     if align not in ALIGNMENTS:
         raise ValueError(f"align must be one of {', '.join(ALIGNMENTS)}, not {align!r}")
     if width <= 0 or height <= 0:
@@ -110,8 +111,17 @@ def fit(
     return _fit((Layer(tuple(spans), lang, color, leading),), book, width, height, max_size, min_size, align, step)
 
 
-def fit_layers(layers: Sequence[Layer], book: FontBook, width: float, height: float, *, max_size: float,
-               min_size: float, align: str = "left", step: float = 0.25) -> Fitted:
+def fit_layers(
+    layers: Sequence[Layer],
+    book: FontBook,
+    width: float,
+    height: float,
+    *,
+    max_size: float,
+    min_size: float,
+    align: str = "left",
+    step: float = 0.25,
+) -> Fitted:
     """Layers one under the other in a width × height mm box, at the largest size of the first (on
     the step grid, from max_size to min_size pt) at which they all fit; the others at their scale of it.
     Overflow is that of all of them together at min_size."""
@@ -147,7 +157,7 @@ def _fit(
     box_width, box_height = units.pt(width), units.pt(height)
     prepared = [_prepared(layer, book, align, box_width) for layer in layers]
 
-    @lru_cache(maxsize=None)
+    @cache
     def layout_at(size: float) -> tuple[list[tuple[float, Layout]], float, float]:
         """Each layer's layout with its top (pt below the first's), the height of all and the widest excess."""
         placed, top = [], 0.0
@@ -191,11 +201,11 @@ def _prepared(layer: Layer, book: FontBook, align: str, width: float) -> Callabl
     pieces = [piece for span in layer.spans for piece in book.runs(span, span.lang or layer.lang)]
     readings = layer.readings
     if readings is not None:
-        return lambda size: ruby_layout(pieces, readings, book, size, layer.ruby, layer.leading, width,
-                                         align, layer.color, layer.ruby_lang)
+        return lambda size: ruby_layout(
+            pieces, readings, book, size, layer.ruby, layer.leading, width, align, layer.color, layer.ruby_lang
+        )
     style = _style(pieces, align, layer.color)
     return lambda size: _layout(pieces, style, size, layer.leading, width, cjk)
-
 
 
 @lru_cache(maxsize=64)
@@ -206,14 +216,15 @@ def _sizes(max_size: float, min_size: float, step: float) -> tuple[float, ...]:
     return sizes if sizes[-1] - min_size < 1e-6 else sizes + (min_size,)
 
 
-def _largest(sizes: Sequence[float], fits: Callable[[float], bool],
-             estimate: Callable[[float], float] | None = None) -> float:
+def _largest(
+    sizes: Sequence[float], fits: Callable[[float], bool], estimate: Callable[[float], float] | None = None
+) -> float:
     """The first (largest) size that fits, else the last; fitting is monotonic in size. `estimate`
     guesses from a size that does not fit at what size the text will: the search starts there and
     widens its steps from it, so a good guess takes two or three layouts where halving takes five."""
     if len(sizes) == 1 or fits(sizes[0]):
         return sizes[0]  # most texts fit at the largest size: one layout
-    low, high = 1, len(sizes) - 1     # the answer is sizes[low..high]; the last when none fits
+    low, high = 1, len(sizes) - 1  # the answer is sizes[low..high]; the last when none fits
     if estimate is not None:
         guess = estimate(sizes[0])
         start = min(max(next((n for n, size in enumerate(sizes) if size <= guess), high), low), high)
@@ -251,7 +262,7 @@ def _style(pieces: list[tuple[str, str]], align: str, color: str) -> ParagraphSt
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _color(name: str):
     # A card's texts share a few colours, which ReportLab would parse anew for every style.
     return toColor(name)

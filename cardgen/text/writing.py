@@ -21,7 +21,7 @@ _NEEDS_SHAPING: tuple[tuple[int, int, str, str], ...] = (
     (0x0750, 0x077F, "Arabic", "joined letters, right to left"),
     (0x0780, 0x07BF, "Thaana", "right to left"),
     (0x07C0, 0x07FF, "N'Ko", "joined letters, right to left"),
-    (0x0800, 0x08FF, "Arabic", "joined letters, right to left"),     # Samaritan, Mandaic, Arabic Extended
+    (0x0800, 0x08FF, "Arabic", "joined letters, right to left"),  # Samaritan, Mandaic, Arabic Extended
     (0x0900, 0x097F, "Devanagari", "conjuncts and vowel signs"),
     (0x0980, 0x09FF, "Bengali", "conjuncts and vowel signs"),
     (0x0A00, 0x0A7F, "Gurmukhi", "conjuncts and vowel signs"),
@@ -50,8 +50,9 @@ _NEEDS_SHAPING: tuple[tuple[int, int, str, str], ...] = (
 
 
 # Any character of those scripts, found in one search: nearly every text has none.
-_ANY = re.compile("[" + "".join(f"{re.escape(chr(first))}-{re.escape(chr(last))}"
-                                for first, last, _, _ in _NEEDS_SHAPING) + "]")
+_ANY = re.compile(
+    "[" + "".join(f"{re.escape(chr(first))}-{re.escape(chr(last))}" for first, last, _, _ in _NEEDS_SHAPING) + "]"
+)
 
 
 def unsupported(text: str) -> tuple[str, str, str] | None:
@@ -60,7 +61,7 @@ def unsupported(text: str) -> tuple[str, str, str] | None:
     found = _ANY.search(text)
     if found is None:
         return None
-    for char in text[found.start():]:
+    for char in text[found.start() :]:
         code = ord(char)
         if code < 0x0590 or 0x1D00 <= code < 0xA800 or 0xAC00 <= code < 0xFB1D:
             continue
