@@ -139,3 +139,11 @@ def bundled(tmp_path_factory) -> Path:
     result = run("build", "--decks", str(ROOT / "decks"), "--out", str(out))
     assert result.exit_code == 0, result.output + result.stderr
     return out
+
+
+@pytest.fixture
+def night(tmp_path):
+    """A copy of the small test game with a night (fixtures/night), shared by the night engine's and the
+    setups' tests."""
+    shutil.copytree(FIXTURES / "night", tmp_path / "project")
+    return tmp_path / "project"

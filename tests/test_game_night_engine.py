@@ -7,13 +7,11 @@ first-night role and two script versions.
 
 from __future__ import annotations
 
-import shutil
-
 import pypdf
 import pytest
 
 from cardgen.deck.load import load_file
-from conftest import FIXTURES, ROOT, run
+from conftest import ROOT, run
 
 
 def lines_of(path) -> list[str]:
@@ -24,12 +22,6 @@ def lines_of(path) -> list[str]:
 def joined(path) -> str:
     """The text with its line breaks undone, for sentences that wrap."""
     return " ".join(lines_of(path))
-
-
-@pytest.fixture
-def night(tmp_path):
-    shutil.copytree(FIXTURES / "night", tmp_path / "project")
-    return tmp_path / "project"
 
 
 def build(project, *args):

@@ -18,7 +18,7 @@ from cardgen.deck.load import load_game
 from cardgen.deck.resolve import AnyGlyph, resolve_deck
 from cardgen.deck.tonight import printed, tonight
 from conftest import ROOT, run
-from test_game_night_engine import build as build_night  # noqa: F401  (the night fixture)
+from test_game_night_engine import build as build_night
 
 NINE = "werewolf:3,seer,witch,hunter,guard,villager:2"  # the "Done when" table
 
