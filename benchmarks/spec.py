@@ -49,7 +49,7 @@ def _spans(spans, bold: bool = False) -> list[list]:
 def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
     """Every card PDF of every game and language, as data (see the module docstring)."""
     from cardgen.build import BuildOptions, Pipeline, check, jobs
-    from cardgen.cards.face import RASTER, ListFace, RoleFace, TokenFace, WordsFace
+    from cardgen.cards.faces import RASTER, ListFace, RoleFace, TokenFace, WordsFace
     from cardgen.cards.icons import has_holes
     from cardgen.cards.layout import widest_bleed
     from cardgen.cards.render import shade, tint

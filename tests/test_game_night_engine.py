@@ -10,7 +10,7 @@ from __future__ import annotations
 import pypdf
 import pytest
 
-from cardgen.deck.load import load_file
+from cardgen.deck.yaml_doc import load_file
 from conftest import ROOT, run
 
 

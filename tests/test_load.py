@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardgen.core import yaml12
-from cardgen.deck.load import load_file
+from cardgen.deck.yaml_doc import load_file
 
 ROLE = """\
 name: {en: Seer, vi: Tiên tri}

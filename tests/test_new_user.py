@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from cardgen.core import write as writer
-from cardgen.deck.load import load_file
+from cardgen.deck.yaml_doc import load_file
 from conftest import FIXTURES, ROOT, game, run, write
 
 SEER = "roles/seer.yaml"

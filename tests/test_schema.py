@@ -8,8 +8,8 @@ import jsonschema
 import pytest
 import yaml
 
-from cardgen.deck.load import load_file
 from cardgen.deck.schema_check import check_schema
+from cardgen.deck.yaml_doc import load_file
 from conftest import ROOT, run
 
 KINDS = {"card": "*/roles/*.yaml", "game": "*/game.yaml", "rulebook": "*/rulebook.yaml", "script": "*/script.yaml"}

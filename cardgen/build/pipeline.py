@@ -19,7 +19,7 @@ T = TypeVar("T")
 
 # The stages come in when a build needs them: a build with nothing to do, `list` and --help load none.
 if TYPE_CHECKING:
-    from cardgen.cards.face import Faces
+    from cardgen.cards.faces import Faces
     from cardgen.cards.icons import Undrawable
     from cardgen.deck.load import GameFiles
     from cardgen.deck.model import Card, Deck
@@ -79,8 +79,8 @@ class Pipeline:
 
     def __init__(self, project: Project, options: BuildOptions, sizes: dict[str, dict] | None = None):
         """`sizes` replaces card-sizes.yaml's entries of the same names: a print service's own trims."""
-        # ReportLab comes in here, not at import time, so that list and --help stay quick.
-        from cardgen.cards import face
+        # ReportLab comes in here (with the fonts), not at import time, so that list and --help stay quick.
+        from cardgen.cards import faces
         from cardgen.text import fonts
 
         self.project = project
@@ -94,7 +94,7 @@ class Pipeline:
         # A pipeline serves one build: each template is read once for all its decks.
         self.read = functools.cache(project.template_data)
         self.sizes = {**self.read("card-sizes.yaml"), **(sizes or {})}
-        self.card_layouts = face.size_layouts(self.read("card-layout.yaml"), self.sizes)
+        self.card_layouts = faces.size_layouts(self.read("card-layout.yaml"), self.sizes)
 
     def prepare(
         self, files: GameFiles, lang: str, cards: bool = True, sheets: bool = True, drawn: bool = True

@@ -20,130 +20,29 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.cards import art
-from cardgen.cards.ink import contrast
+from cardgen.cards.faces import (
+    RASTER,
+    BackFace,
+    Face,
+    Faces,
+    ListFace,
+    RoleFace,
+    TokenFace,
+    WordRow,
+    WordsFace,
+    back_light,
+    merged,
+    spec_box,
+)
 from cardgen.core.problems import Problem
 from cardgen.core.units import Rect, Size
 from cardgen.deck.model import Card, Deck, Group, Text, team_color
 from cardgen.text import markup, textfit
 from cardgen.text.fonts import FontBook
 from cardgen.text.pinyin import has_chinese, readings
-
-
-@dataclass(frozen=True)
-class RoleFace:
-    card: Card
-    frame: Rect
-    panel: Rect
-    name: textfit.Fitted
-    name_box: Rect
-    symbol_box: Rect
-    team: textfit.Fitted
-    team_box: Rect  # the team's pill
-    ability: textfit.Fitted
-    ability_box: Rect
-    label_box: Rect  # the team label inside the pill, clear of the marks
-    marks: tuple[Rect, ...] = ()  # the team's mark at both ends of the pill
-
-
-@dataclass(frozen=True)
-class TokenFace:
-    card: Card
-    circle: Rect
-    symbol: Path | None
-    symbol_box: Rect
-    name: textfit.Fitted
-    name_box: Rect
-
-
-@dataclass(frozen=True)
-class WordRow:
-    level: int  # 1 for the first (easiest) level of the card, 2 for the next...
-    word: textfit.Fitted
-    box: Rect
-
-
-@dataclass(frozen=True)
-class WordsFace:
-    card: Card
-    frame: Rect
-    panel: Rect
-    title: textfit.Fitted
-    title_box: Rect
-    rows: tuple[WordRow, ...]
-
-
-@dataclass(frozen=True)
-class ListFace:
-    """A reference card: a title and one block of text (the night order)."""
-
-    card: Card
-    frame: Rect
-    panel: Rect
-    name: textfit.Fitted
-    name_box: Rect
-    text: textfit.Fitted
-    text_box: Rect
-
-
-Face = RoleFace | TokenFace | WordsFace | ListFace
-RASTER = (".png", ".jpg", ".jpeg")
-
-
-@dataclass(frozen=True)
-class BackFace:
-    """A group's shared back; title is None on round tokens, too small for one."""
-
-    emblem_box: Rect
-    title: textfit.Fitted | None
-    title_box: Rect | None
-    light: str  # the title's and the emblem's light parts' colour
-
-
-def back_light(color: str, spec: Mapping) -> str:
-    """What stands out on a back: the layout's light emblem colour, or, on a back too light for
-    it to stand out 3:1, its dark one."""
-    return spec["emblem-color"] if contrast(spec["emblem-color"], color) >= 3 else spec["emblem-dark"]
-
-
-@dataclass(frozen=True)
-class Faces:
-    layouts: Mapping[str, Mapping]  # the card layout of each card size, by size name
-    fronts: dict[str, Face]
-    backs: dict[str, BackFace]  # by group id
-    card_backs: dict[str, Face]  # by card id, for cards with a back of their own
-
-    def layout_for(self, group: Group) -> Mapping:
-        return self.layouts[group.size_name]
-
-
-def size_layouts(layout: Mapping, sizes: Mapping[str, Mapping]) -> dict[str, dict]:
-    """The card layout of every card size: card-layout.yaml with the keys of the size's class
-    (`layout:` in card-sizes.yaml, a block of `size-classes:`) put in, key by key."""
-    classes = layout.get("size-classes", {})
-    base = {key: value for key, value in layout.items() if key != "size-classes"}
-    return {name: _merged(base, classes.get(spec.get("layout"), {})) for name, spec in sizes.items()}
-
-
-def _merged(base: Mapping, override: Mapping) -> dict:
-    out = dict(base)
-    for key, value in override.items():
-        out[key] = (
-            _merged(base[key], value) if isinstance(value, Mapping) and isinstance(base.get(key), Mapping) else value
-        )
-    return out
-
-
-def _box(area: Rect, spec: Mapping, padding: float = 0.0) -> Rect:
-    """A box at spec's top and height (fractions of area's height), across area's width or,
-    with left and width, that part of it (fractions of area's width)."""
-    top = area.top - spec["top"] * area.h
-    height = spec["height"] * area.h
-    left, width = area.x + spec.get("left", 0.0) * area.w, spec.get("width", 1.0) * area.w
-    return Rect(left + padding, top - height, width - 2 * padding, height)
 
 
 class _Composer:
@@ -304,10 +203,10 @@ class _Composer:
         frame, panel = self.framed(card.group.size)
         padding = self.layout["panel"]["padding"]
         boxes = self.layout["boxes"]
-        self.check_picture(card, _box(panel, boxes["symbol"], padding))
-        name_box = _box(panel, boxes["name"], padding)
-        team_box = _box(panel, boxes["team"], padding)
-        ability_box = _box(panel, boxes["text"], padding)
+        self.check_picture(card, spec_box(panel, boxes["symbol"], padding))
+        name_box = spec_box(panel, boxes["name"], padding)
+        team_box = spec_box(panel, boxes["team"], padding)
+        ability_box = spec_box(panel, boxes["text"], padding)
         label, label_spans = self.label(card, other)
         color = team_color(card)
         marks: tuple[Rect, ...] = ()
@@ -338,7 +237,7 @@ class _Composer:
                 ruby=True,
             ),
             name_box=name_box,
-            symbol_box=_box(panel, boxes["symbol"], padding),
+            symbol_box=spec_box(panel, boxes["symbol"], padding),
             # Ink-saver draws the pill as an outline, so its label takes the team colour.
             team=self.fit(
                 label,
@@ -391,7 +290,7 @@ class _Composer:
         circle = Rect(0, 0, size.w, size.h).inset(spec["ring"])
         # The name's band is as wide as the circle is at the band's edge farther from the middle,
         # less a clearance: a line of the name never reaches the ring.
-        band = _box(circle, spec["name"])
+        band = spec_box(circle, spec["name"])
         far = max(abs(band.top - circle.cy), abs(band.y - circle.cy))
         half = math.sqrt(max((circle.w / 2) ** 2 - far**2, 0.0)) - spec["clearance"]
         name_box = Rect(circle.cx - half, band.y, 2 * half, band.h)
@@ -399,7 +298,7 @@ class _Composer:
             card=card,
             circle=circle,
             symbol=symbol or card.symbol,
-            symbol_box=_box(circle, spec["symbol"]),
+            symbol_box=spec_box(circle, spec["symbol"]),
             name=self.fit(
                 name or card.name,
                 name_box,
@@ -419,9 +318,9 @@ class _Composer:
         spec = self.layout["words"]
         frame, panel = self.framed(card.group.size)
         padding = self.layout["panel"]["padding"]
-        title_box = _box(panel, spec["title"], padding)
+        title_box = spec_box(panel, spec["title"], padding)
         title = Text(f"{card.group.name.value} {card.name.value}", card.group.name.where)
-        area = _box(panel, spec["list"], padding)
+        area = spec_box(panel, spec["list"], padding)
         row_h = area.h / len(card.words)
         levels = list(dict.fromkeys(level for level, _ in card.words))
         pips = spec["pip"] * (len(levels) * 1.6 + 1)
@@ -471,8 +370,8 @@ class _Composer:
         spec = self.layout[layout]
         frame, panel = self.framed(card.group.size)
         padding = self.layout["panel"]["padding"]
-        name_box = _box(panel, spec["name"], padding)
-        text_box = _box(panel, spec["text"], padding)
+        name_box = spec_box(panel, spec["name"], padding)
+        text_box = spec_box(panel, spec["text"], padding)
         return ListFace(
             card=card,
             frame=frame,
@@ -579,7 +478,7 @@ def bilingual_layouts(deck: Deck, layouts: Mapping[str, Mapping]) -> tuple[dict[
     for name, layout in layouts.items():
         spec = layout.get("bilingual")
         if isinstance(spec, Mapping):
-            out[name] = _merged(layout, spec.get("layout", {}))
+            out[name] = merged(layout, spec.get("layout", {}))
             continue
         out[name] = dict(layout)
         for group in deck.groups:

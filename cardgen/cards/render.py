@@ -21,16 +21,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.cards import art
-from cardgen.cards.face import (
-    RASTER,
-    BackFace,
-    Face,
-    Faces,
-    ListFace,
-    RoleFace,
-    TokenFace,
-    WordsFace,
-)
+from cardgen.cards.faces import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from cardgen.cards.icons import IconPainter, has_holes, icon_bytes
 from cardgen.cards.layout import Page, Slot, widest_bleed
 from cardgen.core import pdfinfo

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from cardgen.core.phrases import fallback_language
 from cardgen.core.problems import Problem, Where
 from cardgen.core.units import Size
-from cardgen.deck.load import Doc, GameFiles, KeyPath
+from cardgen.deck.load import GameFiles
 from cardgen.deck.model import (
     Art,
     Back,
@@ -42,6 +42,7 @@ from cardgen.deck.model import (
     Text,
 )
 from cardgen.deck.setups import setup_cards
+from cardgen.deck.yaml_doc import Doc, KeyPath
 
 # A back a deck gives no colour: light, so that it costs little ink (about 30 % coverage).
 DEFAULT_BACK = "#d8cfbd"

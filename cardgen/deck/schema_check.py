@@ -7,12 +7,13 @@ validate that a schema cannot state."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
 from cardgen.core.problems import Problem, Severity, did_you_mean
 from cardgen.deck import schema
-from cardgen.deck.load import Doc, KeyPath
+from cardgen.deck.yaml_doc import Doc, KeyPath
 
 _TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "object": (dict, "a mapping"),
@@ -203,3 +204,28 @@ def _collect(data: Any, rule: dict, path: KeyPath, within: frozenset[str], found
             sub = properties.get(key, extra if isinstance(extra, dict) else None)
             if sub is not None:
                 _collect(item, sub, path + (key,), within, found)
+
+
+def unknown(doc: Doc, path: KeyPath, what: str, known: Iterable[str]) -> list[Problem]:
+    """A problem if the value at path is not one of the known names."""
+    try:
+        value = doc.get(path)
+    except (KeyError, IndexError, TypeError):
+        return []
+    known = list(known)
+    if not isinstance(value, str) or value in known:
+        return []
+    return [
+        Problem(
+            doc.where(path),
+            f"{dotted(path)}: unknown {what} '{value}'{did_you_mean(value, known)}; "
+            f"the game's {what}s: {', '.join(known) or 'none'}",
+        )
+    ]
+
+
+def mapping_at(data: dict, key: str) -> dict:
+    """The mapping at a key, or an empty one where the key is missing or holds something else (the
+    schema check has said so)."""
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}

@@ -20,9 +20,10 @@ from cardgen.core import contained
 from cardgen.core.phrases import fallback_language
 from cardgen.core.problems import Problem, Where, did_you_mean
 from cardgen.deck import schema
-from cardgen.deck.load import Doc, GameFiles, KeyPath
-from cardgen.deck.schema_check import check_schema, dotted, refs
-from cardgen.deck.setups import setup_cards
+from cardgen.deck.load import GameFiles
+from cardgen.deck.schema_check import check_schema, dotted, mapping_at, refs, unknown
+from cardgen.deck.validate_script import check_setups, check_steps
+from cardgen.deck.yaml_doc import Doc, KeyPath
 
 
 def _check_translations(
@@ -166,37 +167,19 @@ def _check_file(doc: Doc, path: KeyPath, folder: Path) -> list[Problem]:
     return []
 
 
-def _unknown(doc: Doc, path: KeyPath, what: str, known: Iterable[str]) -> list[Problem]:
-    """A problem if the value at path is not one of the known names."""
-    try:
-        value = doc.get(path)
-    except (KeyError, IndexError, TypeError):
-        return []
-    known = list(known)
-    if not isinstance(value, str) or value in known:
-        return []
-    return [
-        Problem(
-            doc.where(path),
-            f"{dotted(path)}: unknown {what} '{value}'{did_you_mean(value, known)}; "
-            f"the game's {what}s: {', '.join(known) or 'none'}",
-        )
-    ]
-
-
 def _check_groups(files: GameFiles, groups: dict, teams: dict, sizes: list[str], languages: list[str]) -> list[Problem]:
     game, problems = files.checked_game, []
     for group_id, spec in groups.items():
         if not isinstance(spec, dict) or "name" not in spec:
             continue
         path = ("groups", group_id)
-        problems += _unknown(game, path + ("size",), "size", sizes)
-        problems += _unknown(game, path + ("team",), "team", teams)
+        problems += unknown(game, path + ("size",), "size", sizes)
+        problems += unknown(game, path + ("team",), "team", teams)
         derive = spec.get("derive")
         if isinstance(derive, dict):
             source = derive.get("from")
             others = [g for g in groups if g != group_id]
-            problems += _unknown(game, path + ("derive", "from"), "group", others)
+            problems += unknown(game, path + ("derive", "from"), "group", others)
             if source in groups and isinstance(groups[source], dict) and "derive" in groups[source]:
                 problems.append(
                     Problem(
@@ -213,7 +196,7 @@ def _check_groups(files: GameFiles, groups: dict, teams: dict, sizes: list[str],
 
 def _check_words(files: GameFiles, path: KeyPath, spec: dict, languages: list[str]) -> list[Problem]:
     problems = []
-    levels = _mapping(spec, "per-card")
+    levels = mapping_at(spec, "per-card")
     for lang in languages:
         name = spec["file"].replace("{lang}", lang)
         doc = files.extra.get(name)
@@ -279,7 +262,7 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
                 names = [condition] if isinstance(condition, str) else condition or []
                 for index, card_id in enumerate(names):
                     where = path + (key,) + ((index,) if isinstance(condition, list) else ())
-                    problems += _unknown(doc, where, "card", cards) if isinstance(card_id, str) else []
+                    problems += unknown(doc, where, "card", cards) if isinstance(card_id, str) else []
     script = files.extra.get("script.yaml")
     if script and isinstance(script.data, dict):
         parts = script.data.get("win-check")
@@ -287,168 +270,12 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
             condition = part.get("if") if isinstance(part, dict) else None
             for number, card_id in enumerate([condition] if isinstance(condition, str) else condition or []):
                 where = ("win-check", index, "if") + ((number,) if isinstance(condition, list) else ())
-                problems += _unknown(script, where, "card", cards) if isinstance(card_id, str) else []
+                problems += unknown(script, where, "card", cards) if isinstance(card_id, str) else []
         for key in ("unheld-roles-if", "always-held"):
             if isinstance(script.data.get(key), list):
                 for index in range(len(script.data[key])):
-                    problems += _unknown(script, (key, index), "card", cards)
-    problems += _check_steps(files, [doc for doc in docs if doc is not None])
-    return problems
-
-
-_STEP_KINDS = ("say", "do", "roles", "deal")
-
-
-def _check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
-    """What a schema cannot say about steps: each does one thing, in a place where it can be done,
-    and a step at which players die has a win check to follow it."""
-    problems: list[Problem] = []
-    script = files.extra.get("script.yaml")
-    data = script.data if script and isinstance(script.data, dict) else {}
-    versions = list(data.get("versions", {})) if isinstance(data.get("versions"), dict) else []
-    deadly = []
-    for doc in docs:
-        is_script = doc is script
-        for path in refs(doc, schema.SCRIPT if is_script else schema.CARD, "#/$defs/step"):
-            step = doc.get(path)
-            if not isinstance(step, dict):
-                continue
-            kinds = [kind for kind in _STEP_KINDS if kind in step]
-            in_setup = is_script and path[0] == "setup"
-            if len(kinds) != 1:
-                problems.append(
-                    Problem(
-                        doc.where(path),
-                        f"{dotted(path)}: a step does one thing: expected exactly "
-                        f"one of {', '.join(_STEP_KINDS)}, got {', '.join(kinds) or 'none'}",
-                    )
-                )
-            elif kinds[0] == "deal" and not in_setup:
-                problems.append(
-                    Problem(
-                        doc.where(path + ("deal",)), f"{dotted(path + ('deal',))}: cards are dealt only in the setup"
-                    )
-                )
-            elif kinds[0] == "roles" and (in_setup or not is_script):
-                # Inside a card's own call, the calls would go on calling themselves.
-                where = (
-                    "the phases, not in the setup" if is_script else "the script's phases, not in a card's night call"
-                )
-                problems.append(
-                    Problem(doc.where(path + ("roles",)), f"{dotted(path + ('roles',))}: roles are called in {where}")
-                )
-            if "version" in step:
-                if not in_setup:
-                    problems.append(
-                        Problem(
-                            doc.where(path + ("version",)),
-                            f"{dotted(path + ('version',))}: "
-                            "only setup steps belong to one version (phases are in their version)",
-                        )
-                    )
-                else:
-                    problems += _unknown(doc, path + ("version",), "script version", versions)
-            if step.get("deadly") is True:
-                deadly.append((doc, path))
-        night = doc.data.get("night") if not is_script and isinstance(doc.data, dict) else None
-        if isinstance(night, dict) and isinstance(night.get("script"), dict) and night["script"].get("deadly") is True:
-            deadly.append((doc, ("night", "script")))
-    if deadly and "win-check" not in data:
-        doc, path = deadly[0]
-        problems.append(
-            Problem(
-                doc.where(path + ("deadly",)),
-                f"{dotted(path + ('deadly',))}: players may die here, but script.yaml has no win-check to follow it",
-            )
-        )
-    return problems
-
-
-def _mapping(data: dict, key: str) -> dict:
-    """The mapping at a key, or an empty one where the key is missing or holds something else (the
-    schema check has said so)."""
-    value = data.get(key)
-    return value if isinstance(value, dict) else {}
-
-
-def _well_formed_setup(spec: Any) -> bool:
-    def number(value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-    return (
-        isinstance(spec, dict)
-        and isinstance(spec.get("players"), list)
-        and spec["players"]
-        and all(number(n) and n > 0 for n in spec["players"])
-        and isinstance(spec.get("cards"), dict)
-        and all(number(c) or (isinstance(c, list) and all(map(number, c))) for c in spec["cards"].values())
-        and number(spec.get("extra", 0))
-        and isinstance(spec.get("fill", ""), str)
-    )
-
-
-def _check_setups(files: GameFiles) -> list[Problem]:
-    game = files.checked_game
-    problems: list[Problem] = []
-    setups = game.data.get("setups") if isinstance(game.data, dict) else None
-    if not isinstance(setups, dict):
-        return problems
-    box = {card_id: doc.data.get("count", 1) for card_id, doc in files.cards.items() if isinstance(doc.data, dict)}
-    for setup_id, spec in setups.items():
-        path = ("setups", setup_id)
-        if not _well_formed_setup(spec):
-            continue  # the schema check has said what is wrong
-        players, cards = spec["players"], spec["cards"]
-        if spec.get("house") is True and spec.get("origin") == "community":
-            problems.append(
-                Problem(
-                    game.where(path + ("origin",)),
-                    f"{dotted(path)}: a setup is ours (house: true) or the players' (origin: community), not both",
-                )
-            )
-        for card_id, counts in cards.items():
-            if card_id not in box:
-                problems.append(
-                    Problem(
-                        game.where(path + ("cards", card_id)),
-                        f"{dotted(path + ('cards', card_id))}: no card '{card_id}'"
-                        f"{did_you_mean(card_id, box)} in roles/",
-                    )
-                )
-            elif isinstance(counts, list) and len(counts) != len(players):
-                problems.append(
-                    Problem(
-                        game.where(path + ("cards", card_id)),
-                        f"{dotted(path + ('cards', card_id))}: {len(counts)} numbers for {len(players)} player counts",
-                    )
-                )
-        problems += _unknown(game, path + ("fill",), "card", box) if "fill" in spec else []
-        if "extra" in spec and "fill" not in spec:
-            # Without a card to take the seats, the extra cards would be ignored in silence.
-            problems.append(
-                Problem(
-                    game.where(path + ("extra",)),
-                    f"{dotted(path + ('extra',))}: extra cards are dealt only with `fill` (the "
-                    "card that takes the seats left over): add a fill, or take extra out",
-                )
-            )
-        if problems:
-            continue
-        for count in players:
-            try:
-                deal = setup_cards(spec, count)
-            except ValueError as exc:
-                problems.append(Problem(game.where(path + ("players",)), f"{dotted(path)}: {exc}"))
-                continue
-            for card_id, number in deal.items():
-                if number > box[card_id]:
-                    problems.append(
-                        Problem(
-                            game.where(path + ("cards", card_id) if card_id in spec["cards"] else path + ("fill",)),
-                            f"{dotted(path)}: {count} players need {number} '{card_id}' cards; the box has "
-                            f"{box[card_id]} (its count)",
-                        )
-                    )
+                    problems += unknown(script, (key, index), "card", cards)
+    problems += check_steps(files, [doc for doc in docs if doc is not None])
     return problems
 
 
@@ -494,8 +321,8 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     # With no usable list of languages (the schema has said so), no text can be checked against it.
     check_translations = bool(languages)
     languages = languages or ["en"]
-    teams = _mapping(data, "teams")
-    groups = _mapping(data, "groups")
+    teams = mapping_at(data, "teams")
+    groups = mapping_at(data, "groups")
     icons = _icon_ids(files, groups)
     sizes = list(card_sizes)
     size = data.get("card-size")
@@ -514,7 +341,7 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     if not files.cards:
         problems.append(Problem(Where(game.file), f"game '{files.id}' has no card files in roles/"))
     problems += _check_groups(files, groups, teams, sizes, languages)
-    problems += _check_setups(files)
+    problems += check_setups(files)
     problems += _check_texts_files(files, languages, icons)
     night_orders: dict[int, str] = {}
     for card_id, doc in files.cards.items():
@@ -533,9 +360,9 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
             _check_translations(doc, schema.CARD, languages, f"card '{card_id}'", icons) if check_translations else []
         )
         problems += _check_files(doc, schema.CARD, files.folder_of(doc))
-        problems += _unknown(doc, ("team",), "team", teams)
+        problems += unknown(doc, ("team",), "team", teams)
         if "group" in card:
-            problems += _unknown(doc, ("group",), "group", groups)
+            problems += unknown(doc, ("group",), "group", groups)
         elif "role" not in groups:
             problems.append(
                 Problem(

@@ -39,8 +39,8 @@ from cardgen.core import units
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import BUILTIN, Project
 from cardgen.core.write import remove_stale, write_atomic
-from cardgen.deck.load import Doc, load_file
 from cardgen.deck.model import Card, Group
+from cardgen.deck.yaml_doc import Doc, load_file
 
 FORMATS = ("pdf-x1a", "png")
 SIDES = ("front", "back")

@@ -1,0 +1,212 @@
+"""The deck format's shared parts, as data: the patterns of ids and language codes, the layouts, phase
+kinds and step marks, and the definitions (``$defs``: a text, a file, a step, ...) that the file kinds
+of :mod:`cardgen.deck.schema` refer to."""
+
+from __future__ import annotations
+
+ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+LAYOUTS = ["role", "token", "words", "night-order", "text"]
+LANG_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$"
+PHASE_KINDS = ["first-night", "night", "dawn", "day", "end"]
+SECRET_WORD = ["choose", "show", "initials", "ask", "guess"]
+CHOICES = ["target", "protect", "save", "poison", "kill", "note"]
+
+# What a step may say about itself, wherever steps are written (script phases, setup, a card's night call).
+STEP_MARKS: dict = {
+    "deadly": {"type": "boolean", "description": "Players may die at this step: the win check follows it."},
+    "house": {"type": "boolean", "description": "Our rule, not the sources': printed with the house-rule mark."},
+    "timer": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 3600,
+        "description": "A countdown of this many seconds runs at this step.",
+    },
+    # For the narrator page only; the PDF script prints none of them.
+    "pause": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 600,
+        "description": "Narrator page: seconds to wait here while the players act (shown as a "
+        "count-down; default: templates/narrator/narrator.yaml).",
+    },
+    "secret-word": {
+        "type": "string",
+        "enum": SECRET_WORD,
+        "description": "Narrator page: the Mayor chooses the secret word here (choose), it is shown "
+        "(show), only its first letters are (initials), it is shown on a tap (ask), "
+        "or the players may guess it while this step's timer runs (guess).",
+    },
+    "if-guessed": {
+        "type": "boolean",
+        "description": "Narrator page: read this step only if the secret word was guessed (true) "
+        "or only if it was not (false).",
+    },
+    "choices": {
+        "type": "array",
+        "items": {"type": "string", "enum": CHOICES},
+        "description": "Narrator page: the players chosen here, one per entry, and what that does: "
+        "target (dies at dawn unless protected or saved), protect, save, poison (dies "
+        "at dawn all the same), kill (dies now), note (only noted).",
+    },
+    "announce": {
+        "type": "string",
+        "enum": ["deaths"],
+        "description": "Narrator page: here it announces who died, from the night's choices.",
+    },
+}
+
+DEFS: dict = {
+    "text": {
+        "type": "object",
+        "description": "A text in every language of the game, by language code.",
+        "propertyNames": {"pattern": LANG_PATTERN},
+        "additionalProperties": {"type": "string"},
+        "minProperties": 1,
+    },
+    "color": {
+        "type": "string",
+        "pattern": r"^#[0-9a-fA-F]{6}$",
+        "description": "A colour as #rrggbb.",
+    },
+    "file": {
+        "type": "string",
+        "description": "A file inside the game folder, relative to it.",
+    },
+    "id": {"type": "string", "pattern": ID_PATTERN},
+    "range": {
+        "type": "object",
+        "description": "From min to max, whole numbers.",
+        "required": ["min", "max"],
+        "additionalProperties": False,
+        "properties": {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}},
+    },
+    "back": {
+        "type": "object",
+        "description": "A back design: title, emblem, tiled pattern and colour.",
+        "additionalProperties": False,
+        "properties": {
+            "title": {"$ref": "#/$defs/text"},
+            "symbol": {"$ref": "#/$defs/file"},
+            "pattern": {"$ref": "#/$defs/file"},
+            "color": {"$ref": "#/$defs/color"},
+        },
+    },
+    "group": {
+        "type": "object",
+        "description": "A kind of card: its name, size, layout, back, and how its cards are made.",
+        "required": ["name"],
+        "additionalProperties": False,
+        "properties": {
+            "name": {"$ref": "#/$defs/text"},
+            "size": {"type": "string", "description": "A size from templates/card-sizes.yaml."},
+            "layout": {"type": "string", "enum": LAYOUTS},
+            "team": {"$ref": "#/$defs/id"},
+            "back": {"$ref": "#/$defs/back"},
+            "derive": {
+                "type": "object",
+                "description": "One card per card of another group, with its name and symbol.",
+                "required": ["from", "ability"],
+                "additionalProperties": False,
+                "properties": {
+                    "from": {"$ref": "#/$defs/id"},
+                    "ability": {"$ref": "#/$defs/text"},
+                },
+            },
+            "words": {
+                "type": "object",
+                "description": "Cards made from word lists, one file per language.",
+                "required": ["file", "per-card"],
+                "additionalProperties": False,
+                "properties": {
+                    "file": {
+                        "type": "string",
+                        "pattern": r"\{lang\}",
+                        "description": "A path inside the game folder with {lang} in it.",
+                    },
+                    "per-card": {
+                        "type": "object",
+                        "propertyNames": {"pattern": ID_PATTERN},
+                        "additionalProperties": {"type": "integer", "minimum": 1},
+                        "minProperties": 1,
+                    },
+                },
+            },
+        },
+    },
+    "step": {
+        "type": "object",
+        "description": "One step of the script: a line to read aloud (say), a silent instruction (do), "
+        "where the role wake-ups go (roles), or, in the setup, where the cards are dealt (deal); "
+        "`if` limits it to games with one of those cards, `if-all` to games with all of them, "
+        "`unless` to games with none of them; all that are given must hold.",
+        "additionalProperties": False,
+        "properties": {
+            "say": {"$ref": "#/$defs/text"},
+            "do": {"$ref": "#/$defs/text"},
+            "roles": {"type": "string", "enum": ["first-night", "night"]},
+            "deal": {
+                "type": "boolean",
+                "description": "Setup only: here the setup's cards are dealt (the exact cards for "
+                "--players N; otherwise the rulebook's setup table).",
+            },
+            "if": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}},
+            "if-all": {
+                "type": ["string", "array"],
+                "items": {"$ref": "#/$defs/id"},
+                "description": "Keeps the step only in games with every one of these cards.",
+            },
+            "unless": {
+                "type": ["string", "array"],
+                "items": {"$ref": "#/$defs/id"},
+                "description": "Leaves the step out of games with any of these cards.",
+            },
+            "version": {
+                "$ref": "#/$defs/id",
+                "description": "Setup only: the step belongs to this version of the script alone.",
+            },
+            "if-tailored": {
+                "type": "boolean",
+                "description": "Read this step only in a script for one table (true: --players, "
+                "--setup or --roles, or a table chosen on the narrator page), or only "
+                "in the one for the whole box and in the rulebook (false).",
+            },
+            **STEP_MARKS,
+        },
+    },
+    "parts": {
+        "type": "array",
+        "description": "A section's text in reading order: parts from the sources (text) and our own "
+        "choices (house), which are printed with the house-rule mark.",
+        "minItems": 1,
+        "items": {
+            "type": "object",
+            "additionalProperties": False,
+            "minProperties": 1,
+            "properties": {"text": {"$ref": "#/$defs/text"}, "house": {"$ref": "#/$defs/text"}},
+        },
+    },
+    "setup": {
+        "type": "object",
+        "required": ["players", "cards"],
+        "additionalProperties": False,
+        "properties": {
+            "name": {"$ref": "#/$defs/text"},
+            "players": {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 1}},
+            "cards": {
+                "type": "object",
+                "description": "Per card id: one number for every player count, or one per count.",
+                "propertyNames": {"pattern": ID_PATTERN},
+                "additionalProperties": {"type": ["integer", "array"], "items": {"type": "integer", "minimum": 0}},
+            },
+            "fill": {"$ref": "#/$defs/id"},
+            "extra": {"type": "integer", "minimum": 0},
+            "house": {"type": "boolean", "description": "The table is ours, not the sources'."},
+            "origin": {
+                "type": "string",
+                "enum": ["community"],
+                "description": "community: a setup widely played by groups, neither the sources' nor "
+                "ours; the rulebook prints it in its own table, marked.",
+            },
+        },
+    },
+}

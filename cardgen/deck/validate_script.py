@@ -1,0 +1,162 @@
+"""Stage 2 for the moderator script and the setups: loaded game files in, the problems of their steps
+(one thing a step, known versions and cards, roles steps only in phases) and of their setups (rows
+that deal the players they say) out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardgen.core.problems import Problem, did_you_mean
+from cardgen.deck import schema
+from cardgen.deck.load import GameFiles
+from cardgen.deck.schema_check import dotted, refs, unknown
+from cardgen.deck.setups import setup_cards
+from cardgen.deck.yaml_doc import Doc
+
+_STEP_KINDS = ("say", "do", "roles", "deal")
+
+
+def check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
+    """What a schema cannot say about steps: each does one thing, in a place where it can be done,
+    and a step at which players die has a win check to follow it."""
+    problems: list[Problem] = []
+    script = files.extra.get("script.yaml")
+    data = script.data if script and isinstance(script.data, dict) else {}
+    versions = list(data.get("versions", {})) if isinstance(data.get("versions"), dict) else []
+    deadly = []
+    for doc in docs:
+        is_script = doc is script
+        for path in refs(doc, schema.SCRIPT if is_script else schema.CARD, "#/$defs/step"):
+            step = doc.get(path)
+            if not isinstance(step, dict):
+                continue
+            kinds = [kind for kind in _STEP_KINDS if kind in step]
+            in_setup = is_script and path[0] == "setup"
+            if len(kinds) != 1:
+                problems.append(
+                    Problem(
+                        doc.where(path),
+                        f"{dotted(path)}: a step does one thing: expected exactly "
+                        f"one of {', '.join(_STEP_KINDS)}, got {', '.join(kinds) or 'none'}",
+                    )
+                )
+            elif kinds[0] == "deal" and not in_setup:
+                problems.append(
+                    Problem(
+                        doc.where(path + ("deal",)), f"{dotted(path + ('deal',))}: cards are dealt only in the setup"
+                    )
+                )
+            elif kinds[0] == "roles" and (in_setup or not is_script):
+                # Inside a card's own call, the calls would go on calling themselves.
+                where = (
+                    "the phases, not in the setup" if is_script else "the script's phases, not in a card's night call"
+                )
+                problems.append(
+                    Problem(doc.where(path + ("roles",)), f"{dotted(path + ('roles',))}: roles are called in {where}")
+                )
+            if "version" in step:
+                if not in_setup:
+                    problems.append(
+                        Problem(
+                            doc.where(path + ("version",)),
+                            f"{dotted(path + ('version',))}: "
+                            "only setup steps belong to one version (phases are in their version)",
+                        )
+                    )
+                else:
+                    problems += unknown(doc, path + ("version",), "script version", versions)
+            if step.get("deadly") is True:
+                deadly.append((doc, path))
+        night = doc.data.get("night") if not is_script and isinstance(doc.data, dict) else None
+        if isinstance(night, dict) and isinstance(night.get("script"), dict) and night["script"].get("deadly") is True:
+            deadly.append((doc, ("night", "script")))
+    if deadly and "win-check" not in data:
+        doc, path = deadly[0]
+        problems.append(
+            Problem(
+                doc.where(path + ("deadly",)),
+                f"{dotted(path + ('deadly',))}: players may die here, but script.yaml has no win-check to follow it",
+            )
+        )
+    return problems
+
+
+def _well_formed_setup(spec: Any) -> bool:
+    def number(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+    return (
+        isinstance(spec, dict)
+        and isinstance(spec.get("players"), list)
+        and spec["players"]
+        and all(number(n) and n > 0 for n in spec["players"])
+        and isinstance(spec.get("cards"), dict)
+        and all(number(c) or (isinstance(c, list) and all(map(number, c))) for c in spec["cards"].values())
+        and number(spec.get("extra", 0))
+        and isinstance(spec.get("fill", ""), str)
+    )
+
+
+def check_setups(files: GameFiles) -> list[Problem]:
+    game = files.checked_game
+    problems: list[Problem] = []
+    setups = game.data.get("setups") if isinstance(game.data, dict) else None
+    if not isinstance(setups, dict):
+        return problems
+    box = {card_id: doc.data.get("count", 1) for card_id, doc in files.cards.items() if isinstance(doc.data, dict)}
+    for setup_id, spec in setups.items():
+        path = ("setups", setup_id)
+        if not _well_formed_setup(spec):
+            continue  # the schema check has said what is wrong
+        players, cards = spec["players"], spec["cards"]
+        if spec.get("house") is True and spec.get("origin") == "community":
+            problems.append(
+                Problem(
+                    game.where(path + ("origin",)),
+                    f"{dotted(path)}: a setup is ours (house: true) or the players' (origin: community), not both",
+                )
+            )
+        for card_id, counts in cards.items():
+            if card_id not in box:
+                problems.append(
+                    Problem(
+                        game.where(path + ("cards", card_id)),
+                        f"{dotted(path + ('cards', card_id))}: no card '{card_id}'"
+                        f"{did_you_mean(card_id, box)} in roles/",
+                    )
+                )
+            elif isinstance(counts, list) and len(counts) != len(players):
+                problems.append(
+                    Problem(
+                        game.where(path + ("cards", card_id)),
+                        f"{dotted(path + ('cards', card_id))}: {len(counts)} numbers for {len(players)} player counts",
+                    )
+                )
+        problems += unknown(game, path + ("fill",), "card", box) if "fill" in spec else []
+        if "extra" in spec and "fill" not in spec:
+            # Without a card to take the seats, the extra cards would be ignored in silence.
+            problems.append(
+                Problem(
+                    game.where(path + ("extra",)),
+                    f"{dotted(path + ('extra',))}: extra cards are dealt only with `fill` (the "
+                    "card that takes the seats left over): add a fill, or take extra out",
+                )
+            )
+        if problems:
+            continue
+        for count in players:
+            try:
+                deal = setup_cards(spec, count)
+            except ValueError as exc:
+                problems.append(Problem(game.where(path + ("players",)), f"{dotted(path)}: {exc}"))
+                continue
+            for card_id, number in deal.items():
+                if number > box[card_id]:
+                    problems.append(
+                        Problem(
+                            game.where(path + ("cards", card_id) if card_id in spec["cards"] else path + ("fill",)),
+                            f"{dotted(path)}: {count} players need {number} '{card_id}' cards; the box has "
+                            f"{box[card_id]} (its count)",
+                        )
+                    )
+    return problems

@@ -1,0 +1,333 @@
+"""A YAML file read with the position of every value: a file in, a ``Doc`` (the data and the line of
+each key path) or the problems that stop it out. YAML 1.2, safely, within limits of size, nodes and
+aliases; control characters and escapes that would hide text are problems at their line."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from cardgen.core import contained
+from cardgen.core.problems import Problem, Where
+from cardgen.core.yaml12 import Loader
+
+KeyPath = tuple[Any, ...]
+_MAP, _SEQ, _MERGE = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:merge"
+
+
+@dataclass
+class Doc:
+    """One YAML file's data and where each value in it stands."""
+
+    file: str
+    data: Any
+    lines: dict[KeyPath, int] = field(default_factory=dict)
+    block_scalars: frozenset[KeyPath] = frozenset()
+    base: Path | None = None  # where its file paths start, when not the game folder (an --include)
+    path: Path | None = None  # the file it was read from
+    # What validate finds once in the data, which is never changed after loading: the paths of each
+    # kind of value a file's schema declares, by its name (a card file is asked for its texts, files and steps).
+    kinds: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def where(self, path: KeyPath = ()) -> Where:
+        """The position of the value at path, or of its nearest parent that has one."""
+        while path not in self.lines and path:
+            path = path[:-1]
+        return Where(self.file, self.lines.get(path, 1))
+
+    def text_line(self, path: KeyPath, text_line: int) -> int:
+        """The file line of line `text_line` (0 for the first) of the string at `path`.
+
+        Block scalars (``|``) keep one source line per text line and start on the
+        line after their indicator, so the exact line can be told; for other
+        styles the value's first line is the best we know.
+        """
+        line = self.where(path).line or 1
+        return line + 1 + text_line if path in self.block_scalars else line
+
+    def get(self, path: KeyPath) -> Any:
+        value = self.data
+        for key in path:
+            value = value[key]
+        return value
+
+
+class _PositionLoader(Loader):
+    """The YAML 1.2 safe loader, recording positions while it composes the node tree."""
+
+
+# A YAML escape in a double-quoted text: \0, \a, \x07, \u0007... (an escaped backslash is skipped whole).
+_ESCAPE = re.compile(r"\\\\|\\(?:([0abtnvfreN])|x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8}))")
+_NAMED_ESCAPES = dict(zip("0abtnvfreN", "\0\a\b\t\n\v\f\r\x1b\x85"))
+
+
+# Unicode's control characters (category Cc) but the line break: C0, DEL and C1.
+_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+
+def _control(value: str) -> str | None:
+    """The first control character of a text other than a line break (a NUL, a terminal escape...)."""
+    found = _CONTROL.search(value)
+    return found.group() if found else None
+
+
+def _control_line(node: yaml.ScalarNode, source: str, char: str) -> int:
+    """The line where `char` is written in a scalar: raw (a tab), or as a double-quoted escape."""
+    start, end = node.start_mark.index, node.end_mark.index
+    written = source[start:end]
+    at = written.find(char)
+    for match in _ESCAPE.finditer(written):
+        named, *codes = match.groups()
+        code = _NAMED_ESCAPES.get(named) if named else next((chr(int(c, 16)) for c in codes if c), None)
+        if code == char and (at < 0 or match.start() < at):
+            at = match.start()
+            break
+    return node.start_mark.line + 1 + written[: max(at, 0)].count("\n")
+
+
+def _control_problem(node: yaml.ScalarNode, path: KeyPath, source: str, file: str) -> Problem | None:
+    char = _control(node.value)
+    if char is None:
+        return None
+    name = _CONTROL_NAMES.get(char, "a C1 control" if ord(char) >= 0x80 else "a control character")
+    where = ".".join(map(str, path))
+    return Problem(
+        Where(file, _control_line(node, source, char)),
+        f"{where + ': ' if where else ''}control character U+{ord(char):04X} ({name}) in the text; "
+        "deck texts may hold line breaks but no other control characters",
+    )
+
+
+_CONTROL_NAMES = {
+    "\0": "NUL",
+    "\a": "bell",
+    "\b": "backspace",
+    "\t": "tab",
+    "\v": "vertical tab",
+    "\f": "form feed",
+    "\r": "carriage return",
+    "\x1b": "escape",
+    "\x7f": "delete",
+}
+
+
+def _walk(
+    node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: list, file: str, source: str | None
+) -> None:
+    """Records the line of each value and the block scalars; adds duplicate keys and, unless `source`
+    is None (a file that can hold none), control characters to problems."""
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            key = key_node.value
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                # PyYAML silently keeps the last value; a designer would never notice.
+                problems.append(Problem(Where(file, line), f"duplicate key '{key}' (first at line {seen[key]})"))
+                continue
+            seen[key] = line
+            if (
+                source is not None
+                and isinstance(key_node, yaml.ScalarNode)
+                and (found := _control_problem(key_node, path, source, file))
+            ):
+                problems.append(found)
+            _walk(value_node, path + (key,), lines, blocks, problems, file, source)
+            # A nested mapping or list starts on a later line; its key's line is where to look.
+            if not isinstance(value_node, yaml.ScalarNode):
+                lines[path + (key,)] = line
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _walk(item, path + (index,), lines, blocks, problems, file, source)
+    elif isinstance(node, yaml.ScalarNode):
+        if node.style == "|":
+            blocks.add(path)
+        found = _control_problem(node, path, source, file) if source is not None else None
+        if found:
+            problems.append(found)
+
+
+# Decks are shared online: a file or an alias bomb must be refused before anything walks it.
+MAX_FILE_BYTES = 1024 * 1024
+MAX_NODES = 100_000
+
+
+# An anchor (&name) starts a node: after the line's start, a space, a colon or a flow indicator.
+# "Salt & pepper" and "AT&T" hold none.
+_ANCHOR = re.compile(r"(?:^|(?<=[\s\[{,:]))&[^\s\[\]{},]", re.MULTILINE)
+
+
+def _expanded_size(root: yaml.Node) -> int:
+    """How many nodes the document has once every alias is expanded, counted without expanding them
+    (a billion-laughs file has a few dozen nodes and billions once expanded)."""
+    sizes: dict[int, int] = {}
+    visiting: set[int] = set()
+    stack = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        children = (
+            [item for pair in node.value for item in pair]
+            if isinstance(node, yaml.MappingNode)
+            else node.value
+            if isinstance(node, yaml.SequenceNode)
+            else []
+        )
+        if children_done:
+            visiting.discard(id(node))
+            sizes[id(node)] = min(MAX_NODES + 1, 1 + sum(sizes[id(child)] for child in children))
+        elif id(node) in visiting:
+            return MAX_NODES + 1  # an alias inside its own anchor: endless once expanded
+        else:
+            visiting.add(id(node))
+            stack.append((node, True))
+            for child in children:
+                if id(child) in visiting:
+                    return MAX_NODES + 1
+                if id(child) not in sizes:
+                    stack.append((child, False))
+    return sizes[id(root)]
+
+
+class _NotPlain(Exception):
+    """A node only PyYAML's constructor can make data of."""
+
+
+_SCALARS = {
+    tag: Loader.yaml_constructors[tag]
+    for tag in (
+        "tag:yaml.org,2002:str",
+        "tag:yaml.org,2002:int",
+        "tag:yaml.org,2002:bool",
+        "tag:yaml.org,2002:float",
+        "tag:yaml.org,2002:null",
+    )
+}
+
+
+def _construct(loader, node: yaml.Node, anchored: bool) -> Any:
+    """The data of a document, as PyYAML's constructor makes it. A tree of plain mappings, lists and
+    scalars (every deck file) is made here, each scalar by the constructor of its tag, without the
+    constructor's machinery around them, which was a fifth of loading a deck; anything else (an
+    anchor, a merge key, a key that is no scalar, a tag of its own) is left to the constructor."""
+    if not anchored:
+        try:
+            return _plain(loader, node)
+        except _NotPlain:
+            pass
+    return loader.construct_document(node)
+
+
+def _plain(loader, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        construct = _SCALARS.get(node.tag)
+        if construct is None:
+            raise _NotPlain
+        return construct(loader, node)
+    if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
+        return [_plain(loader, item) for item in node.value]
+    if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
+        data = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE:
+                raise _NotPlain
+            data[_plain(loader, key_node)] = _plain(loader, value_node)
+        return data
+    raise _NotPlain
+
+
+def _unreadable_scalar(loader, root: yaml.Node) -> yaml.Node:
+    """The first scalar the constructor cannot read (a tagged value such as `!!int x`), else root."""
+    stack = [root]
+    while stack:
+        node = stack.pop(0)
+        if isinstance(node, yaml.ScalarNode):
+            try:
+                loader.construct_object(node, deep=True)
+            except Exception:  # whatever the tag's constructor raises: that is the answer
+                return node
+        elif isinstance(node, yaml.MappingNode):
+            stack += [item for pair in node.value for item in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            stack += node.value
+    return root
+
+
+def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc | None, list[Problem]]:
+    """Reads one YAML file of `folder` (by default its own); `display` is the name errors use
+    (relative to the project)."""
+    try:
+        raw = contained.read(path, folder or path.parent, MAX_FILE_BYTES)
+    except contained.TooLarge as exc:
+        return None, [
+            Problem(
+                Where(display),
+                f"file of {exc.size / 1024 / 1024:.1f} MiB; deck files are limited "
+                f"to {MAX_FILE_BYTES // 1024 // 1024} MiB",
+            )
+        ]
+    except contained.Refused as exc:
+        return None, [Problem(Where(display), str(exc))]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return None, [
+            Problem(Where(display, line), f"not UTF-8 text (byte 0x{raw[exc.start]:02X}); save the file as UTF-8")
+        ]
+    loader = None
+    try:
+        loader = _PositionLoader(text)
+        node = loader.get_single_node()
+        if node is None:
+            return Doc(display, None, path=path), []
+        # Without an anchor there is no alias, and each node takes half a character of the file at least:
+        # a small file without one cannot be a bomb.
+        anchored = "&" in text and _ANCHOR.search(text)
+        if (anchored or 2 * len(text) > MAX_NODES) and _expanded_size(node) > MAX_NODES:
+            return None, [
+                Problem(
+                    Where(display, node.start_mark.line + 1),
+                    f"more than {MAX_NODES} values once its aliases (*) are expanded; a deck file needs far fewer",
+                )
+            ]
+        try:
+            data = _construct(loader, node, bool(anchored))
+        except (ValueError, KeyError, TypeError, OverflowError, AttributeError):
+            # An explicit tag with a value it cannot take (`!!int x`): PyYAML's constructor just raises.
+            bad = _unreadable_scalar(loader, node)
+            return None, [
+                Problem(
+                    Where(display, bad.start_mark.line + 1),
+                    f"YAML error: '{bad.value}' cannot be read as {bad.tag.rsplit(':', 1)[-1]}",
+                )
+            ]
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        detail = " ".join(part for part in (exc.context, exc.problem) if part)
+        return None, [Problem(Where(display, mark.line + 1 if mark else None), f"YAML error: {detail}")]
+    except yaml.YAMLError as exc:
+        # The reader's errors (a control character, say) are not "marked" but know their place.
+        line = text[: getattr(exc, "position", 0)].count("\n") + 1
+        return None, [Problem(Where(display, line), f"YAML error: {str(exc).splitlines()[0]}")]
+    except RecursionError:
+        return None, [Problem(Where(display), "nested too deeply to be a deck file")]
+    finally:
+        if loader is not None:
+            loader.dispose()
+    lines: dict[KeyPath, int] = {}
+    blocks: set[KeyPath] = set()
+    problems: list[Problem] = []
+    try:
+        # A control character is in the file as it is or as a backslash escape: most files have neither.
+        _walk(node, (), lines, blocks, problems, display, text if "\\" in text or _CONTROL.search(text) else None)
+    except RecursionError:
+        return None, [Problem(Where(display), "nested too deeply to be a deck file")]
+    # An alias repeats its anchor's nodes: their problems are said once.
+    return Doc(display, data, lines, frozenset(blocks), path=path), list(dict.fromkeys(problems))
