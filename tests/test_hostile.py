@@ -2120,6 +2120,9 @@ def test_a_signal_to_a_parallel_build_ends_its_workers_and_removes_its_temporary
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        # As from a terminal: a test run under nohup ignores SIGHUP, and cardgen keeps a signal its caller
+        # ignores ignored.
+        preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL),
     )
     try:
         end = time.monotonic() + 120
