@@ -89,6 +89,42 @@ def tonight(
     extra_cards: tuple[str, ...],
     roles: Roles = (),
 ) -> Tonight:
+    """What the options ask for, with a warning for each two of its roles called at the same order on
+    the same night; or a DeckError saying what does not fit the deck (at `where`)."""
+    table = _table(deck, where, text, players, setup_id, extra_cards, roles)
+    if table.players is None:
+        return table
+    return replace(table, warnings=table.warnings + tuple(ties(deck, table.in_play)))
+
+
+def ties(deck: Deck, in_play: frozenset[str]) -> list[Problem]:
+    """Roles in play that one night would call at the same order: the game gives no order between them
+    (cardgen calls them by id), so the designer should."""
+    problems = []
+    for night, label in (("first", "the first night"), ("other", "the other nights")):
+        calls = [(card, call) for card, call in deck.calls(night) if card.id in in_play]
+        for (card, call), (then, then_call) in zip(calls, calls[1:]):
+            if then_call.order == call.order:
+                problems.append(
+                    Problem(
+                        then.name.where,
+                        f"'{card.id}' and '{then.id}' are both called at order {call.order:g} on {label}: "
+                        f"they are called by id, '{card.id}' first; give them orders of their own",
+                        "warning",
+                    )
+                )
+    return problems
+
+
+def _table(
+    deck: Deck,
+    where: Where,
+    text: Mapping,
+    players: int | None,
+    setup_id: str | None,
+    extra_cards: tuple[str, ...],
+    roles: Roles = (),
+) -> Tonight:
     """What the options ask for, or a DeckError saying what does not fit the deck (at `where`)."""
     cards = {card.id: card for card in deck.cards}
     for option, card_id in [*(("--with", c) for c in extra_cards), *(("--roles", c) for c, _ in roles)]:
@@ -293,8 +329,8 @@ def _named_by_script(deck: Deck) -> frozenset[str]:
         *(
             step
             for card in deck.cards
-            if card.night_script
-            for step in (*card.night_script.before, *card.night_script.then, *card.night_script.after)
+            for script in card.scripts
+            for step in (*script.before, *script.then, *script.after)
         ),
     ]
     return frozenset(card_id for step in steps for card_id in step.named) | frozenset(script.unheld_if)
