@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 
 from cardgen.core.phrases import fill
 from cardgen.core.problems import DeckError, Problem, Where, did_you_mean
-from cardgen.deck.model import Deck, Setup
+from cardgen.deck.model import NIGHTS, Card, Deck, Setup
 from cardgen.deck.setups import counts
 
 Roles = tuple[tuple[str, int], ...]
@@ -98,22 +98,24 @@ def tonight(
 
 
 def ties(deck: Deck, in_play: frozenset[str]) -> list[Problem]:
-    """Roles in play that one night would call at the same order: the game gives no order between them
+    """Roles in play that a night would call at the same order: the game gives no order between them
     (cardgen calls them by id), so the designer should."""
-    problems = []
-    for night, label in (("first", "the first night"), ("other", "the other nights")):
+    nights: dict[tuple[Card, Card, int | float], list[str]] = {}
+    for night in NIGHTS:
         calls = [(card, call) for card, call in deck.calls(night) if card.id in in_play]
         for (card, call), (then, then_call) in zip(calls, calls[1:]):
             if then_call.order == call.order:
-                problems.append(
-                    Problem(
-                        then.name.where,
-                        f"'{card.id}' and '{then.id}' are both called at order {call.order:g} on {label}: "
-                        f"they are called by id, '{card.id}' first; give them orders of their own",
-                        "warning",
-                    )
-                )
-    return problems
+                nights.setdefault((card, then, call.order), []).append(night)
+    said = {("first",): "on the first night", ("other",): "on the other nights", NIGHTS: "every night"}
+    return [
+        Problem(
+            then.name.where,
+            f"'{card.id}' and '{then.id}' are both called at order {order:g} {said[tuple(tied)]}: "
+            f"they are called by id, '{card.id}' first; give them orders of their own",
+            "warning",
+        )
+        for (card, then, order), tied in nights.items()
+    ]
 
 
 def _table(
