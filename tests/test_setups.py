@@ -252,6 +252,10 @@ def test_the_players_are_the_cards_less_the_extra_ones():
         "game": "werewords",
         "players": 6,
         "components": {"mayor": 1, "seer": 1, "werewolf": 1, "villager": 4},
+        "nights": {
+            "first": [{"id": "mayor", "order": 10}, {"id": "seer", "order": 20}, {"id": "werewolf", "order": 40}],
+            "other": [{"id": "mayor", "order": 10}, {"id": "seer", "order": 20}, {"id": "werewolf", "order": 40}],
+        },
     }
     result = run("setup", "salem-1692", "--roles", "tryal-witch,tryal-not-a-witch:19")
     assert (result.exit_code, result.stderr) == (

@@ -350,17 +350,20 @@ class _Composer:
         if "order" in self.deck.night.house:
             spans.append(markup.Span("\n" + self.strings["house_order"], italic=True))
         run_in = self.layout["night-order"].get("list") == "run-in"
-        for number, role in enumerate((c for c in self.deck.night_order if c.id != card.id), start=1):
-            # The break goes after the dot, never before it: a no-break space holds it to the role before.
-            before = "\u00a0· " if run_in and number > 1 else "\n"
-            spans += [markup.Span(f"{before}{number}.\u00a0", bold=True), markup.Span(role.call_name)]
-            if bilingual and other_deck and seconds.get(role.id, role.call_name) != role.call_name:
-                opening, closing = bilingual["aside"]
-                spans += [
-                    markup.Span(opening),
-                    markup.Span(seconds[role.id], lang=other_deck.lang),
-                    markup.Span(closing),
-                ]
+        for night, roles in self.deck.night_lists:
+            if night:
+                spans.append(markup.Span("\n" + self.strings[f"{night}_night"], bold=True))
+            for number, role in enumerate((c for c in roles if c.id != card.id), start=1):
+                # The break goes after the dot, never before it: a no-break space holds it to the role before.
+                before = "\u00a0· " if run_in and number > 1 else "\n"
+                spans += [markup.Span(f"{before}{number}.\u00a0", bold=True), markup.Span(role.call_name)]
+                if bilingual and other_deck and seconds.get(role.id, role.call_name) != role.call_name:
+                    opening, closing = bilingual["aside"]
+                    spans += [
+                        markup.Span(opening),
+                        markup.Span(seconds[role.id], lang=other_deck.lang),
+                        markup.Span(closing),
+                    ]
         return self.text(card, other, "night-order", tuple(spans))
 
     def text(

@@ -71,6 +71,7 @@ def _listing(project: Project, game: str | None) -> dict:
 def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as_json, decks, includes) -> None:
     """The cards to deal to a table: a setup's row for a number of players, or the roles you name."""
     from cardgen.build import card_sizes, check, document_text, languages
+    from cardgen.deck.model import NIGHTS
     from cardgen.deck.resolve import AnyGlyph, resolve_deck
     from cardgen.deck.tonight import tonight
 
@@ -106,6 +107,14 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
                     "players": table.players,
                     "components": dict(table.dealt),
                     **({"beside": dict(table.beside)} if table.beside else {}),
+                    "nights": {
+                        night: [
+                            {"id": card.id, "order": call.order}
+                            for card, call in deck.calls(night)
+                            if card.id in table.in_play
+                        ]
+                        for night in NIGHTS
+                    },
                 },
                 ensure_ascii=False,
             )

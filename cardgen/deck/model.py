@@ -121,6 +121,8 @@ class Step:
     version: str | None = None  # setup steps of one script version only
     when_all: tuple[str, ...] = ()  # card ids, all of which must be in play
     unless: tuple[str, ...] = ()  # card ids, none of which may be in play
+    night: str | None = None  # first or other: read on the first night only, or on every other night only
+    from_night: int | None = None  # read from this night on (2 or more)
 
     @property
     def condition(self) -> Condition:
@@ -160,6 +162,33 @@ class NightScript:
 
 
 @dataclass(frozen=True)
+class NightCall:
+    """A card's call on one kind of night: where it comes in the order, and what is said then."""
+
+    order: int | float
+    script: NightScript | None  # its own texts, else the card's
+
+
+NIGHTS = ("first", "other")  # the first night, and every night after it
+
+
+@dataclass(frozen=True)
+class Nights:
+    """When a card wakes: on the first night, on the other nights, or both, each with its order."""
+
+    first: NightCall | None = None
+    other: NightCall | None = None
+    script: NightScript | None = None  # the card's texts, for a call without its own
+
+    def call(self, night: str) -> NightCall | None:
+        return self.first if night == "first" else self.other
+
+    def script_of(self, night: str) -> NightScript | None:
+        call = self.call(night)
+        return call.script if call and call.script else self.script
+
+
+@dataclass(frozen=True)
 class Card:
     id: str
     group: Group
@@ -168,21 +197,42 @@ class Card:
     name: Text
     ability: Text
     symbol: Path | None
-    night_order: int | None
-    first_night_only: bool
     layout: str
+    nights: Nights = Nights()
     back_face: BackFace | None = None
     words: tuple[tuple[str, Text], ...] = ()  # (level, word) for word cards
     derived_from: str | None = None
-    night_script: NightScript | None = None
     art: Art | None = None
     extra_cards: int = 0  # with it dealt, more fill cards dealt and left over in the middle
 
     @property
+    def night_order(self) -> int | float | None:
+        """The card's first order: the first night's where it wakes then, else the other nights'."""
+        call = self.nights.first or self.nights.other
+        return call.order if call else None
+
+    @property
+    def first_night_only(self) -> bool:
+        return self.nights.first is not None and self.nights.other is None
+
+    @property
+    def night_script(self) -> NightScript | None:
+        """The card's own night texts (`night.script`), whatever night it is called on."""
+        return self.nights.script
+
+    @property
+    def scripts(self) -> tuple[NightScript, ...]:
+        """Every night text of the card: its own and those of its calls."""
+        calls = (self.nights.first, self.nights.other)
+        return tuple(
+            script for script in (self.nights.script, *(call.script for call in calls if call)) if script is not None
+        )
+
+    @property
     def call_name(self) -> str:
         """The name the card is called by at night (the Werewolf card calls the Werewolves)."""
-        script = self.night_script
-        return script.call.value if script and script.call else self.name.value
+        call = next((script.call for script in self.scripts if script.call), None)
+        return call.value if call else self.name.value
 
 
 @dataclass(frozen=True)
@@ -326,8 +376,30 @@ class Deck:
         looks a copy up for every slot it draws)."""
         return tuple(card for card in self.cards for _ in range(card.count))
 
+    def calls(self, night: str) -> tuple[tuple[Card, NightCall], ...]:
+        """The cards called on the first night (first) or on each night after it (other), in calling
+        order: by order, then, for roles of equal order, by id."""
+        calls = [(card, call) for card in self.cards if (call := card.nights.call(night))]
+        return tuple(sorted(calls, key=lambda pair: (pair[1].order, pair[0].id)))
+
+    @property
+    def one_night_order(self) -> bool:
+        """Whether one list gives the order of every night: the other nights call the first night's
+        roles in the same order, less those of the first night only."""
+        first = [card.id for card, _ in self.calls("first")]
+        other = [card.id for card, _ in self.calls("other")]
+        return [card_id for card_id in first if card_id in other] == other
+
+    @property
+    def night_lists(self) -> tuple[tuple[str | None, tuple[Card, ...]], ...]:
+        """The night orders a list prints: one (night None), or, where the nights differ, the first
+        night's and the other nights'."""
+        if self.one_night_order:
+            return ((None, self.night_order),)
+        return tuple((night, tuple(card for card, _ in self.calls(night))) for night in NIGHTS)
+
     @property
     def night_order(self) -> tuple[Card, ...]:
-        """The cards that wake at night, in waking order."""
-        waking = [(c.night_order, c) for c in self.cards if c.night_order is not None]
-        return tuple(card for _, card in sorted(waking, key=lambda pair: pair[0]))
+        """The cards that wake at night, in waking order: each at its first call."""
+        waking = [card for card in self.cards if card.night_order is not None]
+        return tuple(sorted(waking, key=lambda card: (card.night_order or 0, card.id)))

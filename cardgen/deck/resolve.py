@@ -21,6 +21,7 @@ from cardgen.core.problems import Problem, Where
 from cardgen.core.units import Size
 from cardgen.deck.load import GameFiles
 from cardgen.deck.model import (
+    NIGHTS,
     Art,
     Back,
     BackFace,
@@ -28,7 +29,9 @@ from cardgen.deck.model import (
     Deck,
     Group,
     Marks,
+    NightCall,
     NightRules,
+    Nights,
     NightScript,
     Part,
     Phase,
@@ -239,6 +242,8 @@ def _step(r: _Resolver, doc: Doc, path: KeyPath) -> Step:
         "unless": unless,
         "marks": _marks(spec),
         "version": spec.get("version"),
+        "night": spec.get("night"),
+        "from_night": spec.get("from-night"),
     }
     for kind in ("say", "do"):
         if kind in spec:
@@ -252,11 +257,28 @@ def _steps(r: _Resolver, doc: Doc, path: KeyPath) -> tuple[Step, ...]:
     return tuple(_step(r, doc, path + (i,)) for i in range(len(doc.get(path))))
 
 
-def _night_script(r: _Resolver, doc: Doc) -> NightScript | None:
-    spec = doc.data.get("night", {}).get("script")
-    if spec is None:
+def _nights(r: _Resolver, doc: Doc) -> Nights:
+    """The short form (one order every night, or the first only) or the full form (a first and an
+    other part, each with its order and its own texts)."""
+    spec = doc.data.get("night")
+    if not spec:
+        return Nights()
+    script = _night_script(r, doc, ("night", "script"))
+    if "order" in spec:
+        call = NightCall(spec["order"], None)
+        return Nights(call, None if spec.get("first-night-only") else call, script)
+    parts = {
+        night: NightCall(spec[night]["order"], _night_script(r, doc, ("night", night, "script")))
+        for night in NIGHTS
+        if night in spec
+    }
+    return Nights(parts.get("first"), parts.get("other"), script)
+
+
+def _night_script(r: _Resolver, doc: Doc, path: KeyPath) -> NightScript | None:
+    if path[-1] not in doc.get(path[:-1]):
         return None
-    path = ("night", "script")
+    spec = doc.get(path)
     return NightScript(
         call=r.text(doc, path + ("call",)) if "call" in spec else None,
         say=r.text(doc, path + ("say",)) if "say" in spec else None,
@@ -360,7 +382,6 @@ def _setup(r: _Resolver, game: Doc, setup_id: str, spec: dict) -> Setup:
 def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group], teams: dict[str, Team]) -> Card:
     spec = doc.data
     group = groups[spec.get("group", "role")]
-    night = spec.get("night", {})
     back = spec.get("back")
     return Card(
         id=card_id,
@@ -370,12 +391,10 @@ def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group]
         name=r.text(doc, ("name",)),
         ability=r.text(doc, ("ability",)),
         symbol=r.file(spec.get("symbol"), doc),
-        night_order=night.get("order"),
-        first_night_only=night.get("first-night-only", False),
+        nights=_nights(r, doc),
         layout=spec.get("layout", group.layout),
         extra_cards=spec.get("extra-cards", 0),
         back_face=BackFace(r.text(doc, ("back", "name")), r.file(back.get("symbol"), doc)) if back else None,
-        night_script=_night_script(r, doc),
         art=Art(
             r.path(spec["art"]["file"], doc),
             spec["art"].get("fit", "contain"),
@@ -400,8 +419,6 @@ def _derived_cards(r: _Resolver, game: Doc, group: Group, spec: dict, cards: lis
             name=source.name,
             ability=Text(template.value.replace("{name}", source.name.value), template.where),
             symbol=source.symbol,
-            night_order=None,
-            first_night_only=False,
             layout=group.layout,
             derived_from=source.id,
         )
@@ -428,8 +445,6 @@ def _word_cards(r: _Resolver, files: GameFiles, group: Group, spec: dict) -> lis
                 name=Text(str(index + 1), doc.where()),
                 ability=Text("", doc.where()),
                 symbol=None,
-                night_order=None,
-                first_night_only=False,
                 layout=group.layout,
                 words=words,
             )

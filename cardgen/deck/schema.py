@@ -11,6 +11,56 @@ from __future__ import annotations
 
 from cardgen.deck.schema_defs import DEFS, ID_PATTERN, LANG_PATTERN, LAYOUTS, PHASE_KINDS, STEP_MARKS
 
+_ORDER = {
+    "type": "number",
+    "minimum": 1,
+    "description": "Where the card is called in the night: lower first; a decimal (2.5) goes between, and "
+    "cards of equal order are called by id.",
+}
+
+NIGHT_SCRIPT: dict = {
+    "type": "object",
+    "description": "What happens when the card is called at night; `call` is the name "
+    "the wake-up line uses (default: the card's name, e.g. Werewolves for Werewolf).",
+    "additionalProperties": False,
+    "properties": {
+        "call": {"$ref": "#/$defs/text"},
+        "group": {
+            "type": "boolean",
+            "description": "Several players answer the call: the wake-up and go-to-sleep lines use the plural.",
+        },
+        "say": {"$ref": "#/$defs/text"},
+        "do": {"$ref": "#/$defs/text"},
+        **STEP_MARKS,
+        "before": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/step"},
+            "description": "Steps between the wake-up line and `say`.",
+        },
+        "then": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/step"},
+            "description": "Steps after `say` and `do`, before the go-to-sleep line.",
+        },
+        "after": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/step"},
+            "description": "Steps after the go-to-sleep line.",
+        },
+    },
+}
+
+
+def _night_part(description: str) -> dict:
+    return {
+        "type": "object",
+        "description": description,
+        "required": ["order"],
+        "additionalProperties": False,
+        "properties": {"order": _ORDER, "script": NIGHT_SCRIPT},
+    }
+
+
 GAME: dict = {
     "$defs": DEFS,
     "type": "object",
@@ -161,43 +211,20 @@ CARD: dict = {
         },
         "night": {
             "type": "object",
-            "required": ["order"],
+            "description": "When the card wakes. Short form: `order` (and `first-night-only`), the same "
+            "every night. Full form: `first` and/or `other`, each with its own order and, if it is said "
+            "differently, its own `script`; a part without one uses the card's `script`.",
             "additionalProperties": False,
+            "minProperties": 1,
             "properties": {
-                "order": {"type": "integer", "minimum": 1},
-                "first-night-only": {"type": "boolean"},
-                "script": {
-                    "type": "object",
-                    "description": "What happens when the card is called at night; `call` is the name "
-                    "the wake-up line uses (default: the card's name, e.g. Werewolves for Werewolf).",
-                    "additionalProperties": False,
-                    "properties": {
-                        "call": {"$ref": "#/$defs/text"},
-                        "group": {
-                            "type": "boolean",
-                            "description": "Several players answer the call: the wake-up and go-to-sleep "
-                            "lines use the plural.",
-                        },
-                        "say": {"$ref": "#/$defs/text"},
-                        "do": {"$ref": "#/$defs/text"},
-                        **STEP_MARKS,
-                        "before": {
-                            "type": "array",
-                            "items": {"$ref": "#/$defs/step"},
-                            "description": "Steps between the wake-up line and `say`.",
-                        },
-                        "then": {
-                            "type": "array",
-                            "items": {"$ref": "#/$defs/step"},
-                            "description": "Steps after `say` and `do`, before the go-to-sleep line.",
-                        },
-                        "after": {
-                            "type": "array",
-                            "items": {"$ref": "#/$defs/step"},
-                            "description": "Steps after the go-to-sleep line.",
-                        },
-                    },
+                "order": _ORDER,
+                "first-night-only": {
+                    "type": "boolean",
+                    "description": "Short form: the card wakes on the first night only.",
                 },
+                "script": NIGHT_SCRIPT,
+                "first": _night_part("The card's call on the first night."),
+                "other": _night_part("The card's call on every night after the first."),
             },
         },
     },

@@ -164,6 +164,16 @@ DEFS: dict = {
                 "$ref": "#/$defs/id",
                 "description": "Setup only: the step belongs to this version of the script alone.",
             },
+            "night": {
+                "type": "string",
+                "enum": ["first", "other"],
+                "description": "Read on the first night only (first), or on every night after it (other).",
+            },
+            "from-night": {
+                "type": "integer",
+                "minimum": 2,
+                "description": "Read from this night on (3: from the third night); the PDF script marks it.",
+            },
             "if-tailored": {
                 "type": "boolean",
                 "description": "Read this step only in a script for one table (true: --players, "

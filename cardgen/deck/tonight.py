@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 
 from cardgen.core.phrases import fill
 from cardgen.core.problems import DeckError, Problem, Where, did_you_mean
-from cardgen.deck.model import Deck, Setup
+from cardgen.deck.model import NIGHTS, Card, Deck, Setup
 from cardgen.deck.setups import counts
 
 Roles = tuple[tuple[str, int], ...]
@@ -81,6 +81,44 @@ def seat_groups(deck: Deck) -> frozenset[str]:
 
 
 def tonight(
+    deck: Deck,
+    where: Where,
+    text: Mapping,
+    players: int | None,
+    setup_id: str | None,
+    extra_cards: tuple[str, ...],
+    roles: Roles = (),
+) -> Tonight:
+    """What the options ask for, with a warning for each two of its roles called at the same order on
+    the same night; or a DeckError saying what does not fit the deck (at `where`)."""
+    table = _table(deck, where, text, players, setup_id, extra_cards, roles)
+    if table.players is None:
+        return table
+    return replace(table, warnings=table.warnings + tuple(ties(deck, table.in_play)))
+
+
+def ties(deck: Deck, in_play: frozenset[str]) -> list[Problem]:
+    """Roles in play that a night would call at the same order: the game gives no order between them
+    (cardgen calls them by id), so the designer should."""
+    nights: dict[tuple[Card, Card, int | float], list[str]] = {}
+    for night in NIGHTS:
+        calls = [(card, call) for card, call in deck.calls(night) if card.id in in_play]
+        for (card, call), (then, then_call) in zip(calls, calls[1:]):
+            if then_call.order == call.order:
+                nights.setdefault((card, then, call.order), []).append(night)
+    said = {("first",): "on the first night", ("other",): "on the other nights", NIGHTS: "every night"}
+    return [
+        Problem(
+            then.name.where,
+            f"'{card.id}' and '{then.id}' are both called at order {order:g} {said[tuple(tied)]}: "
+            f"they are called by id, '{card.id}' first; give them orders of their own",
+            "warning",
+        )
+        for (card, then, order), tied in nights.items()
+    ]
+
+
+def _table(
     deck: Deck,
     where: Where,
     text: Mapping,
@@ -293,8 +331,8 @@ def _named_by_script(deck: Deck) -> frozenset[str]:
         *(
             step
             for card in deck.cards
-            if card.night_script
-            for step in (*card.night_script.before, *card.night_script.then, *card.night_script.after)
+            for script in card.scripts
+            for step in (*script.before, *script.then, *script.after)
         ),
     ]
     return frozenset(card_id for step in steps for card_id in step.named) | frozenset(script.unheld_if)

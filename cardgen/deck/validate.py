@@ -343,7 +343,6 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     problems += _check_groups(files, groups, teams, sizes, languages)
     problems += check_setups(files)
     problems += _check_texts_files(files, languages, icons)
-    night_orders: dict[int, str] = {}
     for card_id, doc in files.cards.items():
         if not re.match(schema.ID_PATTERN, card_id):
             problems.append(
@@ -371,17 +370,38 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
                     f"group; the game's groups: {', '.join(groups) or 'none'}",
                 )
             )
-        night = card.get("night")
-        order = night.get("order") if isinstance(night, dict) else None
-        if isinstance(order, int) and not isinstance(order, bool):
-            if order in night_orders:
-                problems.append(
-                    Problem(
-                        doc.where(("night", "order")),
-                        f"night.order: {order} is already the order of '{night_orders[order]}'; "
-                        "each role wakes at its own number",
-                    )
-                )
-            else:
-                night_orders[order] = card_id
+        problems += _check_night(doc)
+    return problems
+
+
+def _check_night(doc: Doc) -> list[Problem]:
+    """A card's night in one form: `order` every night (the short form), or its `first` and `other`
+    parts, each with its own order."""
+    night = doc.data.get("night")
+    if not isinstance(night, dict):
+        return []
+    problems = []
+    parts = [part for part in ("first", "other") if part in night]
+    if parts and "order" in night:
+        problems.append(
+            Problem(
+                doc.where(("night", "order")),
+                f"night.order: a card with night.{parts[0]} gives the order of each night in its part, not here",
+            )
+        )
+    elif not parts and "order" not in night:
+        problems.append(
+            Problem(
+                doc.where(("night",)),
+                "night: no order: give `order` (the same every night) or a `first` and/or `other` part with its own",
+            )
+        )
+    if parts and "first-night-only" in night:
+        problems.append(
+            Problem(
+                doc.where(("night", "first-night-only")),
+                f"night.first-night-only: a card with night.{parts[0]} wakes on the nights of its parts; "
+                "give it only `first` to wake on the first night alone",
+            )
+        )
     return problems

@@ -1,5 +1,5 @@
 """Stage 2 for the moderator script and the setups: loaded game files in, the problems of their steps
-(one thing a step, known versions and cards, roles steps only in phases) and of their setups (rows
+(one thing a step, known versions and cards, roles steps only in phases, none that no night reads) and of their setups (rows
 that deal the players they say) out."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from cardgen.core.problems import Problem, did_you_mean
 from cardgen.deck import schema
 from cardgen.deck.load import GameFiles
-from cardgen.deck.schema_check import dotted, refs, unknown
+from cardgen.deck.schema_check import dotted, mapping_at, refs, unknown
 from cardgen.deck.setups import setup_cards
 from cardgen.deck.yaml_doc import Doc
 
@@ -65,11 +65,23 @@ def check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
                     )
                 else:
                     problems += unknown(doc, path + ("version",), "script version", versions)
+            if step.get("night") == "first" and "from-night" in step:
+                problems.append(
+                    Problem(
+                        doc.where(path + ("from-night",)),
+                        f"{dotted(path + ('from-night',))}: a step of the first night only is never read "
+                        f"from night {step['from-night']} on",
+                    )
+                )
             if step.get("deadly") is True:
                 deadly.append((doc, path))
         night = doc.data.get("night") if not is_script and isinstance(doc.data, dict) else None
-        if isinstance(night, dict) and isinstance(night.get("script"), dict) and night["script"].get("deadly") is True:
-            deadly.append((doc, ("night", "script")))
+        if isinstance(night, dict):
+            for part in ("script", "first", "other"):
+                path = ("night", part) if part == "script" else ("night", part, "script")
+                owner = night if part == "script" else mapping_at(night, part)
+                if mapping_at(owner, "script").get("deadly") is True:
+                    deadly.append((doc, path))
     if deadly and "win-check" not in data:
         doc, path = deadly[0]
         problems.append(

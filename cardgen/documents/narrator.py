@@ -52,6 +52,11 @@ def _line(line: script_lines.Line) -> dict:
     for key in ("card", "part"):
         if getattr(line, key):
             out[key] = getattr(line, key)
+    # Only a line read on some nights says so: a page of a deck without them stays as it was.
+    if line.since.first_only:
+        out["firstNight"] = True
+    if line.since.from_night:
+        out["fromNight"] = line.since.from_night
     return out
 
 

@@ -100,13 +100,17 @@ def _night_order(deck: Deck, text: Mapping) -> dict | None:
         if deck.night.dead_roles
         else ""
     )
-    return {
-        "title": title,
-        "rule": rule,
-        "roles": [
-            card.call_name + (f" ({text['first_night_only']})" if card.first_night_only else "") for card in waking
-        ],
-    }
+    lists = [
+        {
+            "title": text[f"{night}_night_list"] if night else None,
+            "roles": [
+                card.call_name + (f" ({text['first_night_only']})" if night is None and card.first_night_only else "")
+                for card in cards
+            ],
+        }
+        for night, cards in deck.night_lists
+    ]
+    return {"title": title, "rule": rule, "lists": lists}
 
 
 def localized_name(spec: Mapping, lang: str, fallback: str) -> str:

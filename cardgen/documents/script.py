@@ -6,9 +6,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cardgen.core.phrases import fill
 from cardgen.deck.model import Deck
 from cardgen.deck.tonight import Tonight
-from cardgen.documents.script_lines import check_text, deal_line, lines, marked
+from cardgen.documents.script_lines import Line, check_text, deal_line, lines, marked
+
+
+def nights_mark(line: Line, text: Mapping) -> str:
+    """What a line read on some nights only says of them, after its text."""
+    if line.since.first_only:
+        return " " + text["first_night_mark"]
+    if line.since.from_night:
+        return " " + fill(text["from_night"], n=line.since.from_night)
+    return ""
 
 
 def context(deck: Deck, text: Mapping, tonight: Tonight) -> dict:
@@ -24,7 +34,7 @@ def context(deck: Deck, text: Mapping, tonight: Tonight) -> dict:
                 "steps": [
                     {
                         "kind": "do" if line.kind == "deal" else line.kind,
-                        "text": marked(made.get(line.kind, line.text), line.marks, text),
+                        "text": marked(made.get(line.kind, line.text), line.marks, text) + nights_mark(line, text),
                         "house": line.marks.house,
                     }
                     for line in phase.lines

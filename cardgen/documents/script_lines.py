@@ -4,9 +4,11 @@ narrator page and the rulebook's setup all read them here.
 
 The script is written once for the whole box (``lines``): every version opens
 with the game's setup steps for that version, then walks its phases step by
-step. A ``roles`` step becomes one call per waking card in night order
-(first-night-only cards only on the first night), each with the shared wake-up
-and go-to-sleep lines around the card's own lines. Every step at which players
+step. A ``roles`` step becomes one call per card that wakes on that night (the
+first, or one after it), in that night's order and with that call's texts, each
+with the shared wake-up and go-to-sleep lines around the card's own lines. A
+step for some nights only (``night``, ``from-night``) is left out of the nights
+that never read it; elsewhere its line says from which night it is read. Every step at which players
 may die is followed by the game's win check, so that no death goes unchecked.
 When a card that can hide roles is in play (the Werewolf Thief's two extra
 cards), the call of every role that may be in the middle says to wait as if
@@ -108,6 +110,29 @@ def check_text(deck: Deck, in_play: frozenset[str], text: Mapping) -> str:
 
 
 @dataclass(frozen=True)
+class Since:
+    """On which nights a line is read: the first night only, or from night N on; neither: every night."""
+
+    first_only: bool = False
+    from_night: int | None = None
+
+    def of(self, step: Step, night: str | None) -> Since | None:
+        """A step's nights within these, where the writer is on the first night (first), on one after
+        it (other) or in a phase of no night (None); None when that night never reads it. On a known
+        night, what it already says is left unsaid."""
+        first_only = self.first_only or step.night == "first"
+        other = 2 if step.night == "other" else None
+        from_night = max((n for n in (self.from_night, step.from_night, other) if n), default=None)
+        if first_only and from_night:
+            return None
+        if night == "first":
+            return None if from_night else Since()
+        if night == "other":
+            return None if first_only else Since(from_night=from_night if from_night and from_night > 2 else None)
+        return Since(first_only, from_night)
+
+
+@dataclass(frozen=True)
 class Line:
     """One line of a script version and the cards it needs in play."""
 
@@ -117,6 +142,7 @@ class Line:
     when: Condition = ()  # every clause met: at least one of its cards in play
     card: str | None = None  # the card whose night call this line belongs to
     part: str | None = None  # in a night call: wake, unheld, action (the card's first own line), own, sleep
+    since: Since = Since()
 
     def applies(self, in_play: frozenset[str], tailored: bool) -> bool:
         """Whether the line is read with these cards in play, in a script for one table (tailored) or not."""
@@ -147,70 +173,90 @@ class _Writer:
     called: set[str] = field(default_factory=set)  # cards whose first call is written: they are introduced
 
     def line(
-        self, kind: str, text: str, marks: Marks, when: Condition, card: str | None = None, part: str | None = None
+        self,
+        kind: str,
+        text: str,
+        marks: Marks,
+        when: Condition,
+        card: str | None = None,
+        part: str | None = None,
+        since: Since = Since(),
     ) -> list[Line]:
-        line = Line(kind, text, marks, when, card, part)
-        return [line, self.check(when, card)] if marks.deadly else [line]
+        line = Line(kind, text, marks, when, card, part, since)
+        return [line, self.check(when, card, since)] if marks.deadly else [line]
 
-    def check(self, when: Condition, card: str | None) -> Line:
-        return Line("check", "", Marks(), when, card)
+    def check(self, when: Condition, card: str | None, since: Since) -> Line:
+        return Line("check", "", Marks(), when, card, since=since)
 
-    def role_call(self, card: Card, when: Condition) -> list[Line]:
+    def role_call(self, card: Card, night: str, when: Condition, since: Since) -> list[Line]:
+        """The card's call on the first night (first) or a night after it (other), in that call's texts."""
         script = self.deck.checked_script
-        night = card.night_script
-        group = bool(night and night.group)
-        name = card.call_name
+        own = card.nights.script_of(night)
+        group = bool(own and own.group)
+        name = own.call.value if own and own.call else card.call_name
         # A bilingual deck's script gives the second name at a role's first call, as the cards show both.
         first = self.deck.introduced(card, called=True) if card.id not in self.called else name
         self.called.add(card.id)
         when += ((card.id,),)
-        lines = self.line(
-            "say", fill(self.text["wake_group" if group else "wake"], name=first), Marks(), when, card.id, "wake"
-        )
+        wake = fill(self.text["wake_group" if group else "wake"], name=first)
+        lines = self.line("say", wake, Marks(), when, card.id, "wake", since)
         if script.unheld_if and card.id not in script.always_held:
-            lines += self.line("do", self.text["unheld"], Marks(), when + (script.unheld_if,), card.id, "unheld")
-        if night:
-            lines += self.steps(night.before, when, card.id)
+            lines += self.line("do", self.text["unheld"], Marks(), when + (script.unheld_if,), card.id, "unheld", since)
+        if own:
+            lines += self.steps(own.before, when, card.id, night, since)
             # The first of the card's own lines is its action: the pause, the choices and the countdown go there.
-            action = {key: value for key, value in vars(night.marks).items() if key not in ("deadly", "house")}
+            action = {key: value for key, value in vars(own.marks).items() if key not in ("deadly", "house")}
             part = "action"
-            for kind, own in (("say", night.say), ("do", night.do)):
-                if own:
-                    lines += self.line(kind, own.value, Marks(house=night.marks.house, **action), when, card.id, part)
-                    action, part = {"secret_word": night.marks.secret_word}, "own"
-            lines += self.steps(night.then, when, card.id)
-            if night.marks.deadly:
-                lines.append(self.check(when, card.id))
-        lines += self.line(
-            "say", fill(self.text["sleep_group" if group else "sleep"], name=name), Marks(), when, card.id, "sleep"
-        )
-        if night:
-            lines += self.steps(night.after, when, card.id)
+            for kind, said in (("say", own.say), ("do", own.do)):
+                if said:
+                    marks = Marks(house=own.marks.house, **action)
+                    lines += self.line(kind, said.value, marks, when, card.id, part, since)
+                    action, part = {"secret_word": own.marks.secret_word}, "own"
+            lines += self.steps(own.then, when, card.id, night, since)
+            if own.marks.deadly:
+                lines.append(self.check(when, card.id, since))
+        sleep = fill(self.text["sleep_group" if group else "sleep"], name=name)
+        lines += self.line("say", sleep, Marks(), when, card.id, "sleep", since)
+        if own:
+            lines += self.steps(own.after, when, card.id, night, since)
         return lines
 
-    def dead_roles(self, when: Condition) -> list[Line]:
+    def dead_roles(self, when: Condition, since: Since) -> list[Line]:
         rule = self.deck.night.dead_roles
         if rule is None:
             return []
-        return self.line("do", self.text[f"dead_{rule}"], Marks(house="dead-roles" in self.deck.night.house), when)
+        marks = Marks(house="dead-roles" in self.deck.night.house)
+        return self.line("do", self.text[f"dead_{rule}"], marks, when, since=since)
 
-    def steps(self, steps: tuple[Step, ...], when: Condition = (), card: str | None = None) -> list[Line]:
+    def steps(
+        self,
+        steps: tuple[Step, ...],
+        when: Condition = (),
+        card: str | None = None,
+        night: str | None = None,
+        since: Since = Since(),
+    ) -> list[Line]:
+        """The lines of steps read on `night` (first, other, or None outside the nights)."""
         lines = []
         for step in steps:
-            if step.version not in (None, self.version):
+            step_since = since.of(step, night)
+            if step.version not in (None, self.version) or step_since is None:
                 continue
             step_when = when + step.condition
             if step.kind == "roles":
-                first = step.roles == "first-night"
-                lines += self.dead_roles(step_when)
-                for waking in self.deck.night_order:
-                    if first or not waking.first_night_only:
-                        lines += self.role_call(waking, step_when)
+                called = "first" if step.roles == "first-night" else "other"
+                lines += self.dead_roles(step_when, step_since)
+                for waking, _ in self.deck.calls(called):
+                    lines += self.role_call(waking, called, step_when, step_since)
             elif step.kind == "deal":
-                lines += self.line("deal", "", step.marks, step_when, card)
+                lines += self.line("deal", "", step.marks, step_when, card, since=step_since)
             else:
-                lines += self.line(step.kind, step.wording, step.marks, step_when, card)
+                lines += self.line(step.kind, step.wording, step.marks, step_when, card, since=step_since)
         return lines
+
+
+# The night a phase of each kind is on: the first, or one after it.
+_PHASE_NIGHTS = {"first-night": "first", "night": "other"}
 
 
 def lines(deck: Deck, text: Mapping) -> tuple[VersionLines, ...]:
@@ -221,7 +267,12 @@ def lines(deck: Deck, text: Mapping) -> tuple[VersionLines, ...]:
         writer = _Writer(deck, text, version.id)
         phases = [PhaseLines(text["setup_title"], "setup", tuple(writer.steps(script.setup)))] if script.setup else []
         phases += [
-            PhaseLines(phase.title.value, phase.kind, tuple(writer.steps(phase.steps))) for phase in version.phases
+            PhaseLines(
+                phase.title.value,
+                phase.kind,
+                tuple(writer.steps(phase.steps, night=_PHASE_NIGHTS.get(phase.kind or ""))),
+            )
+            for phase in version.phases
         ]
         versions.append(VersionLines(version.id, version.name.value, tuple(phases)))
     return tuple(versions)

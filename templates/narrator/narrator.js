@@ -303,6 +303,8 @@
   const phases = () => script();
   const nightKinds = ["first-night", "night"];
   function skip(line) {
+    // As script_lines.Since: a line of the first night only, or of the nights from fromNight on.
+    if ((line.firstNight && S.night > 1) || (line.fromNight && S.night < line.fromNight)) return true;
     if (line.guessed !== undefined && S.guessed !== null && line.guessed !== S.guessed) return true;
     if (D.deadRoles === "skipped" && line.card) {
       const holders = Object.keys(S.cards).filter((seat) => S.cards[seat] === line.card).map(Number);
