@@ -61,10 +61,10 @@ def deal_items(deck: Deck, dealt: Mapping[str, int], text: Mapping) -> str:
 def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
     """What the setup deals: the exact cards for a table, else a pointer to the setup table."""
     setup = tonight.setup or (deck.setups[0] if deck.setups else None)
-    if setup is None and not tonight.chosen:
-        return text["deal_all"]
     names = {card.id: card.name.value for card in deck.cards}
-    if setup and (not (tonight.dealt or tonight.choose) or tonight.players is None):
+    if tonight.players is None or not (tonight.dealt or tonight.choose):
+        if setup is None:
+            return text["deal_all"]
         even = setup.fill is None and not setup.extra
         # Cards that bring extra cards of their own (the Thief) say so, whether or not the table lists them.
         extras = [
