@@ -82,23 +82,35 @@ def test_roles_are_checked_against_the_rows_counts_per_team(teams):
     assert setup(teams, "--roles", "wolf:2,hunter,seer,villager:2").stderr == ""
 
 
-def test_a_tailored_script_of_a_team_counted_row_says_what_to_choose(teams, tmp_path):
+def pdf_text(path: Path) -> str:
+    return " ".join(" ".join((page.extract_text() or "").split()) for page in pypdf.PdfReader(path).pages)
+
+
+def test_a_tailored_script_and_the_rulebook_of_a_team_counted_row_in_two_languages(teams, tmp_path):
     out = tmp_path / "out"
     result = run(
         "build", "night", "--decks", str(teams / "decks"), "--setup", "by-team", "--players", "6",
-        "--lang", "en", "--out", str(out),
+        "--lang", "en", "--lang", "es", "--out", str(out),
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    text = " ".join(
-        " ".join((page.extract_text() or "").split())
-        for page in pypdf.PdfReader(out / "night" / "night-script-en-6p.pdf").pages
-    )
+    english = pdf_text(out / "night" / "night-script-en-6p.pdf")
     assert (
         "Take these 2 cards: 2 × Villager. Add 2 of your choice from: Wolf. "
         "Add 2 of your choice from: Seer, Hunter. Shuffle them and deal one face down to each player."
-    ) in text
-    # Every card of the pools may be in play: the script calls the Seer and the Hunter's line stays.
-    assert "Seer, open your eyes." in text
+    ) in english
+    # Every card of the pools may be in play: the script calls the Seer.
+    assert "Seer, open your eyes." in english
+    assert (
+        "Toma estas 2 cartas: 2 × Aldeano. Añade 2 a tu elección de entre: Lobo. "
+        "Añade 2 a tu elección de entre: Vidente, Cazador. Barájalas y reparte una boca abajo a cada jugador."
+    ) in pdf_text(out / "night" / "night-script-es-6p.pdf")
+    # The rulebook's table: a row for the team (its name) and one for the pool (its cards).
+    assert "By team Players 4 5 6 Villager 2 2 2 Wolves 1 1 2 Hunter / Seer 1 2 2" in pdf_text(
+        out / "night" / "night-rulebook-en.pdf"
+    )
+    assert "Por equipo Jugadores 4 5 6 Aldeano 2 2 2 Lobos 1 1 2 Cazador / Vidente 1 2 2" in pdf_text(
+        out / "night" / "night-rulebook-es.pdf"
+    )
 
 
 def test_a_game_without_setups_is_dealt_by_roles(mini, tmp_path):
@@ -206,3 +218,29 @@ def test_the_narrator_setup_screen_shows_a_broken_rule_in_its_words(tmp_path):
         page.click("#start")  # a warning, not a lock: the game starts
         assert page.query_selector("nav .next") and not page.query_selector("#start")
         assert session.errors == []
+
+
+@needs_browser
+def test_the_narrator_page_deals_a_team_counted_row_and_the_ticked_cards_are_chosen(teams, tmp_path):
+    result = run(
+        "narrator", "night", "--decks", str(teams / "decks"), "--lang", "en", "--out", str(tmp_path / "out"),
+        "--no-open",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    with browser(tmp_path / "profile") as session:
+        page = session.open(Path(result.output.strip()))
+        choose_table(page, players=6, setup=2)
+        script = page.text_content("#script")
+        assert (
+            "Take these 2 cards: 2 × Villager. Add 2 of your choice from: Wolf. Add 2 of your choice from: Seer, Hunter."
+            in script
+        )
+        page.click('input[data-card="hunter"]')
+        script = page.text_content("#script")
+        assert (
+            "Take these 3 cards: 2 × Villager, 1 × Hunter. Add 2 of your choice from: Wolf. "
+            "Add 1 of your choice from: Seer, Hunter."
+        ) in script
+        assert page.is_checked('input[data-card="hunter"]')
+        page.click("#start")
+        assert page.query_selector("nav .next") and session.errors == []
