@@ -4,7 +4,8 @@ The guide's conventions, which this file follows in a fresh temporary folder
 holding copies of the repository's decks/ and docs/example/ (as a clone would):
 
 - a fenced block with the info string ``yaml file=PATH`` or ``text file=PATH``
-  is written to PATH, relative to the folder the commands run in;
+  is written to PATH, relative to the folder the commands run in; with
+  ``yaml append=PATH`` it is added to the end of PATH;
 - a ``console`` block holds commands, one per line, each starting with ``$ ``;
   they run through bash with ``cardgen`` being the installed console script,
   and ``cd`` changes the folder of the commands after it;
@@ -14,9 +15,10 @@ holding copies of the repository's decks/ and docs/example/ (as a clone would):
   ends with "N error(s)[, M warning(s)]" or "N warning(s) (fails with --strict)"
   must exit 1, every other command 0.
 
-Sections 1 and 2 run one after the other in one folder. Each "Common mistakes"
-subsection runs in its own copy of the folder as section 1 left it. Section 3
-must name every key of the schema.
+Sections 1, 2 and 3 run one after the other in one folder (section 3's
+examples go on with section 2's game). Each "Common mistakes" subsection runs
+in its own copy of the folder as section 1 left it. Section 3 must name every
+key of the schema.
 """
 
 from __future__ import annotations
@@ -70,8 +72,12 @@ class Block:
 
     @property
     def path(self) -> str | None:
-        match = re.fullmatch(r"(?:yaml|text) file=(\S+)", self.info)
+        match = re.fullmatch(r"(?:yaml|text) (?:file|append)=(\S+)", self.info)
         return match.group(1) if match else None
+
+    @property
+    def appends(self) -> bool:
+        return " append=" in self.info
 
     @property
     def commands(self) -> list[str]:
@@ -185,7 +191,8 @@ class Session:
             if block.path:
                 target = self.cwd / block.path
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(block.text, encoding="utf-8")
+                before = target.read_text(encoding="utf-8") if block.appends else ""
+                target.write_text(before + block.text, encoding="utf-8")
                 self.last_file = target
             elif block.kind == "console":
                 expected = nxt.text if nxt is not None and nxt.kind == "output" and nxt.follows_block else None
@@ -348,6 +355,7 @@ def walkthrough(tmp_path_factory) -> Walkthrough:
             title: pool.submit(in_copy, f"mistake-{n}", blocks) for n, (title, blocks) in enumerate(MISTAKES.items())
         }
         part_two.result()
+        session.run_blocks(_section(3))
         return Walkthrough(
             session, snapshot, outcome(drafted), {title: outcome(future) for title, future in mistakes.items()}
         )
@@ -365,7 +373,7 @@ def test_guide_has_the_promised_examples():
             assert previous.kind == "console" and block.follows_block, (
                 f"{block.where()}: an output block must come right after a console block"
             )
-        if block.kind in ("yaml", "text") and "file=" in block.info:
+        if block.kind in ("yaml", "text") and ("file=" in block.info or "append=" in block.info):
             assert block.path and not Path(block.path).is_absolute() and ".." not in Path(block.path).parts, (
                 f"{block.where()}: bad file= path in {block.info!r}"
             )

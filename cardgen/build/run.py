@@ -102,8 +102,8 @@ def build(
         if folder.is_dir():
             remove_abandoned(folder)
     planned, table_warnings = plan(project, games, options)
-    if options.strict and table_warnings:
-        # A table that does not fit the game's rules (a tie, a wrong count) is what --strict is for.
+    # A table that breaks the game's rules is a warning: --strict stops before a file is written.
+    if any(problem.fails(options.strict) for problem in table_warnings):
         raise DeckError(warnings + table_warnings)
     report.warnings += table_warnings + check_pinyin(games, options)
     todo, inputs = [], {}  # todo: (game, language, its options, the outputs to write); inputs: by file

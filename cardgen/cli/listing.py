@@ -115,6 +115,11 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
                         ]
                         for night in NIGHTS
                     },
+                    **(
+                        {"choose": {key: {"n": n, "from": list(pool)} for key, (n, pool) in table.choose.items()}}
+                        if table.choose
+                        else {}
+                    ),
                 },
                 ensure_ascii=False,
             )
@@ -122,9 +127,12 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
         return
     names = {card.id: deck.introduced(card) for card in deck.cards}
     source = "--roles" if table.chosen else table.checked_setup.id
-    click.echo(f"{files.id}, {table.players} players ({source}): {sum(table.dealt.values())} cards")
+    total = sum(table.dealt.values()) + sum(n for n, _ in table.choose.values())
+    click.echo(f"{files.id}, {table.players} players ({source}): {total} cards")
     for card_id, number in table.dealt.items():
         click.echo(f"  {number:>3} x {names[card_id]}")
+    for key, (number, pool) in table.choose.items():
+        click.echo(f"  {number:>3} x {key}, your choice of: {', '.join(names[card_id] for card_id in pool)}")
     for card_id, number in table.beside.items():
         click.echo(f"  {number:>3} x {names[card_id]} (dealt to nobody)")
 

@@ -10,7 +10,8 @@ have been made.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.core.problems import Where
@@ -300,9 +301,15 @@ class Setup:
     house: bool = False  # our own table
     where: Where | None = None
     community: bool = False  # widely played by groups, neither the sources' nor ours
+    choose: tuple[dict, ...] = ()  # per player count: team, group or pool id -> how many of its cards to choose
+    pools: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # such an id -> the cards chosen from
 
     def deal(self, players: int) -> dict:
         return self.deals[self.players.index(players)]
+
+    def choices(self, players: int) -> dict:
+        """Per team, group or pool: how many of its cards the row for this count leaves to the moderator."""
+        return self.choose[self.players.index(players)] if self.choose else {}
 
     @property
     def origin(self) -> str:
@@ -312,8 +319,23 @@ class Setup:
     def one_each(self) -> bool:
         """Every player gets one card (and `extra` are left over), rather than an even share of several."""
         return self.fill is not None or all(
-            sum(deal.values()) == players + self.extra for players, deal in zip(self.players, self.deals)
+            sum(deal.values()) + sum(self.choices(players).values()) == players + self.extra
+            for players, deal in zip(self.players, self.deals)
         )
+
+
+@dataclass(frozen=True)
+class TableRule:
+    """A constraint of a legal table (game.yaml's table-rules), its teams and groups made card ids."""
+
+    says: Text  # the rule in words: the warning a table that breaks it gets
+    kind: str  # at-most, at-least, exactly, from-players or never-with
+    cards: tuple[str, ...]  # the cards it counts (`of`)
+    numbers: tuple[int, ...] = ()  # its number: one for every player count, or one per count of `players`
+    players: tuple[int, ...] = ()  # the player counts it holds at; empty: every count
+    others: tuple[str, ...] = ()  # never-with: the cards the counted ones never play beside
+    house: bool = False
+    where: Where | None = None
 
 
 def team_color(card: Card) -> str:
@@ -333,6 +355,7 @@ class Deck:
     rulebook: Rulebook | None = None
     script: Script | None = None
     setups: tuple[Setup, ...] = ()
+    table_rules: tuple[TableRule, ...] = ()
     night: NightRules = NightRules()
     author: str = ""  # game.yaml's author: the PDFs' metadata
     second: Deck | None = None  # the same deck in the second language of a bilingual build (--lang vi+en)

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from cardgen.core.phrases import fallback_language
 from cardgen.core.problems import Problem, Where
 from cardgen.core.units import Size
+from cardgen.deck import table_rules
 from cardgen.deck.load import GameFiles
 from cardgen.deck.model import (
     NIGHTS,
@@ -44,7 +45,7 @@ from cardgen.deck.model import (
     Team,
     Text,
 )
-from cardgen.deck.setups import setup_cards
+from cardgen.deck.setups import pools, setup_cards
 from cardgen.deck.yaml_doc import Doc, KeyPath
 
 # A back a deck gives no colour: light, so that it costs little ink (about 30 % coverage).
@@ -195,6 +196,8 @@ def _resolve_one(
         key=lambda c: (group_order.index(c.group.id), team_order.index(c.team.id) if c.team else len(team_order), c.id)
     )
     sources = files.sources
+    # Setups and table rules may count a team or a group: what each card is of.
+    kinds = {card.id: (card.team.id if card.team else None, card.group.id) for card in cards}
     deck = Deck(
         game=files.id,
         lang=lang,
@@ -205,7 +208,8 @@ def _resolve_one(
         sources=sources,
         rulebook=_rulebook(r, files.extra.get("rulebook.yaml")),
         script=_script(r, files.extra.get("script.yaml")),
-        setups=tuple(_setup(r, game, setup_id, spec) for setup_id, spec in data.get("setups", {}).items()),
+        setups=tuple(_setup(r, game, setup_id, spec, kinds) for setup_id, spec in data.get("setups", {}).items()),
+        table_rules=table_rules.resolved(game, lambda path: r.text(game, path), kinds),
         night=_night_rules(data.get("night", {})),
         author=data.get("author", ""),
     )
@@ -365,17 +369,21 @@ def _win_check(r: _Resolver, doc: Doc) -> tuple[Step, ...]:
     )
 
 
-def _setup(r: _Resolver, game: Doc, setup_id: str, spec: dict) -> Setup:
+def _setup(r: _Resolver, game: Doc, setup_id: str, spec: dict, kinds: table_rules.Kinds) -> Setup:
+    chosen = pools(spec, kinds)
+    rows = [setup_cards(spec, n) for n in spec["players"]]
     return Setup(
         setup_id,
         r.text(game, ("setups", setup_id, "name")) if "name" in spec else None,
         tuple(spec["players"]),
-        tuple(setup_cards(spec, n) for n in spec["players"]),
+        tuple({key: n for key, n in row.items() if key not in chosen} for row in rows),
         spec.get("extra", 0),
         spec.get("fill"),
         spec.get("house", False),
         game.where(("setups", setup_id)),
         spec.get("origin") == "community",
+        tuple({key: n for key, n in row.items() if key in chosen} for row in rows) if chosen else (),
+        chosen,
     )
 
 

@@ -154,6 +154,11 @@ GAME: dict = {
             "propertyNames": {"pattern": ID_PATTERN},
             "additionalProperties": {"$ref": "#/$defs/setup"},
         },
+        "table-rules": {
+            "type": "array",
+            "description": "The constraints of a legal table, each with its words for the warning.",
+            "items": {"$ref": "#/$defs/table-rule"},
+        },
     },
 }
 

@@ -204,11 +204,19 @@ DEFS: dict = {
             "players": {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 1}},
             "cards": {
                 "type": "object",
-                "description": "Per card id: one number for every player count, or one per count.",
+                "description": "Per card id (or a team, group or pool to choose that many cards from): "
+                "one number for every player count, or one per count.",
                 "propertyNames": {"pattern": ID_PATTERN},
                 "additionalProperties": {"type": ["integer", "array"], "items": {"type": "integer", "minimum": 0}},
             },
             "fill": {"$ref": "#/$defs/id"},
+            "pools": {
+                "type": "object",
+                "description": "Per id that `cards` counts instead of a card: the cards it is chosen from "
+                "(without a pool, a team's or group's id chooses from every card of it in the box).",
+                "propertyNames": {"pattern": ID_PATTERN},
+                "additionalProperties": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/id"}},
+            },
             "extra": {"type": "integer", "minimum": 0},
             "house": {"type": "boolean", "description": "The table is ours, not the sources'."},
             "origin": {
@@ -217,6 +225,53 @@ DEFS: dict = {
                 "description": "community: a setup widely played by groups, neither the sources' nor "
                 "ours; the rulebook prints it in its own table, marked.",
             },
+        },
+    },
+    "table-rule": {
+        "type": "object",
+        "required": ["of", "says"],
+        "additionalProperties": False,
+        "description": "A constraint of a legal table, checked for --roles, --players/--with and the "
+        "narrator page's setup: exactly one of at-most, at-least, exactly, from-players, never-with.",
+        "properties": {
+            "of": {
+                "type": "array",
+                "minItems": 1,
+                "items": {"$ref": "#/$defs/id"},
+                "description": "The card, team and group ids whose cards the rule counts.",
+            },
+            "says": {"$ref": "#/$defs/text", "description": "The rule in words: the warning a table breaking it gets."},
+            **{
+                kind: {
+                    "type": ["integer", "array"],
+                    "minimum": 0,
+                    "items": {"type": "integer", "minimum": 0},
+                    "description": what + " (one number, or one per count of `players`).",
+                }
+                for kind, what in (
+                    ("at-most", "No more of these cards than this"),
+                    ("at-least", "None of these cards, or at least this many"),
+                    ("exactly", "Exactly this many of these cards"),
+                )
+            },
+            "from-players": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "None of these cards at a table of fewer players.",
+            },
+            "never-with": {
+                "type": "array",
+                "minItems": 1,
+                "items": {"$ref": "#/$defs/id"},
+                "description": "Card, team and group ids none of whose cards plays beside these.",
+            },
+            "players": {
+                "type": "array",
+                "minItems": 1,
+                "items": {"type": "integer", "minimum": 1},
+                "description": "The player counts a count holds at; without it, every count.",
+            },
+            "house": {"type": "boolean", "description": "Our rule, not the sources': the warning says so."},
         },
     },
 }

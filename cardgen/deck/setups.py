@@ -2,10 +2,15 @@
 
 A setup (game.yaml ``setups``) lists player counts and, per card id, one
 number for all of them or one per count; ``fill`` takes the seats left over
-and ``extra`` deals that many cards beyond one per player.
+and ``extra`` deals that many cards beyond one per player. A key of ``cards``
+that is no card's id counts a team, a group or one of the setup's ``pools``:
+that many cards are chosen from it by the moderator (from the pool's cards, or
+from every card of the team or group in the box).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 
 def counts(players: list[int] | tuple[int, ...]) -> str:
@@ -16,8 +21,32 @@ def counts(players: list[int] | tuple[int, ...]) -> str:
     return ", ".join(map(str, listed))
 
 
+def members(key: str, kinds: Mapping[str, tuple[str | None, str]]) -> tuple[str, ...]:
+    """The cards an id stands for, given each card's (team, group): a card itself, else every card of
+    the team of that id, else of the group; none for an id that is neither."""
+    if key in kinds:
+        return (key,)
+    for index in (0, 1):
+        found = tuple(card_id for card_id, kind in kinds.items() if kind[index] == key)
+        if found:
+            return found
+    return ()
+
+
+def pools(spec: dict, kinds: Mapping[str, tuple[str | None, str]]) -> dict[str, tuple[str, ...]]:
+    """The keys of a setup's `cards` that are chosen rather than dealt, each with the cards it is chosen
+    from: its pool's list, else its team's or group's cards. A card id (a key of `kinds`) is dealt."""
+    own = spec.get("pools", {})
+    return {
+        key: tuple(own[key]) if key in own else members(key, kinds)
+        for key in spec["cards"]
+        if key in own or key not in kinds
+    }
+
+
 def setup_cards(spec: dict, players: int) -> dict[str, int]:
-    """The cards a setup deals for a player count (which its `players` list must hold)."""
+    """What a setup deals for a player count (which its `players` list must hold): per key of its
+    `cards` (a card, or a team, group or pool to choose from), the number, with `fill`'s seats."""
     if players not in spec["players"]:
         raise ValueError(f"no row for {players} players (rows: {counts(spec['players'])})")
     index = spec["players"].index(players)

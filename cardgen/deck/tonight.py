@@ -10,10 +10,14 @@ A build for the whole box covers every card. A tailored build names the table:
   as the Sheriff) takes no seat: it is in play beside the deal.
 * A card that brings cards of its own (the Thief's two) adds that many of the fill card, dealt to
   nobody and left in the middle.
+* A row may count a team, a group or a pool rather than cards: the moderator chooses that many of its
+  cards (``choose``), every one of which may be in play. A ``--with`` card of such a pool is one of them.
 * ``--roles SPEC`` gives the exact cards instead of a row (``werewolf:2,villager:3,seer``). The setup
   then only gives the rule the cards must fit: one card to each player and its ``extra`` more, or an
-  even share of several. Without ``--players`` the players are the cards less that ``extra``; with it,
-  cards that do not fit are a warning that says the rule.
+  even share of several, and as many of each team, group or pool as its row counts. Without
+  ``--players`` the players are the cards less that ``extra``; with it, cards that do not fit are a
+  warning that says the rule. A game with no setups deals the cards named, one a player.
+* Every table is checked against the game's table rules: a rule it breaks is a warning in its words.
 
 The script, the rulebook and the narrator page read the same answer, and :func:`printed` says which
 cards an evening's sheets hold, so what is printed, dealt and called is always the same.
@@ -27,6 +31,7 @@ from dataclasses import dataclass, field, replace
 
 from cardgen.core.phrases import fill
 from cardgen.core.problems import DeckError, Problem, Where, did_you_mean
+from cardgen.deck import table_rules
 from cardgen.deck.model import NIGHTS, Card, Deck, Setup
 from cardgen.deck.setups import counts
 
@@ -47,6 +52,7 @@ class Tonight:
     extra: int = 0  # cards dealt beyond one a player, left in the middle
     warnings: tuple[Problem, ...] = ()  # chosen roles that do not fit the game's rules
     chosen: bool = False  # the cards were named (--roles), not a setup's row
+    choose: Mapping[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)  # team/pool -> (n, from)
 
     @property
     def checked_setup(self) -> Setup:
@@ -77,6 +83,7 @@ def parse_roles(spec: str) -> Roles:
 def seat_groups(deck: Deck) -> frozenset[str]:
     """The groups whose cards take a seat: those the game's setups deal from."""
     dealt = {card_id for setup in deck.setups for deal in setup.deals for card_id in deal}
+    dealt |= {card_id for setup in deck.setups for cards in setup.pools.values() for card_id in cards}
     return frozenset(card.group.id for card in deck.cards if card.id in dealt)
 
 
@@ -140,6 +147,9 @@ def _table(
         )
     if players is None and setup_id is None and not roles:
         return Tonight(frozenset(cards), text["all_cards"])
+    if roles and not deck.setups and setup_id is None:
+        # No table to follow: every card named takes a seat.
+        return _chosen(deck, where, text, None, players, dict(roles), frozenset(cards[c].group.id for c, _ in roles))
     setup = _setup(deck, where, setup_id)
     seats = seat_groups(deck)
     if roles:
@@ -168,7 +178,13 @@ def _table(
             ]
         )
     dealt, beside = dict(setup.deal(players)), dict[str, int]()
+    choose = {key: [n, setup.pools[key]] for key, n in setup.choices(players).items()}
     for card_id in extra_cards:
+        pool = next((left for left in choose.values() if left[0] and card_id in left[1]), None)
+        if pool:
+            pool[0] -= 1
+            dealt[card_id] = dealt.get(card_id, 0) + 1
+            continue
         if cards[card_id].group.id not in seats:
             beside[card_id] = beside.get(card_id, 0) + 1
             continue
@@ -187,7 +203,27 @@ def _table(
     dealt, extra = _with_extra_cards(deck, setup, dealt)
     _check_box(deck, "--with", {**dealt, **beside})
     label = fill(text["setup_for"], players=players, setup=setup.name.value if setup.name else setup.id)
-    return Tonight(frozenset(dealt) | frozenset(beside), label, players, setup, dealt, beside, extra)
+    left = {key: (n, tuple(pool)) for key, (n, pool) in choose.items() if n}
+    option = "--with" if extra_cards else "--players"
+    return Tonight(
+        frozenset(dealt) | frozenset(beside) | {card_id for _, pool in left.values() for card_id in pool},
+        label,
+        players,
+        setup,
+        dealt,
+        beside,
+        extra,
+        tuple(
+            table_rules.warnings(
+                deck.table_rules,
+                option,
+                {**dealt, **beside},
+                players,
+                frozenset(c for _, p in left.values() for c in p),
+            )
+        ),
+        choose=left,
+    )
 
 
 def _with_extra_cards(deck: Deck, setup: Setup, dealt: Mapping[str, int]) -> tuple[dict[str, int], int]:
@@ -246,17 +282,39 @@ def _chosen(
     deck: Deck,
     where: Where,
     text: Mapping,
-    setup: Setup,
+    setup: Setup | None,
     players: int | None,
     roles: dict[str, int],
     seats: frozenset[str],
 ) -> Tonight:
-    """The table of --roles: its cards exactly, checked against the box and against the setup's rule."""
+    """The table of --roles: its cards exactly, checked against the box, the setup's rule (if the game
+    has a setup) and the game's table rules."""
     _check_box(deck, "--roles", roles)
     groups = {card.id: card.group.id for card in deck.cards}
     dealt = {card_id: n for card_id, n in roles.items() if groups[card_id] in seats}
     beside = {card_id: n for card_id, n in roles.items() if groups[card_id] not in seats}
     total = sum(dealt.values())
+    if setup is None:
+        players = players or total
+        warnings = (
+            []
+            if players == total
+            else [
+                Problem(
+                    where, f"--roles: {total} cards for {players} players, but one card goes to each player", "warning"
+                )
+            ]
+        )
+        return Tonight(
+            frozenset(roles),
+            fill(text["roles_for"], players=players),
+            players,
+            None,
+            dealt,
+            beside,
+            warnings=tuple(warnings + table_rules.warnings(deck.table_rules, "--roles", roles, players)),
+            chosen=True,
+        )
     rule = f"setup '{setup.id}' of {deck.game} deals"
     if players is None:
         if not setup.one_each:
@@ -305,6 +363,17 @@ def _chosen(
         warnings.append(
             Problem(where, f"--roles: {players} players, but {deck.game} is for {low}–{high} players", "warning")
         )
+    for key, n in (setup.choices(players) if players in setup.players else {}).items():
+        have = sum(roles.get(card_id, 0) for card_id in setup.pools[key])
+        if have != n:
+            warnings.append(
+                Problem(
+                    setup.where,
+                    f"--roles: {have} {key} cards, where the {players}-player row of setup '{setup.id}' takes {n}",
+                    "warning",
+                )
+            )
+    warnings += table_rules.warnings(deck.table_rules, "--roles", roles, players)
     dealt, extra = _with_extra_cards(deck, setup, dealt)
     _check_box(deck, "--roles", {**dealt, **beside})
     return Tonight(
@@ -346,13 +415,18 @@ def printed(deck: Deck, table: Tonight) -> Deck:
     The whole box for the whole box."""
     if table.players is None:
         return deck
-    seats, optional = seat_groups(deck), _named_by_script(deck)
+    seats, optional = (
+        seat_groups(deck) | {c.group.id for c in deck.cards if c.id in table.dealt},
+        _named_by_script(deck),
+    )
     number = {}
     for card in deck.cards:
         if card.derived_from:
             continue
         if card.group.id in seats:
-            number[card.id] = table.dealt.get(card.id, 0)
+            # A card the moderator may choose is printed as often as it may be chosen.
+            may = sum(n for n, pool in table.choose.values() if card.id in pool)
+            number[card.id] = table.dealt.get(card.id, 0) + min(may, card.count - table.dealt.get(card.id, 0))
         elif card.layout == "text":
             number[card.id] = table.players
         elif card.id in optional or card.night_order is not None:

@@ -19,7 +19,7 @@ from cardgen.cards import svgcheck
 from cardgen.core import contained
 from cardgen.core.phrases import fallback_language
 from cardgen.core.problems import Problem, Where, did_you_mean
-from cardgen.deck import schema
+from cardgen.deck import schema, table_rules
 from cardgen.deck.load import GameFiles
 from cardgen.deck.schema_check import check_schema, dotted, mapping_at, refs, unknown
 from cardgen.deck.validate_script import check_setups, check_steps
@@ -341,7 +341,7 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     if not files.cards:
         problems.append(Problem(Where(game.file), f"game '{files.id}' has no card files in roles/"))
     problems += _check_groups(files, groups, teams, sizes, languages)
-    problems += check_setups(files)
+    problems += check_setups(files) + table_rules.check(game, files.cards)
     problems += _check_texts_files(files, languages, icons)
     for card_id, doc in files.cards.items():
         if not re.match(schema.ID_PATTERN, card_id):

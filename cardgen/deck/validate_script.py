@@ -1,6 +1,6 @@
 """Stage 2 for the moderator script and the setups: loaded game files in, the problems of their steps
-(one thing a step, known versions and cards, roles steps only in phases, none that no night reads) and of their setups (rows
-that deal the players they say) out."""
+(one thing a step, known versions and cards, roles steps only in phases, none that no night reads) and of
+their setups (rows that deal the players they say, from cards, teams, groups and pools the box holds) out."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from cardgen.core.problems import Problem, did_you_mean
 from cardgen.deck import schema
 from cardgen.deck.load import GameFiles
 from cardgen.deck.schema_check import dotted, mapping_at, refs, unknown
-from cardgen.deck.setups import setup_cards
+from cardgen.deck.setups import pools, setup_cards
+from cardgen.deck.table_rules import kinds_written
 from cardgen.deck.yaml_doc import Doc
 
 _STEP_KINDS = ("say", "do", "roles", "deal")
@@ -106,6 +107,8 @@ def _well_formed_setup(spec: Any) -> bool:
         and all(number(c) or (isinstance(c, list) and all(map(number, c))) for c in spec["cards"].values())
         and number(spec.get("extra", 0))
         and isinstance(spec.get("fill", ""), str)
+        and isinstance(spec.get("pools", {}), dict)
+        and all(isinstance(p, list) and all(isinstance(c, str) for c in p) for p in spec.get("pools", {}).values())
     )
 
 
@@ -116,6 +119,8 @@ def check_setups(files: GameFiles) -> list[Problem]:
     if not isinstance(setups, dict):
         return problems
     box = {card_id: doc.data.get("count", 1) for card_id, doc in files.cards.items() if isinstance(doc.data, dict)}
+    kinds = kinds_written(game.data, files.cards)
+    known = [*kinds, *{kind for pair in kinds.values() for kind in pair if kind}]
     for setup_id, spec in setups.items():
         path = ("setups", setup_id)
         if not _well_formed_setup(spec):
@@ -128,13 +133,14 @@ def check_setups(files: GameFiles) -> list[Problem]:
                     f"{dotted(path)}: a setup is ours (house: true) or the players' (origin: community), not both",
                 )
             )
+        chosen = pools(spec, kinds)
         for card_id, counts in cards.items():
-            if card_id not in box:
+            if card_id in chosen and not chosen[card_id]:
                 problems.append(
                     Problem(
                         game.where(path + ("cards", card_id)),
-                        f"{dotted(path + ('cards', card_id))}: no card '{card_id}'"
-                        f"{did_you_mean(card_id, box)} in roles/",
+                        f"{dotted(path + ('cards', card_id))}: no card, team, group or pool '{card_id}'"
+                        f"{did_you_mean(card_id, [*known, *spec.get('pools', {})])} in {files.id}",
                     )
                 )
             elif isinstance(counts, list) and len(counts) != len(players):
@@ -143,6 +149,20 @@ def check_setups(files: GameFiles) -> list[Problem]:
                         game.where(path + ("cards", card_id)),
                         f"{dotted(path + ('cards', card_id))}: {len(counts)} numbers for {len(players)} player counts",
                     )
+                )
+        for pool, listed in spec.get("pools", {}).items():
+            problems += [
+                Problem(
+                    game.where(path + ("pools", pool, i)),
+                    f"{dotted(path + ('pools', pool, i))}: no card '{card_id}'{did_you_mean(card_id, box)} in roles/",
+                )
+                for i, card_id in enumerate(listed)
+                if card_id not in box
+            ]
+            if pool in box or pool not in cards:
+                why = "is a card: a pool needs a name of its own" if pool in box else "is counted in no row of `cards`"
+                problems.append(
+                    Problem(game.where(path + ("pools", pool)), f"{dotted(path + ('pools', pool))}: '{pool}' {why}")
                 )
         problems += unknown(game, path + ("fill",), "card", box) if "fill" in spec else []
         if "extra" in spec and "fill" not in spec:
@@ -162,8 +182,18 @@ def check_setups(files: GameFiles) -> list[Problem]:
             except ValueError as exc:
                 problems.append(Problem(game.where(path + ("players",)), f"{dotted(path)}: {exc}"))
                 continue
+            for key, cards_of in chosen.items():
+                have = sum(box.get(card_id, 0) for card_id in cards_of)
+                if deal.get(key, 0) > have:
+                    problems.append(
+                        Problem(
+                            game.where(path + ("cards", key)),
+                            f"{dotted(path)}: {count} players choose {deal[key]} '{key}' cards; the box has "
+                            f"{have} ({', '.join(cards_of)})",
+                        )
+                    )
             for card_id, number in deal.items():
-                if number > box[card_id]:
+                if card_id not in chosen and number > box[card_id]:
                     problems.append(
                         Problem(
                             game.where(path + ("cards", card_id) if card_id in spec["cards"] else path + ("fill",)),

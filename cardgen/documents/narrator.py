@@ -64,6 +64,7 @@ def _cards(deck: Deck, versions: tuple[script_lines.VersionLines, ...]) -> list[
     """The cards a table chooses from: those that a line needs (or needs left out), and every card
     of the groups that the setups deal from or that wake at night (a designer's new role among them)."""
     dealt = {card_id for setup in deck.setups for deal in setup.deals for card_id in deal}
+    dealt |= {card_id for setup in deck.setups for pool in setup.pools.values() for card_id in pool}
     groups = {card.group.id for card in deck.cards if card.id in dealt or card.night_order is not None}
     wanted = {card.id for card in deck.cards if card.group.id in groups}
     wanted |= {
@@ -101,12 +102,12 @@ def _words(deck: Deck) -> dict[str, list[str]]:
 def _tonight(tonight: Tonight) -> dict:
     """The build's table, where the setup screen starts: the setup, the player count and the cards
     added to the setup's row, in the order they were added."""
-    if tonight.setup is None or tonight.players is None:
+    if tonight.players is None:
         return {"setup": None, "players": None, "with": [], "roles": None}
     if tonight.chosen:
         # Named card by card (--roles): the page deals exactly these, as worked out here.
         return {
-            "setup": tonight.setup.id,
+            "setup": tonight.setup.id if tonight.setup else None,
             "players": tonight.players,
             "with": [],
             "roles": {
@@ -115,17 +116,17 @@ def _tonight(tonight: Tonight) -> dict:
                 "extra": tonight.extra,
             },
         }
-    row = tonight.setup.deal(tonight.players)
+    row = tonight.checked_setup.deal(tonight.players)
     # The fill card only ever gives seats away, or grows by a card's extra cards; a card beside the deal
     # (a title) is in play without a seat.
     added = [
         card_id
         for card_id, n in tonight.dealt.items()
-        if card_id != tonight.setup.fill
+        if card_id != tonight.checked_setup.fill
         for _ in range(n - row.get(card_id, 0))
     ]
-    added += sorted(tonight.in_play - set(tonight.dealt))
-    return {"setup": tonight.setup.id, "players": tonight.players, "with": added, "roles": None}
+    added += sorted(tonight.beside)
+    return {"setup": tonight.checked_setup.id, "players": tonight.players, "with": added, "roles": None}
 
 
 def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonight: Tonight) -> dict:
@@ -162,8 +163,24 @@ def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonig
                 "deals": [list(deal.items()) for deal in setup.deals],
                 "fill": setup.fill,
                 "extra": setup.extra,
+                **(
+                    {"choose": [list(row.items()) for row in setup.choose], "pools": dict(setup.pools)}
+                    if setup.pools
+                    else {}
+                ),
             }
             for setup in deck.setups
+        ],
+        "rules": [
+            {
+                "says": rule.says.value,
+                "kind": rule.kind,
+                "cards": list(rule.cards),
+                "numbers": list(rule.numbers),
+                "players": list(rule.players),
+                "others": list(rule.others),
+            }
+            for rule in deck.table_rules
         ],
         "dealTable": script_lines.deal_line(deck, Tonight(frozenset(), ""), text),
         "players": list(deck.rulebook.players) if deck.rulebook else None,
@@ -188,6 +205,7 @@ def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonig
                     "win_check",
                     "colon",
                     "deal_cards",
+                    "deal_choose",
                     "deal_one",
                     "deal_each",
                     "deal_extra_one",

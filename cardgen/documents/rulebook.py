@@ -58,8 +58,21 @@ def _setup_steps(deck: Deck, text: Mapping) -> list[str]:
 
 def _per_player(setup: Setup) -> list[int] | None:
     """How many of the table's cards each player gets, where the table deals them out evenly."""
-    counts = [sum(deal.values()) // players for players, deal in zip(setup.players, setup.deals)]
+    counts = [
+        (sum(deal.values()) + sum(setup.choices(players).values())) // players
+        for players, deal in zip(setup.players, setup.deals)
+    ]
     return None if setup.fill or setup.extra or set(counts) == {1} else counts
+
+
+def _chosen_name(deck: Deck, key: str, pool: tuple[str, ...]) -> str:
+    """A row of cards the moderator chooses: its team's or group's name when it is every card of one,
+    else the cards it is chosen from."""
+    kinds = {kind.id: kind.name.value for card in deck.cards for kind in (card.team, card.group) if kind}
+    every = tuple(card.id for card in deck.cards if key in (card.group.id, card.team and card.team.id))
+    if key in kinds and pool == every:
+        return kinds[key]
+    return " / ".join(card.name.value for card in deck.cards if card.id in pool)
 
 
 def _community(deck: Deck, text: Mapping) -> dict | None:
@@ -171,6 +184,10 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
             "rows": [
                 {"name": names[card_id], "counts": [deal.get(card_id, 0) for deal in setup.deals]}
                 for card_id in dict.fromkeys(card_id for deal in setup.deals for card_id in deal)
+            ]
+            + [
+                {"name": _chosen_name(deck, key, pool), "counts": [row.get(key, 0) for row in setup.choose]}
+                for key, pool in setup.pools.items()
             ],
             "per_player": _per_player(setup),
         }

@@ -63,10 +63,10 @@ def deal_items(deck: Deck, dealt: Mapping[str, int], text: Mapping) -> str:
 def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
     """What the setup deals: the exact cards for a table, else a pointer to the setup table."""
     setup = tonight.setup or (deck.setups[0] if deck.setups else None)
-    if setup is None:
-        return text["deal_all"]
     names = {card.id: card.name.value for card in deck.cards}
-    if not tonight.dealt or tonight.players is None:
+    if tonight.players is None or not (tonight.dealt or tonight.choose):
+        if setup is None:
+            return text["deal_all"]
         even = setup.fill is None and not setup.extra
         # Cards that bring extra cards of their own (the Thief) say so, whether or not the table lists them.
         extras = [
@@ -78,12 +78,17 @@ def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
             [text["deal_table"], text["deal_even_table" if even else "deal_one"], *_extra(setup.extra, text), *extras]
         )
     total = sum(tonight.dealt.values())
+    chosen = sum(n for n, _ in tonight.choose.values())
     # Chosen roles that do not fit the rule (a warning) still deal at least one card each.
-    each = max(1, (total - tonight.extra) // tonight.players)
+    each = max(1, (total + chosen - tonight.extra) // tonight.players)
     dealing = text["deal_one"] if each == 1 else fill(text["deal_each"], n=each)
     return " ".join(
         [
-            fill(text["deal_cards"], total=total, cards=deal_items(deck, tonight.dealt, text)),
+            *([fill(text["deal_cards"], total=total, cards=deal_items(deck, tonight.dealt, text))] if total else []),
+            *(
+                fill(text["deal_choose"], n=n, cards=text["list_separator"].join(names[c] for c in pool))
+                for n, pool in tonight.choose.values()
+            ),
             dealing,
             *_extra(tonight.extra, text),
         ]

@@ -79,7 +79,9 @@
   }
 
   // ---- the table: what is dealt and so which cards are in play
-  const setupOf = () => (S.players == null ? null : D.setups[S.setup] || null);
+  // A game with no setups still plays the roles a build named (--roles): they are the whole table.
+  const setupOf = () => (S.players == null ? null : D.setups[S.setup]
+    || (S.roles ? { name: "", players: [S.players], deals: [[]], fill: null, extra: 0 } : null));
   const cardOf = Object.fromEntries(D.cards.map((card) => [card.id, card]));
   // What the table deals, as tonight.py works it out for --with (the tests compare the two for every game):
   // an added card takes the seat of one fill card, unless its kind is never dealt (a title); a card with
@@ -88,10 +90,19 @@
     const setup = setupOf();
     if (!setup) return null;
     // Cards named one by one (--roles) were dealt by the build itself.
-    if (S.roles) return { row: new Map(S.roles.dealt), extra: S.roles.extra };
-    const row = new Map(setup.deals[setup.players.indexOf(S.players)]);
-    const seated = new Set([...row.keys()].map((id) => cardOf[id].group));
+    if (S.roles) return { row: new Map(S.roles.dealt), extra: S.roles.extra, left: new Map(), pools: {} };
+    const index = setup.players.indexOf(S.players);
+    const row = new Map(setup.deals[index]);
+    // A row may count a team or a pool: the moderator ticks which of its cards, and the rest stay open.
+    const left = new Map(setup.choose ? setup.choose[index] : []);
+    const seated = new Set([...row.keys(), ...Object.values(setup.pools || {}).flat()].map((id) => cardOf[id].group));
     for (const id of S.with) {
+      const pool = [...left.keys()].find((key) => left.get(key) > 0 && setup.pools[key].includes(id));
+      if (pool) {
+        left.set(pool, left.get(pool) - 1);
+        row.set(id, (row.get(id) || 0) + 1);
+        continue;
+      }
       if (!seated.has(cardOf[id].group)) continue;
       row.set(setup.fill, row.get(setup.fill) - 1);
       row.set(id, (row.get(id) || 0) + 1);
@@ -105,22 +116,28 @@
       }
     }
     for (const [id, n] of row) if (!n) row.delete(id);
-    return { row, extra };
+    for (const [key, n] of left) if (!n) left.delete(key);
+    return { row, extra, left, pools: setup.pools || {} };
   }
+  const open = (table) => new Set([...table.left.keys()].flatMap((key) => table.pools[key]));
   const beside = () => new Map(S.roles ? S.roles.beside : []);
-  const inPlay = () => (dealt() ? new Set([...dealt().row.keys(), ...S.with, ...beside().keys()]) : new Set(D.all));
+  const inPlay = () => (dealt() ? new Set([...dealt().row.keys(), ...S.with, ...beside().keys(), ...(S.roles ? [] : open(dealt()))])
+    : new Set(D.all));
   // As model.met: "!id" (a step's unless) is met when that card is not in play.
   const applies = (line, play) => (line.when || []).every((clause) => clause.some((id) =>
     (id[0] === "!" ? !play.has(id.slice(1)) : play.has(id))));
   // As script.deal_line for a player count.
   function dealLine() {
     if (!setupOf()) return D.dealTable;
-    const { row, extra } = dealt();
+    const { row, extra, left, pools } = dealt();
     const total = [...row.values()].reduce((sum, n) => sum + n, 0);
+    const chosen = [...(left || new Map()).values()].reduce((sum, n) => sum + n, 0);
     // Chosen roles that do not fit the rule (the build warned) still deal at least one card each.
-    const each = Math.max(1, Math.floor((total - extra) / S.players));
+    const each = Math.max(1, Math.floor((total + chosen - extra) / S.players));
     const cards = [...row].map(([id, n]) => fill(T.deal_item, { n, name: names[id] })).join(T.list_separator);
-    return [fill(T.deal_cards, { total, cards }), each === 1 ? T.deal_one : fill(T.deal_each, { n: each }),
+    const choose = [...(left || new Map())].map(([key, n]) =>
+      fill(T.deal_choose, { n, cards: pools[key].map((id) => names[id]).join(T.list_separator) }));
+    return [...(total ? [fill(T.deal_cards, { total, cards })] : []), ...choose, each === 1 ? T.deal_one : fill(T.deal_each, { n: each }),
       ...(extra ? [extra === 1 ? T.deal_extra_one : fill(T.deal_extra, { extra })] : [])].join(" ");
   }
   // As script.check_text: the parts of the win check for the cards in play, Chinese run on after its stops.
@@ -130,6 +147,20 @@
       if (applies(part, play)) line += (!line || D.stops.includes(line.slice(-1)) ? "" : " ") + part.text;
     }
     return line;
+  }
+  // As table_rules.breaks: the game's rules the table breaks; a rule about a card still to be chosen is
+  // the moderator's to keep.
+  function broken(table) {
+    const counts = new Map([...table.row, ...beside()]);
+    const still = S.roles ? new Set() : open(table);
+    return D.rules.filter((rule) => {
+      if (rule.players.length && !rule.players.includes(S.players)) return false;
+      if ([...rule.cards, ...rule.others].some((id) => still.has(id))) return false;
+      const n = rule.numbers.length > 1 ? rule.numbers[rule.players.indexOf(S.players)] : rule.numbers[0] || 0;
+      const have = rule.cards.reduce((sum, id) => sum + (counts.get(id) || 0), 0);
+      return { "at-most": have > n, "at-least": have > 0 && have < n, exactly: have !== n,
+        "from-players": have > 0 && S.players < n, "never-with": have > 0 && rule.others.some((id) => counts.get(id)) }[rule.kind];
+    });
   }
   const checkLine = (play) => `**${T.win_check}**${T.colon}${checkParts(play)}`;
   const label = () => (!setupOf() ? T.all_cards : S.roles ? fill(T.roles_for, { players: S.players })
@@ -643,7 +674,8 @@
       const count = row ? row.get(card.id) || beside().get(card.id) || 0 : card.count;
       const added = S.with.includes(card.id);
       const fromSetup = row && count > 0 && !added;
-      const free = setup && setup.fill && (row.get(setup.fill) || 0) > 0;
+      const free = (setup && setup.fill && (row.get(setup.fill) || 0) > 0)
+        || (row && [...dealt().left.keys()].some((key) => dealt().pools[key].includes(card.id)));
       const disabled = !row || Boolean(S.roles) || fromSetup || card.id === (setup && setup.fill) || (!added && !free);
       return el("li", {}, el("label", { class: "check" },
         el("input", { type: "checkbox", checked: count > 0, disabled, "data-card": card.id, onchange: (event) => {
@@ -659,6 +691,7 @@
         oninput: (event) => { S.names[i] = event.target.value; save(); } }));
     }
     const levels = Object.keys(D.words);
+    const breaks = row ? broken(dealt()) : [];
     const screen = el("div", { class: "setup" },
       el("h1", {}, D.name, el("span", { class: "muted" }, ` · ${D.title}`)),
       voiceNotice(),
@@ -681,7 +714,10 @@
         } })) : null,
         el("p", { id: "label", class: "muted" }, label()),
         S.running ? null : el("button", { id: "start", class: "primary big", onclick: start }, T.start),
-        el("h2", {}, T.cards_in_play), el("ul", { id: "cards", class: "cards" }, cards),
+        el("h2", {}, T.cards_in_play),
+        breaks.length ? el("div", { id: "table-rules", class: "notice", role: "alert" }, T.table_rules,
+          el("ul", {}, breaks.map((rule) => el("li", {}, rule.says)))) : null,
+        el("ul", { id: "cards", class: "cards" }, cards),
         usesWord ? el("div", {}, el("h2", {}, T.word_settings),
           field(T.candidates, el("input", { id: "candidates", type: "number", min: 1, max: 20, value: S.count, onchange: (event) => { S.count = Math.max(1, Math.min(20, Number(event.target.value) || 1)); S.candidates = []; save(); } })),
           levels.length > 1 ? field(T.level, el("select", { id: "level", onchange: (event) => { S.level = event.target.value; S.candidates = []; save(); } },
