@@ -5,6 +5,7 @@ setup screen showing them)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -54,10 +55,15 @@ def test_a_team_counted_row_says_what_to_choose(teams):
     )
     assert result.stderr == ""
     result = setup(teams, "--players", "6", "--json")
-    assert result.stdout.strip() == (
-        '{"game": "night", "players": 6, "components": {"villager": 2}, "choose": '
-        '{"wolves": {"n": 2, "from": ["wolf"]}, "powers": {"n": 2, "from": ["seer", "hunter"]}}}'
-    )
+    answer = json.loads(result.stdout)
+    assert {key: answer[key] for key in ("game", "players", "components", "choose")} == {
+        "game": "night",
+        "players": 6,
+        "components": {"villager": 2},
+        "choose": {"wolves": {"n": 2, "from": ["wolf"]}, "powers": {"n": 2, "from": ["seer", "hunter"]}},
+    }
+    # Every card of a pool may be chosen, so each is called in its place in the nights.
+    assert [call["id"] for call in answer["nights"]["first"]] == ["hunter", "seer", "wolf"]
 
 
 def test_a_with_card_of_a_pool_is_one_of_its_choices(teams):
