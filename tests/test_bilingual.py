@@ -194,7 +194,8 @@ def test_pinyin_needs_chinese_in_the_build(tmp_path):
 
 
 def long_abilities(project) -> None:
-    """The mini game's Seer with an ability that fits a card in either language, not in both."""
+    """The mini game's Seer with an ability that fits a card in either language, not in both (beside a
+    picture: without one the text would have the picture's room too)."""
     en = "Each night, look at one player's card and keep what you learn to yourself until the day. " * 5
     vi = "Mỗi đêm, xem lá bài của một người chơi và giữ kín điều mình biết cho tới khi trời sáng. " * 5
     write(
@@ -202,6 +203,7 @@ def long_abilities(project) -> None:
         "roles/seer.yaml",
         f"name: {{en: Seer, vi: Tiên tri}}\nteam: village\ncount: 1\n"
         f"ability:\n  en: {en.strip()}\n  vi: {vi.strip()}\n"
+        "symbol: symbols/wolf.svg\n"
         "night:\n  order: 50\n  first-night-only: false\n",
     )
 

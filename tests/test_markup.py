@@ -2,7 +2,7 @@
 
 import unicodedata
 
-from cardgen.text.markup import Span, parse
+from cardgen.text.markup import Span, icon_names, parse, unpaired
 
 
 def test_plain_text_is_one_span():
@@ -99,3 +99,26 @@ def test_empty_text_has_no_spans():
 def test_adjacent_spans_of_one_style_are_merged():
     # "a", the unpaired "**" and "b" are three pieces in one style.
     assert parse("*a**b*") == (Span("a**b", italic=True),)
+
+
+def test_a_backslash_makes_the_mark_after_it_text():
+    assert parse(r"Each night\*") == (Span("Each night*"),)
+    assert parse(r"\*\*not bold\*\*") == (Span("**not bold**"),)
+    assert parse(r"a \\ b") == (Span("a \\ b"),)
+    assert parse(r"*it\*al*") == (Span("it*al", italic=True),)
+    assert parse(r"\***bold**") == (Span("*"), Span("bold", bold=True))
+
+
+def test_an_escaped_colon_starts_no_icon():
+    assert parse(r"\:wolf: and :wolf:", {"wolf"}) == (Span(":wolf: and "), Span(":wolf:", icon="wolf"))
+    assert icon_names(r"\:wolf: and :wolf:") == [(12, "wolf")]
+
+
+def test_escapes_are_no_unpaired_marks_and_an_escaped_backslash_escapes_nothing():
+    assert unpaired(r"Each night\*") == []
+    assert unpaired(r"\\*x") == [(2, "*", True)]
+    assert parse(r"\\*x*") == (Span("\\"), Span("x", italic=True))
+
+
+def test_a_backslash_before_any_other_character_is_text():
+    assert parse(r"C:\Users\n \_x_") == (Span(r"C:\Users\n \_x_"),)

@@ -394,9 +394,10 @@ def test_other_mini_languages_read_back(typeset, lang):
 RUNE = (
     "decks/mini/roles/wolf.yaml:7: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' is in none of the fonts"
 )
-SEER_LONG = " ".join(["Each night, look at one player's card and learn a great deal about them."] * 10)
+# Long enough for the whole card, which the picture-less Seer's text has.
+SEER_LONG = " ".join(["Each night, look at one player's card and learn a great deal about them."] * 15)
 OVERFLOW = (
-    "decks/mini/roles/seer.yaml:5: seer: the ability text in 'en' does not fit its box: 12.3 mm too tall "
+    "decks/mini/roles/seer.yaml:5: seer: the ability text in 'en' does not fit its box: 7.3 mm too tall "
     "at the smallest size (6.5 pt); shorten it"
 )
 

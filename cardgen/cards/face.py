@@ -36,6 +36,7 @@ from cardgen.cards.faces import (
     back_light,
     merged,
     spec_box,
+    without_picture,
 )
 from cardgen.core.problems import Problem
 from cardgen.core.units import Rect, Size
@@ -202,7 +203,7 @@ class _Composer:
     def role(self, card: Card, other: Card | None = None) -> RoleFace:
         frame, panel = self.framed(card.group.size)
         padding = self.layout["panel"]["padding"]
-        boxes = self.layout["boxes"]
+        boxes = self.layout["boxes"] if card.art or card.symbol else without_picture(self.layout["boxes"])
         self.check_picture(card, spec_box(panel, boxes["symbol"], padding))
         name_box = spec_box(panel, boxes["name"], padding)
         team_box = spec_box(panel, boxes["team"], padding)

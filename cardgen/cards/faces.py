@@ -125,3 +125,29 @@ def spec_box(area: Rect, spec: Mapping, padding: float = 0.0) -> Rect:
     height = spec["height"] * area.h
     left, width = area.x + spec.get("left", 0.0) * area.w, spec.get("width", 1.0) * area.w
     return Rect(left + padding, top - height, width - 2 * padding, height)
+
+
+def without_picture(boxes: Mapping) -> dict:
+    """A role card's boxes when it has no picture: the picture's room goes to the ability text and the
+    team label stays. Where the picture is above the label and the text, the label moves up to where
+    the picture began and the text starts as far below it as before, ending where it ended; where the
+    picture is beside the text (a wide card's), the text takes the picture's width too, its label centred
+    under it. A layout of another shape (a project's own) keeps its boxes and an empty picture box."""
+    symbol, team, text = boxes["symbol"], boxes["team"], boxes["text"]
+    symbol_left, text_left = symbol.get("left", 0.0), text.get("left", 0.0)
+    symbol_right, text_right = symbol_left + symbol.get("width", 1.0), text_left + text.get("width", 1.0)
+    if symbol_right <= text_left or text_right <= symbol_left:
+        left, right = min(symbol_left, text_left), max(symbol_right, text_right)
+        return {
+            **boxes,
+            "text": {**text, "left": left, "width": right - left},
+            "team": {**team, "left": (left + right - team.get("width", 1.0)) / 2},
+        }
+    if symbol["top"] < team["top"] <= text["top"]:
+        top = symbol["top"] + text["top"] - team["top"]
+        return {
+            **boxes,
+            "team": {**team, "top": symbol["top"]},
+            "text": {**text, "top": top, "height": text["top"] + text["height"] - top},
+        }
+    return dict(boxes)

@@ -162,8 +162,9 @@ class _Painter:
     def role(self, face: RoleFace, paint: Rect) -> None:
         card, ink = face.card, self.options.ink_saver
         color = self.framed(face, paint)
-        if card.team and card.team.edge:
-            # Only beside the symbol: over the name or the ability text a trail would blur it.
+        if card.team and card.team.edge and (card.art or card.symbol):
+            # Only beside the picture: over the name or the ability text a trail would blur it (a card
+            # without a picture gives its room to the text).
             trail = Rect(face.panel.x, face.team_box.top, face.panel.w, face.name_box.y - face.team_box.top)
             self.edge(card.team.edge, trail, tint(card.team.color, self.layout["edge"]["tint"]))
         textfit.draw(face.name, self.c, face.name_box.x, face.name_box.top, valign_height=face.name_box.h)

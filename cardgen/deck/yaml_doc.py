@@ -259,6 +259,19 @@ def _unreadable_scalar(loader, root: yaml.Node) -> yaml.Node:
     return root
 
 
+def _markup_escape_hint(text: str, at: int) -> str:
+    """What to write for the card markup's `\\*` or `\\:` inside double quotes, where YAML reads every
+    backslash first and knows neither; empty for any other unknown escape. libyaml's mark is at the
+    backslash, PyYAML's own at the character after it."""
+    char = text[at + 1 : at + 2] if text[at : at + 1] == "\\" else text[at : at + 1]
+    if not char or char not in "*:":
+        return ""
+    return (
+        f" '\\{char}': in double quotes write \\\\{char} for the markup's \\{char}, "
+        "or write the text in single quotes or none"
+    )
+
+
 def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc | None, list[Problem]]:
     """Reads one YAML file of `folder` (by default its own); `display` is the name errors use
     (relative to the project)."""
@@ -311,6 +324,8 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         detail = " ".join(part for part in (exc.context, exc.problem) if part)
+        if mark and exc.problem and exc.problem.startswith("found unknown escape character"):
+            detail += _markup_escape_hint(text, mark.index)
         return None, [Problem(Where(display, mark.line + 1 if mark else None), f"YAML error: {detail}")]
     except yaml.YAMLError as exc:
         # The reader's errors (a control character, say) are not "marked" but know their place.

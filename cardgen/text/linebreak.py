@@ -23,9 +23,10 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from cardgen.core import reportlab_private
 from cardgen.text.fonts import ICON
 
-# Full-width and other punctuation that may not start a line, beyond ReportLab's list.
+# Full-width and other punctuation that may not start a line, beyond ReportLab's list; and the asterisk:
+# a footnote's mark (`每晚\*`, an escaped one) stays with the word it marks.
 EXTRA_CANNOT_START = (
-    "，。．、：；！？）］｝〕〉》」』】〗〙〛〞〟’”»›…‥—–～〜·・ー々〻％‰℃°′″"
+    "，。．、：；！？）］｝〕〉》」』】〗〙〛〞〟’”»›…‥—–～〜·・ー々〻％‰℃°′″*"
     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
 )
 OBJECT = "\ufffc"  # stands for an inline icon where lines are broken by character

@@ -6,6 +6,10 @@ icon inline (only for ids the caller names as icons; any other ``:word:`` is
 text). Every other character, ``<``, ``&`` and ``>`` included, is text. Input is normalised to NFC because
 the PDF is drawn without shaping, where decomposed accents stack wrongly.
 
+A backslash makes the mark character after it text: ``\\*`` prints ``*`` and pairs with nothing,
+``\\:`` prints ``:`` and starts no icon, ``\\\\`` prints one backslash. Before any other character a
+backslash is text itself, so a path or a smiley prints as typed.
+
 Asterisks pair up like Markdown emphasis, simplified: a run of one, two or
 three asterisks is a mark; it can open when the next character is not
 whitespace and close when the previous one is not; a closer pairs with the
@@ -57,13 +61,37 @@ class _Run:
 
 _ICON = re.compile(r"(?<![\w:]):([a-z0-9]+(?:-[a-z0-9]+)*):(?![\w:])")
 
+ESCAPABLE = "\\*:"
+_ESCAPE = re.compile(r"\\([\\*:])")
+# While marks are found, an escape is held as two Unicode noncharacters (kept for a program's own use,
+# never text): the backslash's, dropped at the end, and the character's, which no mark's pattern
+# matches. Two characters for two keep every position in the text where the designer wrote it.
+_GONE = "\ufdd0"
+_HELD = {char: chr(0xFDD1 + index) for index, char in enumerate(ESCAPABLE)}
+_RELEASE = str.maketrans({_GONE: None, **{held: char for char, held in _HELD.items()}})
+
+
+def _hold(text: str) -> str:
+    if "\\" not in text:
+        return text
+    return _ESCAPE.sub(lambda match: _GONE + _HELD[match.group(1)], text)
+
+
+def _release(text: str) -> str:
+    return text.translate(_RELEASE)
+
 
 def parse(text: str, icons: Collection[str] = ()) -> tuple[Span, ...]:
     """Card text with markup → spans, adjacent spans of one style merged; `:id:` for an id
     in `icons` becomes an icon span."""
-    tokens = _tokenize(unicodedata.normalize("NFC", text).rstrip())
+    text = unicodedata.normalize("NFC", text).rstrip()
+    held = _hold(text)
+    tokens = _tokenize(held)
     _pair(tokens)
-    return _merge([piece for span in _spans(tokens) for piece in _icons(span, icons)])
+    spans = _merge([piece for span in _spans(tokens) for piece in _icons(span, icons)])
+    if held is text:
+        return spans
+    return tuple(Span(_release(s.text), s.bold, s.italic, s.icon, s.lang) for s in spans)
 
 
 def _icons(span: Span, icons: Collection[str]) -> list[Span]:
@@ -99,7 +127,7 @@ def unpaired(text: str) -> list[tuple[int, str, bool]]:
     (where in the NFC text, the mark, whether it opened), for a designer who left a `**` unclosed."""
     if "*" not in text:
         return []  # most texts: nothing to pair
-    tokens = _tokenize(unicodedata.normalize("NFC", text).rstrip())
+    tokens = _tokenize(_hold(unicodedata.normalize("NFC", text).rstrip()))
     _pair(tokens)
     found = []
     for run in tokens:
@@ -114,7 +142,7 @@ def icon_names(text: str) -> list[tuple[int, str]]:
     """Every `:word:` that would be a card's icon if a card of that id had one: (where, id)."""
     if ":" not in text:
         return []
-    return [(match.start(), match.group(1)) for match in _ICON.finditer(unicodedata.normalize("NFC", text))]
+    return [(match.start(), match.group(1)) for match in _ICON.finditer(_hold(unicodedata.normalize("NFC", text)))]
 
 
 def _pair(tokens: list[str | _Run]) -> None:

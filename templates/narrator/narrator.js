@@ -26,19 +26,24 @@
   const fill = (text, values) =>
     Object.entries(values).reduce((out, [key, value]) => out.split(`{${key}}`).join(String(value)), text);
   const names = Object.fromEntries(D.cards.map((card) => [card.id, card.name]));
-  const icon = (text) => text.replace(/(^|[^\w:]):([a-z0-9]+(?:-[a-z0-9]+)*):(?![\w:])/g,
-    (all, before, id) => (id in names ? before + names[id] : all));
+  // As cardgen's markup: a backslash makes the \, * or : after it text. While the marks are found, each
+  // escaped character is held as a noncharacter that no mark's pattern matches.
+  const hold = (text) => text.replace(/\\([\\*:])/g, (all, char) => String.fromCharCode(0xfdd1 + "\\*:".indexOf(char)));
+  const release = (text) => text.replace(/[\ufdd1-\ufdd3]/g, (held) => "\\*:"[held.charCodeAt(0) - 0xfdd1]);
+  const icon = (text) => hold(text).replace(/(^|[^\w:]):([a-z0-9]+(?:-[a-z0-9]+)*):(?![\w:])/g,
+    (all, before, id) => (id in names ? before + hold(names[id]) : all));
   // The card markup: **bold** and *italic*; the rest is text.
   function rich(text) {
     const out = [];
     for (const piece of icon(text).split(/(\*\*[^*]+\*\*|\*[^*\s][^*]*\*)/)) {
-      if (piece.startsWith("**") && piece.endsWith("**") && piece.length > 4) out.push(el("strong", {}, piece.slice(2, -2)));
-      else if (piece.startsWith("*") && piece.endsWith("*") && piece.length > 2) out.push(el("em", {}, piece.slice(1, -1)));
-      else if (piece) out.push(piece);
+      if (piece.startsWith("**") && piece.endsWith("**") && piece.length > 4) out.push(el("strong", {}, release(piece.slice(2, -2))));
+      else if (piece.startsWith("*") && piece.endsWith("*") && piece.length > 2) out.push(el("em", {}, release(piece.slice(1, -1))));
+      else if (piece) out.push(release(piece));
     }
     return out;
   }
-  const plain = (text) => icon(text).replace(/\*+/g, "");
+  // What is read aloud: no asterisk, a mark's or a footnote's, is a word.
+  const plain = (text) => release(icon(text)).replace(/\*+/g, "");
   function random(n) {
     const value = new Uint32Array(1);
     crypto.getRandomValues(value);
