@@ -21,7 +21,7 @@ def counts(players: list[int] | tuple[int, ...]) -> str:
     return ", ".join(map(str, listed))
 
 
-def members(key: str, kinds: Mapping[str, tuple[str | None, str]]) -> tuple[str, ...]:
+def members(key: str, kinds: Mapping[str, tuple[str | None, str | None]]) -> tuple[str, ...]:
     """The cards an id stands for, given each card's (team, group): a card itself, else every card of
     the team of that id, else of the group; none for an id that is neither."""
     if key in kinds:
@@ -33,7 +33,7 @@ def members(key: str, kinds: Mapping[str, tuple[str | None, str]]) -> tuple[str,
     return ()
 
 
-def pools(spec: dict, kinds: Mapping[str, tuple[str | None, str]]) -> dict[str, tuple[str, ...]]:
+def pools(spec: dict, kinds: Mapping[str, tuple[str | None, str | None]]) -> dict[str, tuple[str, ...]]:
     """The keys of a setup's `cards` that are chosen rather than dealt, each with the cards it is chosen
     from: its pool's list, else its team's or group's cards. A card id (a key of `kinds`) is dealt."""
     own = spec.get("pools", {})

@@ -25,9 +25,11 @@ from cardgen.deck.setups import members
 from cardgen.deck.yaml_doc import Doc
 
 KINDS = ("at-most", "at-least", "exactly", "from-players", "never-with")
+# The kinds a table that breaks them keeps breaking whatever cards are still chosen for it.
+UNMENDED_BY_MORE = ("at-most", "from-players", "never-with")
 _COUNTED = ("at-most", "at-least", "exactly")
 
-Kinds = Mapping[str, tuple[str | None, str]]  # card id -> (team, group)
+Kinds = Mapping[str, tuple[str | None, str | None]]  # card id -> (team, group)
 
 
 def resolved(game: Doc, text: Callable[[tuple], Text], kinds: Kinds) -> tuple[TableRule, ...]:
@@ -80,7 +82,8 @@ def warnings(
     open_cards: frozenset[str] = frozenset(),
 ) -> list[Problem]:
     """A warning, in the rule's words, for each rule the table breaks, at the rule's line. A rule that
-    counts a card still to be chosen (`open_cards`) is the moderator's to keep: the table may yet."""
+    counts a card still to be chosen (`open_cards`) is the moderator's to keep while a choice may yet
+    mend it (at-least, exactly); one that more cards can only break further is broken already."""
     return [
         Problem(
             rule.where,
@@ -88,20 +91,26 @@ def warnings(
             "warning",
         )
         for rule in rules
-        if not open_cards & {*rule.cards, *rule.others} and breaks(rule, counts, players)
+        if breaks(rule, counts, players)
+        and (rule.kind in UNMENDED_BY_MORE or not open_cards & {*rule.cards, *rule.others})
     ]
 
 
-def kinds_written(game: dict, cards: Mapping[str, Doc]) -> dict[str, tuple[str | None, str]]:
+def _name(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def kinds_written(game: dict, cards: Mapping[str, Doc]) -> dict[str, tuple[str | None, str | None]]:
     """Each card's (team, group) as written: its own, else its group's team."""
     groups = game.get("groups")
     groups = groups if isinstance(groups, dict) else {}
     found = {}
     for card_id, doc in cards.items():
         data = doc.data if isinstance(doc.data, dict) else {}
-        group = data.get("group", "role")
-        spec = groups.get(group)
-        team = data.get("team") or (spec.get("team") if isinstance(spec, dict) else None)
+        # A team or group that is no name (a list, a number) is the schema check's to say: it counts as none.
+        group = _name(data.get("group", "role"))
+        spec = groups.get(group) if group else None
+        team = _name(data.get("team")) or (_name(spec.get("team")) if isinstance(spec, dict) else None)
         found[card_id] = (team, group)
     return found
 

@@ -153,14 +153,15 @@
     }
     return line;
   }
-  // As table_rules.breaks: the game's rules the table breaks; a rule about a card still to be chosen is
-  // the moderator's to keep.
+  // As table_rules.warnings: the game's rules the table breaks; a rule about a card still to be chosen is
+  // the moderator's to keep while a choice may yet mend it (at-least, exactly).
   function broken(table) {
     const counts = new Map([...table.row, ...beside()]);
     const still = S.roles ? new Set() : open(table);
     return D.rules.filter((rule) => {
       if (rule.players.length && !rule.players.includes(S.players)) return false;
-      if ([...rule.cards, ...rule.others].some((id) => still.has(id))) return false;
+      const mendable = rule.kind === "at-least" || rule.kind === "exactly";
+      if (mendable && [...rule.cards, ...rule.others].some((id) => still.has(id))) return false;
       const n = rule.numbers.length > 1 ? rule.numbers[rule.players.indexOf(S.players)] : rule.numbers[0] || 0;
       const have = rule.cards.reduce((sum, id) => sum + (counts.get(id) || 0), 0);
       return { "at-most": have > n, "at-least": have > 0 && have < n, exactly: have !== n,
