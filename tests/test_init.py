@@ -17,6 +17,7 @@ from cardgen.deck import schema
 from conftest import ROOT, run
 
 FILES = [
+    f".cardgen/cardgen-{__version__}-py3-none-any.whl",
     ".github/workflows/cards.yml",
     ".gitignore",
     "README.md",
@@ -39,7 +40,7 @@ def test_init_makes_a_project_that_validates_and_builds(tmp_path, monkeypatch):
     result = run("init", "party")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[:3] == [
-        "made a project in party: 10 files, the game decks/my-game",
+        "made a project in party: 11 files, the game decks/my-game",
         "next:",
         "  cd party",
     ]
@@ -145,12 +146,24 @@ def test_the_workflow_builds_the_decks_and_publishes_their_site(tmp_path, monkey
     workflow = yaml.safe_load((tmp_path / ".github" / "workflows" / "cards.yml").read_text(encoding="utf-8"))
     build, publish = workflow["jobs"]["build"], workflow["jobs"]["publish"]
     assert workflow["permissions"] == {"contents": "read"}
+    assert workflow["concurrency"] == {"group": "cards-${{ github.ref }}", "cancel-in-progress": True}
+    assert publish["concurrency"] == {"group": "pages", "cancel-in-progress": False}
     assert publish["permissions"] == {"pages": "write", "id-token": "write"}
     assert publish["if"] == "github.event_name == 'push' && github.ref == 'refs/heads/main'"
+    assert build["timeout-minutes"] == 30 and publish["timeout-minutes"] == 10
+    uses = {step["uses"].split("@")[0]: step for step in build["steps"] if "uses" in step}
+    assert uses["actions/checkout"]["with"] == {"persist-credentials": False}
+    assert uses["actions/setup-python"]["with"] == {
+        "python-version": "3.12",
+        "cache": "pip",
+        "cache-dependency-path": "cardgen.toml",
+    }
+    assert uses["actions/upload-artifact"]["if"] == "github.event_name == 'pull_request'"
+    assert uses["actions/upload-artifact"]["with"]["path"] == "output/**/*.pdf"
+    assert uses["actions/upload-pages-artifact"]["with"]["path"] == "output/site"
     runs = [step["run"] for step in build["steps"] if "run" in step]
-    assert runs[0] == f'python -m pip install "cardgen=={__version__}"'
-    upload = next(step for step in build["steps"] if step.get("uses", "").startswith("actions/upload-pages-artifact"))
-    assert upload["with"]["path"] == "output/site"
+    assert 'tomllib.load(open("cardgen.toml", "rb"))["cardgen"]["requirement"]' in runs[0]
+    assert 'python -m pip install "$requirement"' in runs[0]
     # Every cardgen step runs here as the workflow runs it, and makes what the next step uploads.
     for line in runs[1:]:
         words = line.split()
@@ -159,3 +172,69 @@ def test_the_workflow_builds_the_decks_and_publishes_their_site(tmp_path, monkey
         assert result.exit_code == 0, (line, result.output)
     assert (tmp_path / "output" / "site" / "index.html").is_file()
     assert (tmp_path / "output" / "site" / "my-game" / "en.html").is_file()
+    assert (tmp_path / "output" / "my-game" / "my-game-cards-en.pdf").is_file()
+
+
+def test_init_records_where_its_cardgen_came_from(tmp_path, monkeypatch):
+    """From the package index: its version; from git: the URL and tag; from a clone or a local wheel: a
+    wheel of it in .cardgen/, which the workflow installs (PEP 610's direct_url.json tells them apart)."""
+    from cardgen.core import origin
+
+    wheel = tmp_path / f"cardgen-{__version__}-py3-none-any.whl"
+    wheel.write_bytes(b"a wheel")
+    for direct_url, requirement in (
+        (None, f"cardgen=={__version__}"),
+        (
+            {"url": "https://example.org/cardgen.git", "vcs_info": {"vcs": "git", "requested_revision": "v0.1.0"}},
+            "cardgen @ git+https://example.org/cardgen.git@v0.1.0",
+        ),
+        ({"url": wheel.as_uri(), "archive_info": {}}, f"./.cardgen/cardgen-{__version__}-py3-none-any.whl"),
+    ):
+        origin.origin.cache_clear()
+        monkeypatch.setattr(origin, "_direct_url", lambda direct_url=direct_url: direct_url)
+        project = tmp_path / str(len(list(tmp_path.iterdir())))
+        assert run("init", str(project)).exit_code == 0
+        toml = (project / "cardgen.toml").read_text(encoding="utf-8")
+        assert toml.endswith(f"[cardgen]\nrequirement = {json.dumps(requirement)}\n"), toml
+        kept = project / ".cardgen" / wheel.name
+        assert kept.is_file() == requirement.startswith("./")
+        if kept.is_file():
+            assert kept.read_bytes() == b"a wheel"
+    origin.origin.cache_clear()
+    assert run("init", str(tmp_path / "given"), "--requirement", "cardgen==9.9").exit_code == 0
+    assert 'requirement = "cardgen==9.9"' in (tmp_path / "given" / "cardgen.toml").read_text(encoding="utf-8")
+    assert not (tmp_path / "given" / ".cardgen").exists()
+
+
+def test_the_cardgen_table_is_checked_where_cardgen_toml_is_read(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run("init", "--requirement", "cardgen==0.1.0").exit_code == 0
+    toml = tmp_path / "cardgen.toml"
+    lines = toml.read_text(encoding="utf-8").splitlines()
+    at = lines.index('requirement = "cardgen==0.1.0"') + 1
+    toml.write_text("\n".join([*lines[:-1], "requirement = 3", 'requirment = "x"']) + "\n", encoding="utf-8")
+    result = run("validate")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:2] == [
+        f'cardgen.toml:{at}: [cardgen] requirement: expected a pip requirement, like "cardgen==0.1.0" or a '
+        "wheel's path, got 3",
+        f"cardgen.toml:{at + 1}: warning: unknown key 'requirment' in [cardgen]; known: requirement",
+    ]
+
+
+def test_files_init_and_new_write_point_at_the_documentation_not_at_a_clone(tmp_path, monkeypatch):
+    from cardgen.core.origin import urls
+
+    assert set(urls()) == {"Homepage", "Documentation", "Source", "Issues", "Changelog"}
+    monkeypatch.chdir(tmp_path)
+    assert run("init", "--requirement", "cardgen==0.1.0").exit_code == 0
+    assert run("new", "role", "my-game", "fox").exit_code == 0
+    assert run("new", "game", "tavern").exit_code == 0
+    for path in tmp_path.rglob("*"):
+        if path.is_file() and path.suffix in (".yaml", ".md", ".toml", ".yml"):
+            text = path.read_text(encoding="utf-8")
+            assert "docs/" not in text and "templates/" not in text and "pypi.org" not in text, path
+    assert urls()["Documentation"] in (tmp_path / "decks" / "my-game" / "roles" / "fox.yaml").read_text(
+        encoding="utf-8"
+    )
+    assert urls()["Documentation"] in (tmp_path / "README.md").read_text(encoding="utf-8")

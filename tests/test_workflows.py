@@ -38,7 +38,7 @@ def test_permissions_are_the_least_each_job_needs(name):
     workflow = yaml.safe_load(WORKFLOWS[name])
     assert workflow["permissions"] == {"contents": "read"}
     widened = {job: spec["permissions"] for job, spec in workflow["jobs"].items() if "permissions" in spec}
-    allowed = [{"pages": "write", "id-token": "write"}, {"contents": "write"}]
+    allowed = [{"pages": "write", "id-token": "write"}, {"contents": "write"}, {"id-token": "write"}]
     assert all(permissions in allowed for permissions in widened.values()), widened
 
 
@@ -78,5 +78,45 @@ def test_the_release_checks_and_tries_the_wheel_before_attaching_it():
     assert attach["steps"][-1]["env"]["TAG"] == "${{ github.ref_name }}"
 
 
-def test_the_project_workflow_installs_this_cardgen():
-    assert f'pip install "cardgen=={__version__}"' in WORKFLOWS["init: cards.yml"]
+def test_the_release_publishes_the_checked_dist_with_trusted_publishing():
+    workflow = yaml.safe_load(WORKFLOWS["release.yml"])
+    publish = workflow["jobs"]["publish"]
+    assert publish["needs"] == "dist"
+    assert publish["environment"]["name"] == "pypi"
+    assert publish["permissions"] == {"id-token": "write"}
+    assert "timeout-minutes" in publish
+    download, upload = publish["steps"]
+    assert download["uses"].startswith("actions/download-artifact@")
+    assert download["with"] == {"name": "dist", "path": "dist"}
+    assert upload["uses"].startswith("pypa/gh-action-pypi-publish@")
+    # No token: trusted publishing takes the job's OIDC identity.
+    assert "password" not in upload.get("with", {}) and "secrets" not in WORKFLOWS["release.yml"]
+
+
+# The current release of each action (each on a supported runtime, Node 24 or composite), by commit.
+CURRENT = {
+    "actions/checkout": "3d3c42e5aac5ba805825da76410c181273ba90b1  # v7.0.1",
+    "actions/setup-python": "5fda3b95a4ea91299a34e894583c3862153e4b97  # v7.0.0",
+    "actions/upload-artifact": "bbbca2ddaa5d8feaa63e36b76fdaad77386f024f  # v7.0.0",
+    "actions/upload-pages-artifact": "fc324d3547104276b827a68afc52ff2a11cc49c9  # v5.0.0",
+    "actions/deploy-pages": "cd2ce8fcbc39b97be8ca5fce6e763baed58fa128  # v5.0.0",
+    "actions/cache": "27d5ce7f107fe9357f9df03efb73ab90386fccae  # v5.0.5",
+}
+
+
+@pytest.mark.parametrize("name", sorted(WORKFLOWS))
+def test_every_workflow_uses_the_current_pins(name):
+    for line in WORKFLOWS[name].splitlines():
+        found = re.match(r"^\s*(?:- )?uses: ([\w.-]+/[\w.-]+)@(.*)$", line)
+        if found and found[1] in CURRENT:
+            assert found[2] == CURRENT[found[1]], line
+
+
+def test_the_project_workflow_installs_the_requirement_its_cardgen_toml_names():
+    workflow = yaml.safe_load(WORKFLOWS["init: cards.yml"])
+    install = workflow["jobs"]["build"]["steps"][3]
+    assert install["name"] == "Install cardgen (the requirement in cardgen.toml)"
+    assert 'python -m pip install "$requirement"' in install["run"]
+    assert all("timeout-minutes" in job for job in workflow["jobs"].values())
+    toml = project_files("my-game", {}, None)["cardgen.toml"].decode("utf-8")
+    assert toml.endswith(f'[cardgen]\nrequirement = "cardgen=={__version__}"\n')

@@ -134,7 +134,13 @@ def _check_languages(langs) -> None:
     "--game", "game_id", default="my-game", show_default=True, help="The starter game's id: its folder's name."
 )
 @click.option("--lang", "langs", multiple=True, help="The starter game's languages (default: en); repeatable.")
-def init_command(directory, from_game, game_id, langs) -> None:
+@click.option(
+    "--requirement",
+    metavar="SPEC",
+    help="The cardgen the project's workflow installs, as pip names it (default: where this cardgen came "
+    "from: its version on the package index, its git URL, or a wheel of it kept in .cardgen/).",
+)
+def init_command(directory, from_game, game_id, langs, requirement) -> None:
     """A new project in DIRECTORY (default: here), as mkdocs new makes one: a game in decks/, cardgen.toml,
     a .gitignore, a README with the next commands, the deck files' JSON Schemas for editors and a GitHub
     workflow that builds the decks and publishes their site. Never overwrites a file."""
@@ -174,8 +180,13 @@ def init_command(directory, from_game, game_id, langs) -> None:
             }
         except (templating.TemplateError, yaml.YAMLError) as exc:
             raise click.ClickException(f"cardgen's templates/new/ cannot make a game: {exc}") from None
+    from cardgen.core.origin import Origin, origin
+
+    made = Origin(requirement) if requirement else origin()
+    if made.note:
+        click.echo(f"warning: {made.note}", err=True)
     try:
-        written = newfiles.write_all(directory, newfiles.project_files(game_id, game, from_game))
+        written = newfiles.write_all(directory, newfiles.project_files(game_id, game, from_game, made))
     except newfiles.Exists as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:

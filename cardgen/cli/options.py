@@ -248,13 +248,14 @@ def gather(ctx: click.Context, project: Project, **fixed) -> tuple[BuildOptions,
     import os
 
     from cardgen.build.options import BuildOptions
-    from cardgen.core.config import build_settings
+    from cardgen.core.config import build_settings, cardgen_problems
 
     try:
         settings = build_settings(project.root)
+        problems = cardgen_problems(project.root)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
-    values, problems = dict(ctx.params), []
+    values = dict(ctx.params)
     for key, value, where in settings:
         param = _settable().get(key)
         if param is None:

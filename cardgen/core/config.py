@@ -12,6 +12,11 @@ overrides them::
     [build]
     paper = "letter"
     lang = ["en", "vi"]
+
+and which cardgen the project's GitHub workflow installs (written by ``cardgen init``)::
+
+    [cardgen]
+    requirement = "cardgen==0.1.0"
 """
 
 from __future__ import annotations
@@ -50,23 +55,45 @@ def _file(root: Path) -> tuple[dict, str, str, tuple[str, ...]]:
 
 def build_settings(root: Path) -> list[tuple[str, object, Where]]:
     """The [build] table's entries: (key, value, where it is written), in the file's order."""
+    return _table(root, "build", "build options")
+
+
+# The [cardgen] table: which cardgen the project's workflow installs (`cardgen init` writes it).
+CARDGEN_KEYS = {"requirement": 'a pip requirement, like "cardgen==0.1.0" or a wheel\'s path'}
+
+
+def cardgen_problems(root: Path) -> list[Problem]:
+    """What is wrong in the [cardgen] table: an unknown key (a warning), a value that is not a
+    non-empty string (an error), each at its file and line."""
+    problems = []
+    for key, value, where in _table(root, "cardgen", "what cardgen the project uses"):
+        if key not in CARDGEN_KEYS:
+            known = ", ".join(CARDGEN_KEYS)
+            problems.append(Problem(where, f"unknown key '{key}' in [cardgen]; known: {known}", "warning"))
+        elif not (isinstance(value, str) and value.strip()):
+            problems.append(Problem(where, f"[cardgen] {key}: expected {CARDGEN_KEYS[key]}, got {value!r}"))
+    return problems
+
+
+def _table(root: Path, table: str, what: str) -> list[tuple[str, object, Where]]:
+    """A table's entries: (key, value, where it is written), in the file's order."""
     settings, text, where, tables = _file(root)
-    build = settings.get("build", {}) if isinstance(settings, dict) else {}
+    found = settings.get(table, {}) if isinstance(settings, dict) else {}
     name = where.split()[0]
     path = relative(root / name)
-    header = _header_line(text, ".".join((*tables, "build")))
-    if not isinstance(build, dict):
+    header = _header_line(text, ".".join((*tables, table)))
+    if not isinstance(found, dict):
         raise DeckError(
             [
                 Problem(
-                    Where(path, _key_line(text, "build", 0)),
-                    f"build: expected a table of build options ([build]), got {build!r}",
+                    Where(path, _key_line(text, table, 0)),
+                    f"{table}: expected a table of {what} ([{table}]), got {found!r}",
                 )
             ]
         )
     if not header:  # an inline table: its keys are on its own line
-        return [(key, value, Where(path, _key_line(text, "build", 0))) for key, value in build.items()]
-    return [(key, value, Where(path, _key_line(text, key, header))) for key, value in build.items()]
+        return [(key, value, Where(path, _key_line(text, table, 0))) for key, value in found.items()]
+    return [(key, value, Where(path, _key_line(text, key, header))) for key, value in found.items()]
 
 
 def _header_line(text: str, table: str) -> int:

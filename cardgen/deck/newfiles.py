@@ -18,6 +18,7 @@ from pathlib import Path
 from cardgen import __version__
 from cardgen.core import yaml12
 from cardgen.core.bundled import folder as bundled_folder
+from cardgen.core.origin import WHEEL_FOLDER, Origin, docs_url
 from cardgen.core.phrases import fallback_language
 from cardgen.deck import schema
 from cardgen.documents import templating
@@ -48,6 +49,7 @@ def role_text(
             "team": next(iter(data["teams"])),
             "teams": list(data["teams"]),
             "free_order": max(orders, default=0) + 10,
+            "docs": docs_url(),
         },
         autoescape=False,
     )
@@ -65,6 +67,7 @@ def game_files(template_dirs: Iterable[Path], game_id: str, languages: list[str]
             "name": game_id.replace("-", " ").title(),
             "languages": languages,
             "primary": fallback_language(languages),
+            "docs": docs_url(),
         },
         autoescape=False,
     )
@@ -103,10 +106,23 @@ def _pointed(game: dict[str, bytes]) -> dict[str, bytes]:
     }
 
 
-def project_files(game_id: str, game: dict[str, bytes], copied_from: str | None) -> dict[str, bytes]:
-    """Everything init writes, as paths inside the project folder: bytes."""
+def project_files(
+    game_id: str, game: dict[str, bytes], copied_from: str | None, origin: Origin | None = None
+) -> dict[str, bytes]:
+    """Everything init writes, as paths inside the project folder: bytes. `origin`: the cardgen the
+    project's workflow installs (default: this version from the package index), with its wheel."""
+    origin = origin or Origin(f"cardgen=={__version__}")
     init = [bundled_folder("templates") / "init"]
-    context = {"game": game_id, "copied_from": copied_from, "version": __version__}
+    wheel = origin.requirement.removeprefix("./") if origin.wheel is not None else None
+    context = {
+        "game": game_id,
+        "copied_from": copied_from,
+        "version": __version__,
+        "docs": docs_url(),
+        "requirement": origin.requirement,
+        "origin_note": origin.note,
+        "wheel": wheel,
+    }
 
     def render(name: str) -> bytes:
         return templating.render(init, name, context, autoescape=False).encode("utf-8")
@@ -128,6 +144,9 @@ def project_files(game_id: str, game: dict[str, bytes], copied_from: str | None)
             ".github/workflows/cards.yml": render("cards.yml.j2"),
         }
     )
+    if wheel is not None and origin.wheel is not None:
+        assert wheel.startswith(f"{WHEEL_FOLDER}/"), wheel
+        files[wheel] = origin.wheel
     return files
 
 
