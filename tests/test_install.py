@@ -178,3 +178,105 @@ def test_an_installed_cardgen_makes_and_builds_a_project(installed, tmp_path):
     cardgen(installed, "new", "role", "my-game", "fox", cwd=project)
     cardgen(installed, "build", "-q", cwd=project)
     assert "Fox" in text(project / "output" / "my-game" / "my-game-cards-en.pdf")
+
+
+# The README's install commands (issue 28), as a new user runs them: read from the README, each in a
+# fresh venv, offline. pipx is a venv per tool with the tool's commands on the PATH: `pipx install X`
+# runs here as pip installing X into a fresh venv. A fresh venv takes its dependencies (and pip, build
+# and setuptools, for building without network) from the environment running the tests, as above.
+_OFFLINE = ["--no-index", "--no-build-isolation", "--ignore-installed", "--no-deps"]
+
+
+def readme_commands(section: str) -> list[str]:
+    """The command lines in a README section's indented blocks, without their comments."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index(f"\n## {section}\n")
+    body = readme[start + 1 : readme.find("\n## ", start + 1)]
+    lines = [line[4:].split("  #")[0].strip() for line in body.splitlines() if line.startswith("    ")]
+    return [line for line in lines if line]
+
+
+def _fresh_venv(folder: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True, timeout=120)
+    site = subprocess.run(
+        [str(folder / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    ours = dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
+    (Path(site) / "dependencies-from-the-test-environment.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
+    return folder
+
+
+def _run_chain(line: str, cwd: Path, dist: Path, venv: Path | None) -> Path | None:
+    """Runs a README command line (`a && b && ...`) as a user would, offline; returns its venv."""
+    for part in line.split(" && "):
+        words = part.split()
+        if words[:3] == ["python3", "-m", "venv"]:
+            venv = _fresh_venv(cwd / words[3])
+        elif words[0] == ".":
+            assert words[1] == ".venv/bin/activate" and venv == cwd / ".venv", part
+        elif words[:2] == ["cardgen", "build"]:
+            continue  # building every bundled game is the build tests' work; --version below shows it runs
+        elif words[:3] == ["python", "-m", "build"]:
+            # The dist fixture above ran `python -m build --no-isolation` on a copy of the tree.
+            shutil.copytree(dist, cwd / "dist")
+        else:
+            assert words[:2] in (["pipx", "install"], ["pip", "install"]), part
+            venv = venv or _fresh_venv(cwd.parent / f"venv-{len(list(cwd.parent.iterdir()))}")
+            done = subprocess.run(
+                [str(venv / "bin" / "python"), "-m", "pip", "install", *_OFFLINE, *words[2:]],
+                cwd=cwd,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            assert done.returncode == 0, (part, done.stdout[-2000:], done.stderr[-2000:])
+    return venv
+
+
+def test_every_install_command_in_the_readme_works_as_written(dist, tmp_path):
+    tool = readme_commands("Install it as a tool")
+    assert tool == [
+        "pipx install ./cardgen",
+        "pip install .",
+        "python -m build",
+        f"pipx install dist/cardgen-{__version__}-py3-none-any.whl",
+        "mkdir game-night && cd game-night",
+        "cardgen build werewolf --lang vi",
+        "pipx install cardgen",
+    ]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "**cardgen is not on the package index (PyPI) yet**" in readme
+    assert "    pipx install cardgen                         # NOT YET: cardgen is not published\n" in readme
+    clone = readme_commands("From a clone: two commands")[0]
+    assert clone == "python3 -m venv .venv && . .venv/bin/activate && pip install -q -e . && cardgen build"
+    ways = {
+        # (the folder it runs in, the commands): from the folder above the clone, or inside it.
+        "pipx from the clone": ("above", [tool[0]]),
+        "pip in a venv of one's own": ("inside", [tool[1]]),
+        "a wheel built in the clone": ("inside", [tool[2], tool[3]]),
+        "the clone's own venv": ("inside", [clone]),
+    }
+    for n, (way, (where, commands)) in enumerate(ways.items()):
+        above = tmp_path / str(n)
+        shutil.copytree(ROOT, above / "cardgen", ignore=SKIP)
+        cwd = above if where == "above" else above / "cardgen"
+        venv = None
+        for line in commands:
+            venv = _run_chain(line, cwd, dist, venv)
+        assert venv is not None
+        empty = tmp_path / f"empty-{n}"
+        empty.mkdir()
+        done = cardgen(venv / "bin" / "cardgen", "--version", cwd=empty)
+        assert done.stdout == f"cardgen, version {__version__}\n", way
+        # The cardgen that answered is the one this way installed, in its venv or (editable) in the clone.
+        where_from = subprocess.run(
+            [str(venv / "bin" / "python"), "-c", "import cardgen; print(cardgen.__file__)"],
+            cwd=empty,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        assert Path(where_from).is_relative_to(venv) or Path(where_from).is_relative_to(above / "cardgen"), way
