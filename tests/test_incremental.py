@@ -105,6 +105,35 @@ def test_a_change_to_cardgens_own_code_rebuilds_everything(tmp_path):
     assert build_with_the_clone().startswith("up to date (4 files) in ")
 
 
+def test_a_project_moved_elsewhere_is_still_up_to_date(tmp_path, monkeypatch):
+    """A CI cache restores output/ in another checkout path: the manifest keeps no absolute path to the
+    project, so nothing is drawn again. A manifest of the earlier format is read as stale."""
+    root = project_with_two_games(tmp_path)
+    monkeypatch.chdir(root)
+    assert run("build", "--jobs", "1").exit_code == 0
+    manifest = (root / "output" / "cardgen-manifest.json").read_text(encoding="utf-8")
+    assert str(tmp_path) not in manifest
+    kept = json.loads(manifest)
+    assert kept["format"] == 2
+    assert "decks/mini/game.yaml" in kept["digests"]
+    assert sorted(kept["last"]["outputs"]) == [f"output/{name}" for name in sorted(mtimes(root / "output"))]
+    before = mtimes(root / "output")
+    moved = tmp_path / "elsewhere" / "checkout"
+    moved.parent.mkdir()
+    root.rename(moved)
+    monkeypatch.chdir(moved)
+    result = run("build", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1].startswith("up to date (4 files) in ")
+    assert mtimes(moved / "output") == before
+    # The earlier format, with absolute paths: everything stale, made again.
+    old = {key: value for key, value in kept.items() if key != "format"}
+    (moved / "output" / "cardgen-manifest.json").write_text(json.dumps(old), encoding="utf-8")
+    result = run("build", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1].startswith("4 files, ")
+
+
 def test_a_deleted_or_tampered_output_is_rebuilt(tmp_path):
     root, out = project_with_two_games(tmp_path), tmp_path / "out"
     build(root, out)

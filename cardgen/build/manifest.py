@@ -13,12 +13,18 @@ whole box's outputs never do, so a tailored build leaves them up to date.
 File contents are hashed once and remembered by path, size and modification
 time, so a build with nothing to do reads no font or image again. The
 manifest is written atomically, like every output.
+
+Its paths are relative to the folder that holds the output folder (the
+project, as a rule), so that an output folder restored in another checkout
+path (a CI cache) is still recognised; a manifest of the earlier format, with
+absolute paths, is read as if empty: everything in it is stale.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -30,6 +36,8 @@ from cardgen.build.kinds import KINDS, TABLE
 from cardgen.core.write import write_atomic
 
 NAME = "cardgen-manifest.json"
+# 2: paths relative to the output folder's parent.
+FORMAT = 2
 
 
 def _files(folder: Path, skip: tuple[str, ...] = ()) -> list[Path]:
@@ -58,11 +66,16 @@ def code() -> str:
     for module in sorted(package.rglob("*.py")):
         h.update(f"\0{module.relative_to(package).as_posix()}\0".encode() + module.read_bytes())
     for name in ("reportlab", "svglib"):
-        # Found, not imported: a build with nothing to do loads neither.
+        # Found, not imported: a build with nothing to do loads neither. Its version and the size of its
+        # first module, not where it is or when it was unpacked: a CI runner installs it afresh every run.
         spec = importlib.util.find_spec(name)
         origin = spec.origin if spec and spec.origin else ""
-        stat = os.stat(origin) if origin else None
-        h.update(f"\0{name}\0{origin}\0{stat and (stat.st_size, stat.st_mtime_ns)}".encode())
+        size = os.stat(origin).st_size if origin else None
+        try:
+            version = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            version = ""
+        h.update(f"\0{name}\0{version}\0{size}".encode())
     return h.hexdigest()
 
 
@@ -98,21 +111,27 @@ class Manifest:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             data = {}
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            data = {}  # an earlier format (absolute paths), or none: everything is stale
+        self.base = Path(os.path.abspath(out)).parent
         self.outputs: dict[str, dict] = data.get("outputs", {}) if isinstance(data, dict) else {}
         self.digests: dict[str, list] = data.get("digests", {}) if isinstance(data, dict) else {}
         # The last build that succeeded: what it was asked, the state of every file it could have read,
         # and what it reported.
-        self.last: dict = data.get("last", {}) if isinstance(data, dict) and isinstance(data.get("last"), dict) else {}
+        last = data.get("last", {}) if isinstance(data.get("last"), dict) else {}
+        if isinstance(last.get("outputs"), list):
+            last = {**last, "outputs": [str(self._path(name)) for name in last["outputs"]]}
+        self.last: dict = last
         self.listed: dict[tuple[Path, tuple[str, ...]], list[Path]] = {}
         self.out = out
 
     def digest(self, path: Path) -> str:
         stat = path.stat()
-        known = self.digests.get(str(path))
+        known = self.digests.get(self._portable(path))
         if known and known[:2] == [stat.st_size, stat.st_mtime_ns]:
             return known[2]
         sha = hashlib.sha256(path.read_bytes()).hexdigest()
-        self.digests[str(path)] = [stat.st_size, stat.st_mtime_ns, sha]
+        self.digests[self._portable(path)] = [stat.st_size, stat.st_mtime_ns, sha]
         return sha
 
     def inputs(
@@ -156,7 +175,7 @@ class Manifest:
         if last.get("request") != request:
             return None
         for name in last.get("outputs", []):
-            known = self.digests.get(name)
+            known = self.digests.get(self._portable(Path(name)))
             try:
                 stat = Path(name).stat()
             except OSError:
@@ -167,14 +186,32 @@ class Manifest:
 
     def save(self) -> None:
         # Digests of files that are gone would only grow the manifest.
-        digests = {path: value for path, value in self.digests.items() if Path(path).exists()}
+        digests = {path: value for path, value in self.digests.items() if self._path(path).exists()}
+        last = self.last
+        if isinstance(last.get("outputs"), list):
+            last = {**last, "outputs": [self._portable(Path(name)) for name in last["outputs"]]}
         data = {
             "cardgen": __version__,
+            "format": FORMAT,
             "outputs": dict(sorted(self.outputs.items())),
             "digests": dict(sorted(digests.items())),
-            "last": self.last,
+            "last": last,
         }
         write_atomic(self.path, json.dumps(data, indent=1).encode())
 
     def _key(self, target: Path) -> str:
         return target.relative_to(self.out).as_posix()
+
+    def _portable(self, path: Path) -> str:
+        """A path as the manifest keeps it: relative to the output folder's parent when inside it (the
+        project's files and outputs), else absolute (cardgen's own fonts and templates)."""
+        full = Path(os.path.abspath(path))
+        return full.relative_to(self.base).as_posix() if full.is_relative_to(self.base) else full.as_posix()
+
+    def _path(self, kept: str) -> Path:
+        """A kept path back as the build names it: relative to the working folder when it can be."""
+        full = self.base / kept  # an absolute one stays as it is
+        try:
+            return Path(os.path.relpath(full))
+        except ValueError:  # another drive (Windows)
+            return full
