@@ -168,9 +168,17 @@ def test_an_installed_cardgen_builds_a_bundled_game_from_an_empty_folder(install
     assert (tmp_path / "output" / "calibration-a4-long.pdf").is_file()
 
 
-def test_an_installed_cardgen_makes_and_builds_a_project(installed, tmp_path):
+def test_an_installed_cardgen_makes_and_builds_a_project(installed, dist, tmp_path):
     cardgen(installed, "init", "party", cwd=tmp_path)
     project = tmp_path / "party"
+    # Installed from a wheel file (PEP 610: archive_info), it keeps that wheel for the project's workflow.
+    wheel = next(dist.glob("*.whl"))
+    assert (
+        (project / "cardgen.toml")
+        .read_text(encoding="utf-8")
+        .endswith(f'[cardgen]\nrequirement = "./.cardgen/{wheel.name}"\n')
+    )
+    assert (project / ".cardgen" / wheel.name).read_bytes() == wheel.read_bytes()
     assert (project / "schemas" / "game.schema.json").is_file()
     assert cardgen(installed, "validate", "--strict", cwd=project / "decks").stdout == "1 game valid\n"
     cardgen(installed, "build", "-q", cwd=project / "decks" / "my-game")

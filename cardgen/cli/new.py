@@ -180,8 +180,11 @@ def init_command(directory, from_game, game_id, langs, requirement) -> None:
             }
         except (templating.TemplateError, yaml.YAMLError) as exc:
             raise click.ClickException(f"cardgen's templates/new/ cannot make a game: {exc}") from None
-    from cardgen.core.origin import Origin, origin
+    from cardgen.core.origin import Origin, clone, origin
 
+    source = None if requirement else clone()
+    if source is not None:
+        click.echo(f"making a wheel of the cardgen in {source} for the project's workflow", err=True)
     made = Origin(requirement) if requirement else origin()
     if made.note:
         click.echo(f"warning: {made.note}", err=True)

@@ -91,6 +91,13 @@ def _build_wheel(source: Path) -> bytes | None:
         return wheel.read_bytes() if done.returncode == 0 and wheel.is_file() else None
 
 
+def clone() -> Path | None:
+    """The source folder the running cardgen was installed from (a clone), of which origin() makes a wheel."""
+    url = _direct_url()
+    where = _local(str(url.get("url", ""))) if url else None
+    return where if where is not None and where.is_dir() and (where / "pyproject.toml").is_file() else None
+
+
 @functools.cache
 def origin() -> Origin:
     """The requirement that installs the running cardgen again, on another machine (worked out once
