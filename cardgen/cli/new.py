@@ -182,6 +182,10 @@ def init_command(directory, from_game, game_id, langs, requirement) -> None:
             raise click.ClickException(f"cardgen's templates/new/ cannot make a game: {exc}") from None
     from cardgen.core.origin import Origin, clone, origin
 
+    try:  # before a wheel is made: a file in the way stops init at once
+        newfiles.check_free(directory, newfiles.project_files(game_id, game, from_game))
+    except newfiles.Exists as exc:
+        raise click.ClickException(str(exc)) from None
     source = None if requirement else clone()
     if source is not None:
         click.echo(f"making a wheel of the cardgen in {source} for the project's workflow", err=True)

@@ -150,13 +150,18 @@ def project_files(
     return files
 
 
+def check_free(root: Path, names: Iterable[str]) -> None:
+    """Raises Exists when a file init would write is there already."""
+    there = [name for name in names if os.path.lexists(root / name)]
+    if there:
+        raise Exists(f"{(root / there[0]).as_posix()} exists already; cardgen init never overwrites a file")
+
+
 def write_all(root: Path, files: dict[str, bytes]) -> list[Path]:
     """Writes every file under root, or none: a file that is there already stops them all."""
     from cardgen.core.write import write_atomic
 
-    there = [name for name in files if os.path.lexists(root / name)]
-    if there:
-        raise Exists(f"{(root / there[0]).as_posix()} exists already; cardgen init never overwrites a file")
+    check_free(root, files)
     for name, data in files.items():
         write_atomic(root / name, data)
     return [root / name for name in files]
