@@ -200,6 +200,19 @@ def test_init_records_where_its_cardgen_came_from(tmp_path, monkeypatch):
         assert kept.is_file() == requirement.startswith("./")
         if kept.is_file():
             assert kept.read_bytes() == b"a wheel"
+    # A folder that is no clone (nothing to make a wheel of): the version, and a warning saying what to do.
+    origin.origin.cache_clear()
+    monkeypatch.setattr(origin, "_direct_url", lambda: {"url": tmp_path.as_uri(), "dir_info": {}})
+    result = run("init", str(tmp_path / "nowheel"))
+    assert result.exit_code == 0, result.output
+    note = (
+        f"cardgen {__version__} is not on the package index yet and no wheel of it could be made here: "
+        "set [cardgen] requirement in cardgen.toml to a wheel or git URL before pushing"
+    )
+    assert result.stderr == f"warning: {note}\n"
+    assert (tmp_path / "nowheel" / "cardgen.toml").read_text(encoding="utf-8").endswith(
+        f'# {note}\n[cardgen]\nrequirement = "cardgen=={__version__}"\n'
+    )
     origin.origin.cache_clear()
     assert run("init", str(tmp_path / "given"), "--requirement", "cardgen==9.9").exit_code == 0
     assert 'requirement = "cardgen==9.9"' in (tmp_path / "given" / "cardgen.toml").read_text(encoding="utf-8")
