@@ -210,8 +210,10 @@ def test_init_records_where_its_cardgen_came_from(tmp_path, monkeypatch):
         "set [cardgen] requirement in cardgen.toml to a wheel or git URL before pushing"
     )
     assert result.stderr == f"warning: {note}\n"
-    assert (tmp_path / "nowheel" / "cardgen.toml").read_text(encoding="utf-8").endswith(
-        f'# {note}\n[cardgen]\nrequirement = "cardgen=={__version__}"\n'
+    assert (
+        (tmp_path / "nowheel" / "cardgen.toml")
+        .read_text(encoding="utf-8")
+        .endswith(f'# {note}\n[cardgen]\nrequirement = "cardgen=={__version__}"\n')
     )
     origin.origin.cache_clear()
     assert run("init", str(tmp_path / "given"), "--requirement", "cardgen==9.9").exit_code == 0
