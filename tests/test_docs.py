@@ -106,7 +106,7 @@ def _readme_commands() -> list[str]:
 
 def test_the_readme_shows_its_commands():
     commands = _readme_commands()
-    assert len(commands) == 14 and all(command.startswith("cardgen ") for command in commands), commands
+    assert len(commands) == 15 and all(command.startswith("cardgen ") for command in commands), commands
 
 
 def _cardgen() -> list[str]:
@@ -134,8 +134,10 @@ def test_every_command_of_the_readme_runs_as_written(tmp_path):
         return wrong or ("Traceback" in done.stderr and done.stderr) or ""
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
-        wrong = [w for w in pool.map(ran, [c for c in commands if c not in last]) if w]
+        wrong = [w for w in pool.map(ran, [c for c in commands if c not in last and "cardgen serve" not in c]) if w]
     assert not wrong, "\n".join(wrong)
+    for command in (c for c in commands if c.startswith("cardgen serve")):
+        _serves_until_ctrl_c(command, tmp_path, env)
     assert last[0].startswith("cardgen new") and last[1].startswith("cardgen watch")
     assert not ran(last[0])
     watch = subprocess.Popen(
@@ -164,3 +166,32 @@ def test_every_command_of_the_readme_runs_as_written(tmp_path):
     assert (tmp_path / "output" / "werewolf" / "werewolf-cards-vi+en.pdf").is_file()
     assert (tmp_path / "output" / "calibration-a4-long.pdf").is_file()
     assert (tmp_path / "my-roles" / "werewolf" / "roles" / "fox.yaml").is_file()
+
+
+def _serves_until_ctrl_c(command: str, folder, env: dict) -> None:
+    """`cardgen serve` as written (on any free port, not the README's 8000): it builds, says where it
+    serves, and ends on Ctrl-C with 130."""
+    serve = subprocess.Popen(
+        [*_cardgen(), *command.split()[1:], "--port", "0"],
+        cwd=folder,
+        env={**env, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines, deadline = [], time.monotonic() + 120
+    try:
+        assert serve.stdout is not None
+        for line in serve.stdout:
+            lines.append(line)
+            if line.startswith("serving ") or "not built" in line or time.monotonic() > deadline:
+                break
+        serve.send_signal(signal.SIGINT)
+        rest, _ = serve.communicate(timeout=60)
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            serve.wait()
+    output = "".join(lines) + rest
+    assert serve.returncode == 130 and "stopped (Ctrl-C)" in output and "Traceback" not in output, output
+    assert re.search(r"^serving output/site/ at http://127\.0\.0\.1:\d+/", output, re.M), output

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from cardgen import __version__
-from cardgen.cli import build, common, export, listing, narrator, new, site
+from cardgen.cli import build, common, export, listing, narrator, new, serve, site
 
 
 class _Process(click.Group):
@@ -73,5 +73,6 @@ for command in (
     export.calibrate_command,
     site.site_command,
     site.preview_command,
+    serve.serve_command,
 ):
     main.add_command(command)
