@@ -210,10 +210,15 @@ def test_a_site_again_draws_only_the_card_pictures_whose_cards_changed(tmp_path)
     seer.write_text(seer.read_text(encoding="utf-8").replace('en: "Seer"', 'en: "Oracle"', 1), encoding="utf-8")
     assert "card pictures drawn for 2 of 4 pages" in site()
     again = _pictures(out / "site")
-    assert {name for name in first if again[name][0] != first[name][0]} == {
-        name for name in first if name.startswith("wolves/")
+    # The other game's pictures are the files the first site wrote; pictures are named by their content,
+    # so the renamed card's front is a new file, and the old one is gone.
+    assert {name: again[name] for name in again if name.startswith("werewolf/")} == {
+        name: first[name] for name in first if name.startswith("werewolf/")
     }
-    assert "wolves/" + _picture(out / "site" / "wolves" / "en.html", "Oracle, front") not in first
+    oracle = "wolves/" + _picture(out / "site" / "wolves" / "en.html", "Oracle, front")
+    assert oracle in again and oracle not in first
+    seer = "wolves/" + _picture(out / "site" / "werewolf" / "en.html", "Seer, front")
+    assert seer in first and seer not in again
 
     # A picture changed by hand is drawn again, with its language's others.
     seer_vi = out / "site" / "werewolf" / _picture(out / "site" / "werewolf" / "vi.html", "Tiên tri, mặt trước")

@@ -236,7 +236,7 @@ def _webp(png: bytes) -> bytes:
         if picture.height > PIXELS_HIGH:
             width = math.ceil(picture.width * PIXELS_HIGH / picture.height)
             picture = picture.resize((width, PIXELS_HIGH), Image.Resampling.LANCZOS)
-        picture.save(buffer, "WEBP", quality=WEBP_QUALITY, method=6)
+        picture.save(buffer, "WEBP", quality=WEBP_QUALITY, method=4)
     return buffer.getvalue()
 
 
