@@ -7,6 +7,7 @@ at is the width the bundled font's own advance widths give, which a system font'
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -40,15 +41,15 @@ def test_a_page_per_game_and_language_with_every_output_copied_in(site):
             assert (root / "werewolf" / name).read_bytes() == (site / "werewolf" / name).read_bytes()
     index = (root / "index.html").read_text(encoding="utf-8")
     assert 'href="werewolf/zh.html"' in index and 'href="werewolf/vi.html"' in index
-    assert sorted(p.name for p in (root / "fonts").iterdir()) == [
+    # Subsets of the bundled fonts, named by their content, each far smaller than its font.
+    fonts = sorted(p.name for p in (root / "fonts").iterdir())
+    assert {re.sub(r"\.[0-9a-f]{12}\.woff2$", ".ttf", name) for name in fonts} == {
         "NotoSansSC_400Regular.ttf",
         "NotoSansSC_700Bold.ttf",
         "NotoSans_400Regular.ttf",
         "NotoSans_700Bold.ttf",
-    ]
-    assert (root / "fonts" / "NotoSansSC_400Regular.ttf").read_bytes() == (
-        ROOT / "fonts" / "NotoSansSC_400Regular.ttf"
-    ).read_bytes()
+    }
+    assert all((root / "fonts" / name).stat().st_size < 200_000 for name in fonts)
 
 
 def test_the_printing_guide_is_in_the_pages_language(site):
@@ -113,7 +114,7 @@ def test_every_link_resolves_every_picture_loads_and_nothing_leaves_the_folder(s
             if not (url.startswith("file://") and Path(unquote(urlparse(url).path)).is_relative_to(root))
         ]
         assert outside == []
-        assert any(url.endswith("/fonts/NotoSansSC_400Regular.ttf") for url in session.requests)
+        assert any(re.search(r"/fonts/NotoSansSC_400Regular\.[0-9a-f]{12}\.woff2$", url) for url in session.requests)
 
 
 BOOK = FontBook.load(ROOT / "templates" / "fonts.yaml", [ROOT / "fonts"])
@@ -176,7 +177,7 @@ def test_chinese_and_vietnamese_are_set_in_the_bundled_fonts(site, tmp_path, lan
 def _pictures(site_root: Path) -> dict[str, tuple[int, bytes]]:
     return {
         p.relative_to(site_root).as_posix(): (p.stat().st_mtime_ns, p.read_bytes())
-        for p in sorted(site_root.rglob("*.png"))
+        for p in sorted(site_root.rglob("*.webp"))
     }
 
 
@@ -196,8 +197,9 @@ def test_a_site_again_draws_only_the_card_pictures_whose_cards_changed(tmp_path)
 
     assert "card pictures drawn for 4 of 4 pages" in site()
     first, pages = _pictures(out / "site"), {p: p.read_bytes() for p in (out / "site").rglob("*.html")}
-    # Two games, two languages, a front and a back of every card of the box.
-    assert len(first) == 2 * 2 * 2 * len(list((decks / "werewolf" / "roles").glob("*.yaml")))
+    # Two games, two languages, a front of every card of the box; the backs, the same in both, once a game.
+    fronts = 2 * 2 * len(list((decks / "werewolf" / "roles").glob("*.yaml")))
+    assert fronts < len(first) < fronts + 2 * 4
     # Nothing changed: every picture is the file the first site wrote, and so is every page.
     assert "card pictures drawn for 0 of 4 pages" in site()
     assert _pictures(out / "site") == first
@@ -208,13 +210,26 @@ def test_a_site_again_draws_only_the_card_pictures_whose_cards_changed(tmp_path)
     seer.write_text(seer.read_text(encoding="utf-8").replace('en: "Seer"', 'en: "Oracle"', 1), encoding="utf-8")
     assert "card pictures drawn for 2 of 4 pages" in site()
     again = _pictures(out / "site")
-    assert {name for name in first if again[name][0] != first[name][0]} == {
-        name for name in first if name.startswith("wolves/")
+    # The other game's pictures are the files the first site wrote; pictures are named by their content,
+    # so the renamed card's front is a new file, and the old one is gone.
+    assert {name: again[name] for name in again if name.startswith("werewolf/")} == {
+        name: first[name] for name in first if name.startswith("werewolf/")
     }
-    assert again["wolves/en/seer-front.png"][1] != first["wolves/en/seer-front.png"][1]
-    assert "Oracle" in (out / "site" / "wolves" / "en.html").read_text(encoding="utf-8")
+    oracle = "wolves/" + _picture(out / "site" / "wolves" / "en.html", "Oracle, front")
+    assert oracle in again and oracle not in first
+    seer = "wolves/" + _picture(out / "site" / "werewolf" / "en.html", "Seer, front")
+    assert seer in first and seer not in again
 
     # A picture changed by hand is drawn again, with its language's others.
-    (out / "site" / "werewolf" / "vi" / "seer-front.png").write_bytes(b"not a picture")
+    seer_vi = out / "site" / "werewolf" / _picture(out / "site" / "werewolf" / "vi.html", "Tiên tri, mặt trước")
+    seer_bytes = seer_vi.read_bytes()
+    seer_vi.write_bytes(b"not a picture")
     assert "card pictures drawn for 1 of 4 pages" in site()
-    assert (out / "site" / "werewolf" / "vi" / "seer-front.png").read_bytes() == first["werewolf/vi/seer-front.png"][1]
+    assert seer_vi.read_bytes() == seer_bytes
+
+
+def _picture(page: Path, alt: str) -> str:
+    """The picture a page shows with that alternative text, relative to the page's folder."""
+    match = re.search(rf'<img src="([^"]+)" alt="{re.escape(alt)}"', page.read_text(encoding="utf-8"))
+    assert match, (page, alt)
+    return match[1]

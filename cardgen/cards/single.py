@@ -73,7 +73,7 @@ def first_copies(prepared: Prepared) -> dict[str, int]:
     return first
 
 
-def card_pictures(prepared: Prepared, sheet: dict, dpi: int) -> list[tuple[Card, bytes, bytes]]:
+def card_pictures(prepared: Prepared, sheet: dict, dpi: float) -> list[tuple[Card, bytes, bytes]]:
     """Each card of a deck prepared with its faces, front and back, as PNGs at `dpi`, without bleed."""
     pages = print_pages(prepared, 0.0)
     first = first_copies(prepared)

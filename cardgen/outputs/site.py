@@ -5,18 +5,24 @@ with every card (front and back) to look at, every PDF and the narrator page
 to download, and the printing guide in that language. Everything it needs is
 inside the folder: the outputs are copied in (built first, as ``cardgen build``
 builds them, so only what changed is rebuilt), the card pictures are drawn as
-the preview draws them (again only when what the card sheets are made from
-changed: PICTURES keeps, beside the build's manifest, the hash of those inputs
-and the pictures' sizes and times for each game and language), and the text
-is set in the bundled fonts through @font-face, so that Chinese and Vietnamese
-read the same on every device. It can be opened from disk or published as it
+the preview draws them, as WebP at twice the size a page shows them (sharp on
+a phone's screen), each named by a hash of its content, so that the backs many
+cards share are one file (drawn again only when what the card sheets are made
+from changed: PICTURES keeps, beside the build's manifest, the hash of those
+inputs and the pictures' sizes and times for each game and language), and the
+text is set in the bundled fonts through @font-face, so that Chinese and
+Vietnamese read the same on every device: each page loads subsets of them that
+hold only its own characters (cardgen/text/webfonts.py). It can be opened from disk or published as it
 is (GitHub Pages, a shared folder).
 The pages come from templates/site/.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
+import math
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -30,9 +36,14 @@ from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import Project
 from cardgen.core.write import remove_abandoned, write_atomic
 
-DPI = 96
 SITE = "site"
-FACES = ("regular", "bold")  # the pages use no italics
+# A card shows SHOWN CSS pixels high (site.css); its picture has twice as many pixels and a little more,
+# for a phone's screen of two device pixels to a CSS pixel.
+SHOWN = 200
+PIXELS_HIGH = 2 * SHOWN + 4
+# Lossy WebP at this quality: text and edges stay clean at a third of a lossless picture's bytes (measured).
+WEBP_QUALITY = 80
+PICTURES_FOLDER = "pictures"
 # Beside the build's manifest: what each game's and language's card pictures were drawn from, and the files.
 PICTURES = "cardgen-site.json"
 
@@ -78,7 +89,6 @@ def make_site(
     strings = project.template_data("strings.yaml")
     sheet = project.template_data("sheet.yaml")
     written: set[Path] = set()
-    fonts: dict[str, tuple[str, str, Path]] = {}  # file name in site/fonts -> family, face, font file
 
     def put(path: Path, data: bytes) -> None:
         write_atomic(path, data)
@@ -94,7 +104,7 @@ def make_site(
                 manifest.inputs(
                     CARDS.name, lang, [files.folder, *files.included], project.templates, project.fonts, options
                 )
-                + f" {DPI} dpi"
+                + f" {PIXELS_HIGH} px webp {WEBP_QUALITY}"
             )
             kept = _kept(pictures_before.get(f"{files.id}/{lang}"), inputs, root)
             prepared, found = pipeline.prepare(files, lang, cards=kept is None, sheets=False)
@@ -111,35 +121,27 @@ def make_site(
                 put(folder / source.name, source.read_bytes())
                 downloads.append({"kind": target.kind, "href": source.name, "bytes": source.stat().st_size})
             if kept is None:
-                cards, pngs = [], []
-                for card, front, back in card_pictures(prepared, sheet, DPI):
-                    for side, png in (("front", front), ("back", back)):
-                        pngs.append(folder / lang / f"{card.id}-{side}.png")
-                        put(pngs[-1], png)
-                    cards.append(
-                        {
-                            "name": card.name.value,
-                            "count": card.count,
-                            "front": f"{lang}/{card.id}-front.png",
-                            "back": f"{lang}/{card.id}-back.png",
-                        }
-                    )
+                cards, shown = [], {}
+                for card, front, back in card_pictures(prepared, sheet, _dpi(prepared)):
+                    names = []
+                    for png in (front, back):
+                        data = _webp(png)
+                        path = folder / PICTURES_FOLDER / f"{hashlib.sha256(data).hexdigest()[:16]}.webp"
+                        if path not in shown:
+                            shown[path] = _put_same(path, data)
+                        written.add(path)
+                        names.append(path.relative_to(folder).as_posix())
+                    cards.append({"name": card.name.value, "count": card.count, "front": names[0], "back": names[1]})
                 kept = {
                     "inputs": inputs,
                     "cards": cards,
-                    "files": {path.relative_to(root).as_posix(): _stat(path) for path in pngs},
+                    "files": {path.relative_to(root).as_posix(): stat for path, stat in shown.items()},
                 }
                 drawn += 1
             else:
                 written.update(root / name for name in kept["files"])
             pictures[f"{files.id}/{lang}"] = kept
             cards = kept["cards"]
-            families = prepared.book.order(lang)
-            for family in families:
-                for face in FACES:
-                    path = prepared.book.families[family].get(face)
-                    if path is not None:
-                        fonts.setdefault(path.name, (family, face, path))
             pages.append(
                 (
                     folder / page_name(lang),
@@ -149,7 +151,7 @@ def make_site(
                         "name": deck.name.value,
                         "downloads": downloads,
                         "cards": cards,
-                        "families": families,
+                        "families": list(prepared.book.order(lang)),
                         "text": _text(text_all, deck.lang),
                         "language": pipeline.language_name(lang),
                     },
@@ -158,10 +160,7 @@ def make_site(
         entries.append(game_entry)
     if problems:
         raise DeckError(problems)
-    for name, (_, _, path) in fonts.items():
-        put(root / "fonts" / name, path.read_bytes())
-    faces = [{"family": family, "face": face, "file": name} for name, (family, face, _) in fonts.items()]
-    put(root / "site.css", _render(project, "site.css.j2", {"faces": faces}).encode("utf-8"))
+    put(root / "site.css", _render(project, "site.css.j2", {}).encode("utf-8"))
     languages_shown = {lang: _language(strings, lang) for entry in entries for lang in entry["langs"]}
     write_atomic(options.out / PICTURES, json.dumps(pictures, indent=1, sort_keys=True).encode("utf-8"))
     report = SiteReport(index=root / "index.html", built=len(built.files), warnings=built.warnings, drawn=drawn)
@@ -172,28 +171,85 @@ def make_site(
             for other in others
             if other != context["lang"]
         ]
-        put(path, _render(project, "page.html.j2", context).encode("utf-8"))
+        others = [other["lang"] for other in context["others"]]
+        put(path, _page(project, "page.html.j2", context, pipeline, others, "../", put, root))
         report.pages.append(path)
     first = _first_language(entries)
-    put(
-        report.index,
-        _render(
-            project,
-            "index.html.j2",
-            {
-                "lang": first,
-                "text": _text(text_all, first),
-                "games": entries,
-                "languages": languages_shown,
-                "families": pipeline.book.order(first),
-                "page_name": page_name,
-            },
-        ).encode("utf-8"),
-    )
+    context = {
+        "lang": first,
+        "text": _text(text_all, first),
+        "games": entries,
+        "languages": languages_shown,
+        "families": list(pipeline.book.order(first)),
+        "page_name": page_name,
+    }
+    put(report.index, _page(project, "index.html.j2", context, pipeline, list(languages_shown), "", put, root))
     _remove_others(root, written)
     report.files = len(written)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _page(
+    project: Project,
+    template: str,
+    context: dict,
+    pipeline: Pipeline,
+    langs: list[str],
+    up: str,
+    put: Callable[[Path, bytes], None],
+    root: Path,
+) -> bytes:
+    """A page, its @font-face rules naming subsets of the bundled fonts that hold the characters it shows.
+
+    Its fonts are its language's families, then those the other languages it names need (the index's
+    "中文" link); the page is drawn once without fonts to learn its characters."""
+    from cardgen.text.webfonts import page_characters, web_faces
+
+    families = list(context["families"])
+    for lang in langs:
+        families += [family for family in pipeline.book.order(lang) if family not in families]
+    chars = page_characters(_render(project, template, {**context, "faces": []}))
+    faces = []
+    for face in web_faces(pipeline.book, families, chars):
+        put(root / "fonts" / face.name, face.data)
+        faces.append({"family": face.family, "face": face.face, "url": f"{up}fonts/{face.name}"})
+    return _render(project, template, {**context, "families": families, "faces": faces}).encode("utf-8")
+
+
+def _dpi(prepared: Any) -> float:
+    """The resolution at which the deck's shortest card is PIXELS_HIGH pixels high."""
+    from cardgen.core import units
+
+    shortest = min(card.group.size.h for card in prepared.deck.cards)
+    return PIXELS_HIGH * units.MM_PER_INCH / shortest
+
+
+def _webp(png: bytes) -> bytes:
+    """A card picture as lossy WebP, PIXELS_HIGH high (a deck's taller cards are drawn at its shortest's
+    resolution, then scaled down): the same picture always gives the same bytes."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    with Image.open(io.BytesIO(png)) as image:
+        picture = image.convert("RGB")
+        if picture.height > PIXELS_HIGH:
+            width = math.ceil(picture.width * PIXELS_HIGH / picture.height)
+            picture = picture.resize((width, PIXELS_HIGH), Image.Resampling.LANCZOS)
+        picture.save(buffer, "WEBP", quality=WEBP_QUALITY, method=4)
+    return buffer.getvalue()
+
+
+def _put_same(path: Path, data: bytes) -> list[int]:
+    """Writes a picture named by its content unless that file is already there (another language's, or
+    the last site's): its size and time stay the same for the languages that share it. Returns its stat."""
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return _stat(path)
+    except OSError:
+        pass
+    write_atomic(path, data)
+    return _stat(path)
 
 
 def _stat(path: Path) -> list[int]:
