@@ -101,6 +101,7 @@ CURRENT = {
     "actions/upload-pages-artifact": "fc324d3547104276b827a68afc52ff2a11cc49c9  # v5.0.0",
     "actions/deploy-pages": "cd2ce8fcbc39b97be8ca5fce6e763baed58fa128  # v5.0.0",
     "actions/cache": "27d5ce7f107fe9357f9df03efb73ab90386fccae  # v5.0.5",
+    "actions/download-artifact": "3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c  # v8.0.1",
 }
 
 
