@@ -45,7 +45,7 @@ _LINE = re.compile(
     r"|unknown (paper|card size) .*"
     r"|\d+ errors?(, \d+ warnings?)?|\d+ warnings? \(fails with --strict\)"
 )
-_USAGE = re.compile(r"Usage: .*\nTry '.*' for help\.\n\nError: .*\n", re.DOTALL)
+_USAGE = re.compile(r"Usage: .*\nTry '.*' for help\.\n\nerror: .*\n", re.DOTALL)
 
 
 class Example:
