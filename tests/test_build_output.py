@@ -34,9 +34,7 @@ from conftest import ROOT, copy_werewolf_box, run
 
 SUMMARY = re.compile(r"^(\d+) files?, (\d+) pages?, (\d+) cards? on (\d+) sheets? in \d+\.\d s$")
 CARDS = 31
-RUNE_LINE = (
-    "decks/mini/roles/wolf.yaml:7: error: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' is in none of the fonts"
-)
+RUNE_LINE = "decks/mini/roles/wolf.yaml:7: error: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' is in none of the fonts"
 
 
 # --- helpers ---------------------------------------------------------------------------

@@ -341,7 +341,9 @@ def test_yaml_unknown_local_tag_is_refused(project):
     result, _ = validate(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml:3: error: YAML error: could not determine a constructor for the tag '!foo'"),
+        problems(
+            "decks/mini/roles/seer.yaml:3: error: YAML error: could not determine a constructor for the tag '!foo'"
+        ),
     )
 
 
@@ -589,7 +591,9 @@ def test_card_count_beyond_any_box_is_refused_quickly(project, normal_validate_s
     assert "Traceback" not in done.stderr, done.stderr[-500:]
     assert (done.returncode, done.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml:3: error: count: expected at most 1000, got 99999999999999999999999999999"),
+        problems(
+            "decks/mini/roles/seer.yaml:3: error: count: expected at most 1000, got 99999999999999999999999999999"
+        ),
     )
 
 
@@ -899,7 +903,9 @@ def test_card_file_that_is_a_symbolic_link_out_of_the_game_folder_is_not_read(pr
     result, watch = validate(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml: error: a symbolic link leading outside its folder; cardgen does not read it"),
+        problems(
+            "decks/mini/roles/seer.yaml: error: a symbolic link leading outside its folder; cardgen does not read it"
+        ),
     )
     assert str(secret.resolve()) not in watch.reads
 
@@ -1032,7 +1038,9 @@ def test_include_folder_card_file_that_is_a_symbolic_link_out_of_it(project, tmp
     result, watch = cli(tmp_path, "validate", "--decks", str(project / "decks"), "--include", str(tmp_path / "mine"))
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("mine/mini/roles/hunter.yaml: error: a symbolic link leading outside its folder; cardgen does not read it"),
+        problems(
+            "mine/mini/roles/hunter.yaml: error: a symbolic link leading outside its folder; cardgen does not read it"
+        ),
     )
     assert str(secret.resolve()) not in watch.reads
 
@@ -1596,7 +1604,11 @@ PLACES = {
         "decks/mini/roles/seer.yaml:3: error: symbol: 'symbols/evil.svg' is {}",
         "outside the game folder",
     ),
-    "art": (_place_art, "decks/mini/roles/seer.yaml:3: error: art.file: 'art/evil.png' is {}", "outside the game folder"),
+    "art": (
+        _place_art,
+        "decks/mini/roles/seer.yaml:3: error: art.file: 'art/evil.png' is {}",
+        "outside the game folder",
+    ),
     "font": (
         _place_font,
         "building mini (en)\ndecks/mini/game.yaml:13: error: fonts: font file evil.ttf (Evil regular) is {}",
@@ -1644,8 +1656,14 @@ WORDS_GROUP = (
 @pytest.mark.parametrize(
     "kind,shown",
     [
-        ("link-out", "decks/mini/game.yaml:16: error: groups.word.words.file: 'words/en.yaml' is outside the game folder"),
-        ("dev-zero", "decks/mini/game.yaml:16: error: groups.word.words.file: 'words/en.yaml' is outside the game folder"),
+        (
+            "link-out",
+            "decks/mini/game.yaml:16: error: groups.word.words.file: 'words/en.yaml' is outside the game folder",
+        ),
+        (
+            "dev-zero",
+            "decks/mini/game.yaml:16: error: groups.word.words.file: 'words/en.yaml' is outside the game folder",
+        ),
         ("loop", f"decks/mini/words/en.yaml: error: {LOOP}"),
         ("fifo", f"decks/mini/words/en.yaml: error: {FIFO}"),
     ],

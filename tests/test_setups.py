@@ -407,9 +407,10 @@ def test_setup_list_names_every_setup_with_its_players_and_origin(night):
     decks = str(night / "decks")
     assert run("setup", "night", "--list", "--decks", decks).stdout == (
         "night: 3 setups\n"
-        "  standard  Standard       4–6 players   source\n"
-        "  pairs     Pairs          2–3 players   house\n"
-        "  trio      Hunter's trio  3, 5 players  community\n"
+        "  standard  Standard       4–6 players\n"
+        "  pairs     Pairs          2–3 players   ◆\n"
+        "  trio      Hunter's trio  3, 5 players  ○\n"
+        "  ◆ our own table, ○ a board groups commonly play\n"
     )
     assert json.loads(run("setup", "night", "--list", "--lang", "es", "--json", "--decks", decks).stdout) == {
         "game": "night",

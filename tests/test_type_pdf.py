@@ -391,9 +391,7 @@ def test_other_mini_languages_read_back(typeset, lang):
 # --- text problems stop the build -------------------------------------------------------
 
 
-RUNE = (
-    "decks/mini/roles/wolf.yaml:7: error: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' is in none of the fonts"
-)
+RUNE = "decks/mini/roles/wolf.yaml:7: error: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' is in none of the fonts"
 # Long enough for the whole card, which the picture-less Seer's text has.
 SEER_LONG = " ".join(["Each night, look at one player's card and learn a great deal about them."] * 15)
 OVERFLOW = (

@@ -40,9 +40,11 @@ class DeckProblems(click.ClickException):
 
 def project(decks: Path | None, includes: tuple[Path, ...] = ()) -> Project:
     try:
-        return Project.at(decks, includes)
+        found = Project.at(decks, includes)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
+    diagnostics.remember_root(found.root)
+    return found
 
 
 def warn(problems: list[Problem], quiet: bool = False) -> None:

@@ -21,6 +21,7 @@ from cardgen.core.problems import Problem
 
 FORMATS = ("short", "human", "github")
 _KEY = "cardgen.diagnostic_format"
+_ROOT = "cardgen.project_root"
 _GITHUB = {"error": "error", "warning": "warning", "note": "notice"}
 _QUOTED = re.compile(r"'([^'\n]+)'")
 
@@ -42,6 +43,13 @@ diagnostic_format_option = click.option(
 )
 
 
+def remember_root(root: Path) -> None:
+    """The project folder of the command being run: the files problems name are relative to it."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.meta[_ROOT] = root
+
+
 def chosen() -> tuple[str, ...]:
     """The forms to print problems in, for the command being run."""
     ctx = click.get_current_context(silent=True)
@@ -61,7 +69,7 @@ def render(problems: list[Problem], forms: tuple[str, ...]) -> list[str]:
             if form == "github":
                 lines.append(github(problem))
             elif form == "human":
-                lines.extend(human(problem))
+                lines.extend([*human(problem), ""])  # a blank line after each, as typst leaves
             else:
                 lines.append(str(problem))
     return lines
@@ -111,13 +119,17 @@ def human(problem: Problem) -> list[str]:
 
 
 def _line(file: str, line: int) -> str | None:
-    try:
-        with Path(file).open(encoding="utf-8", errors="replace") as text:
-            for number, content in enumerate(text, 1):
-                if number == line:
-                    return content.rstrip("\r\n")
-    except OSError:
-        return None
+    """Line `line` of `file`, named relative to the project (or, outside it, to the working folder)."""
+    ctx = click.get_current_context(silent=True)
+    root = ctx.meta.get(_ROOT) if ctx is not None else None
+    for path in ([root / file] if root is not None else []) + [Path(file)]:
+        try:
+            with path.open(encoding="utf-8", errors="replace") as text:
+                for number, content in enumerate(text, 1):
+                    if number == line:
+                        return content.rstrip("\r\n")
+        except OSError:
+            continue
     return None
 
 

@@ -142,6 +142,7 @@ def shared(command: click.Command) -> None:
         extra += declared.__click_params__  # type: ignore[attr-defined]
     command.params.extend(extra)
 
+
 table_options = _stack(
     click.option("--players", type=click.IntRange(1), help="Tailor to the game's setup for this many players."),
     click.option(
