@@ -540,7 +540,7 @@ def test_unknown_card_size(project, tmp_path):
     assert (result.exit_code, result.stdout) == (1, "")
     first, count = result.stderr.splitlines()
     assert first.startswith(
-        "unknown card size 'pokr' (did you mean 'poker'?); known card sizes: poker, poker-us, bridge, tarot, "
+        "error: unknown card size 'pokr' (did you mean 'poker'?); known card sizes: poker, poker-us, bridge, tarot, "
     )
     assert count == "1 error"
     assert not (tmp_path / "o").exists()
@@ -550,7 +550,7 @@ def test_unknown_paper_lists_the_papers_of_the_templates(project, tmp_path):
     result = run("build", "werewolf", "--paper", "a44", "--decks", str(project / "decks"), "--out", str(tmp_path))
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
-        "unknown paper 'a44' (did you mean 'a4'?); known papers: a5, a4, a3, letter, legal, tabloid"
+        "error: unknown paper 'a44' (did you mean 'a4'?); known papers: a5, a4, a3, letter, legal, tabloid"
     )
 
 

@@ -272,5 +272,3 @@ def test_new_role_and_game_in_an_init_project_point_at_the_schemas(tmp_path, mon
 def test_new_role_without_schemas_writes_no_schema_line(mini_here):
     assert run("new", "role", "mini", "fox", "--decks", "project/decks").exit_code == 0
     assert not (game(mini_here) / "roles" / "fox.yaml").read_text(encoding="utf-8").startswith("# yaml-language")
-
-

@@ -278,7 +278,7 @@ def test_options_that_do_not_go_together(tmp_path):
         ),
         (
             ["build", "werewolf", "--only-needed", "--out", str(tmp_path)],
-            "--only-needed prints the cards of one table: give --players N, --setup NAME or --roles SPEC\n1 error\n",
+            "error: --only-needed prints the cards of one table: give --players N, --setup NAME or --roles SPEC\n1 error\n",
         ),
         (
             ["setup", "werewolf"],
@@ -287,7 +287,7 @@ def test_options_that_do_not_go_together(tmp_path):
         ),
         (
             ["setup", "werewolf", "--setup", "standard"],
-            f"{standard_line('werewolf')}: --setup standard: setup 'standard' of werewolf has rows for 8–18 "
+            f"{standard_line('werewolf')}: error: --setup standard: setup 'standard' of werewolf has rows for 8–18 "
             "players: say how many with --players N\n1 error\n",
         ),
     ]
