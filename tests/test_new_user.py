@@ -245,8 +245,7 @@ def test_files_of_an_include_folder_that_no_game_takes_are_named_with_where_they
     assert (result.exit_code, result.stdout) == (0, "1 game valid, 4 warnings\n")
     assert result.stderr == (
         "mine/mini/owl.yaml: warning: not read: an --include folder adds cards only, as mine/mini/roles/owl.yaml\n"
-        "mine/mini/roles/cat.yml: warning: not read: an --include folder adds cards only, as "
-        "mine/mini/roles/cat.yaml\n"
+        "mine/mini/roles/cat.yml: warning: cat.yml is not read: cardgen reads .yaml files; rename it to cat.yaml\n"
         "mine/mnii/roles/bat.yaml: warning: not read: no game 'mnii' (did you mean 'mini'?) for the cards of "
         "mine/mnii; games here: mini\n"
         "mine/raven.yaml: warning: not read: a card file of an --include folder goes in mine/mini/roles/raven.yaml\n"
