@@ -187,7 +187,7 @@ def test_pinyin_needs_chinese_in_the_build(tmp_path):
     )
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
-        "--pinyin puts pinyin over Chinese names, and this build has no Chinese (vi+en): add --lang zh or a "
+        "error: --pinyin puts pinyin over Chinese names, and this build has no Chinese (vi+en): add --lang zh or a "
         "pair with it, like --lang zh+en"
     )
     assert not list(tmp_path.rglob("*.pdf"))
@@ -217,7 +217,7 @@ def test_an_ability_that_fits_in_one_language_but_not_in_two_names_the_role_and_
     assert result.exit_code == 1
     message = result.stderr.splitlines()[0]
     assert re.fullmatch(
-        r"decks/mini/roles/seer\.yaml:5: seer: the ability text in 'en' and 'vi' does not fit its "
+        r"decks/mini/roles/seer\.yaml:5: error: seer: the ability text in 'en' and 'vi' does not fit its "
         r"box together: \d+\.\d mm too tall at the smallest size \(6\.5 pt, 'vi' at 5\.59 pt\); "
         r"shorten them",
         message,
@@ -231,7 +231,7 @@ def test_a_size_with_no_room_for_two_languages_says_so(mini, tmp_path):
     )
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
-        "decks/mini/game.yaml:12: role: mini cards are too small for two languages (vi+en): build them at a "
+        "decks/mini/game.yaml:12: error: role: mini cards are too small for two languages (vi+en): build them at a "
         "larger size (--card-size poker, or the group's size:) or in one language"
     )
 
@@ -239,9 +239,9 @@ def test_a_size_with_no_room_for_two_languages_says_so(mini, tmp_path):
 @pytest.mark.parametrize(
     "choice, message",
     [
-        ("vi+vi", "--lang vi+vi: bilingual cards are in two different languages, like en+vi"),
-        ("vi+en+vi", "--lang vi+en+vi: bilingual cards are in two different languages, like en+vi"),
-        ("vi+fr", "decks/mini/game.yaml:2: game 'mini' has no language 'fr'; it has en, vi"),
+        ("vi+vi", "error: --lang vi+vi: bilingual cards are in two different languages, like en+vi"),
+        ("vi+en+vi", "error: --lang vi+en+vi: bilingual cards are in two different languages, like en+vi"),
+        ("vi+fr", "decks/mini/game.yaml:2: error: game 'mini' has no language 'fr'; it has en, vi"),
     ],
 )
 def test_a_pair_is_two_of_the_games_languages(mini, tmp_path, choice, message):

@@ -124,7 +124,7 @@ def test_a_box_too_big_for_one_sheet_becomes_one_box_per_deck(tmp_path):
     )
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
-        "decks/werewolf/game.yaml:1: werewolf (en): a box for 31 cards of 63 × 88 mm at 2 mm a card is 268 × 248 mm "
+        "decks/werewolf/game.yaml:1: error: werewolf (en): a box for 31 cards of 63 × 88 mm at 2 mm a card is 268 × 248 mm "
         "flat, more than a4 holds inside a 5 mm margin even one deck to a box; try larger paper or thinner stock",
         "1 error",
     ]

@@ -34,9 +34,7 @@ from conftest import ROOT, copy_werewolf_box, run
 
 SUMMARY = re.compile(r"^(\d+) files?, (\d+) pages?, (\d+) cards? on (\d+) sheets? in \d+\.\d s$")
 CARDS = 31
-RUNE_LINE = (
-    "decks/mini/roles/wolf.yaml:7: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' is in none of the fonts"
-)
+RUNE_LINE = "decks/mini/roles/wolf.yaml:7: error: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' is in none of the fonts"
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -412,7 +410,7 @@ def test_an_empty_decks_folder_has_no_games(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("build", "--decks", "decks")
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == "decks: no games found (no */game.yaml)\n1 error\n"
+    assert result.stderr == "decks: error: no games found (no */game.yaml)\n1 error\n"
     assert list(tmp_path.iterdir()) == []
 
 
@@ -529,7 +527,7 @@ def test_unknown_language(project, tmp_path):
     result = run("build", "werewolf", "--lang", "fr", "--decks", str(project / "decks"), "--out", str(tmp_path / "o"))
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
-        "decks/werewolf/game.yaml:2: game 'werewolf' has no language 'fr'; it has en, vi, zh, es\n1 error\n"
+        "decks/werewolf/game.yaml:2: error: game 'werewolf' has no language 'fr'; it has en, vi, zh, es\n1 error\n"
     )
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "o").exists()
@@ -542,7 +540,7 @@ def test_unknown_card_size(project, tmp_path):
     assert (result.exit_code, result.stdout) == (1, "")
     first, count = result.stderr.splitlines()
     assert first.startswith(
-        "unknown card size 'pokr' (did you mean 'poker'?); known card sizes: poker, poker-us, bridge, tarot, "
+        "error: unknown card size 'pokr' (did you mean 'poker'?); known card sizes: poker, poker-us, bridge, tarot, "
     )
     assert count == "1 error"
     assert not (tmp_path / "o").exists()
@@ -552,7 +550,7 @@ def test_unknown_paper_lists_the_papers_of_the_templates(project, tmp_path):
     result = run("build", "werewolf", "--paper", "a44", "--decks", str(project / "decks"), "--out", str(tmp_path))
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
-        "unknown paper 'a44' (did you mean 'a4'?); known papers: a5, a4, a3, letter, legal, tabloid"
+        "error: unknown paper 'a44' (did you mean 'a4'?); known papers: a5, a4, a3, letter, legal, tabloid"
     )
 
 
@@ -570,7 +568,7 @@ def test_paper_sizes_are_data(project, tmp_path):
 def test_unknown_game(project, tmp_path, name, hint):
     result = run("build", name, "--decks", str(project / "decks"), "--out", str(tmp_path / "o"))
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == f"decks: no game '{name}'{hint}; games here: werewolf\n1 error\n"
+    assert result.stderr == f"decks: error: no game '{name}'{hint}; games here: werewolf\n1 error\n"
     assert not (tmp_path / "o").exists()
 
 

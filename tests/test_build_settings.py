@@ -94,7 +94,7 @@ def test_a_wrong_value_is_an_error_on_its_line(mini, monkeypatch, line, message)
     for command in ("validate", "build"):
         result = run(command, "-q")
         assert result.exit_code == 1
-        assert result.stderr.splitlines() == [f"cardgen.toml:3: {message}", "1 error"]
+        assert result.stderr.splitlines() == [f"cardgen.toml:3: error: {message}", "1 error"]
         assert "Traceback" not in result.output
 
 

@@ -91,7 +91,7 @@ def test_a_deck_with_an_error_is_never_answered_from_the_cache(mini):
     for _ in range(2):
         result = run("list", "--decks", str(mini / "decks"))
         assert result.exit_code == 1
-        assert result.stderr == "decks/mini/roles/wolf.yaml:3: count: expected an integer, got 'two'\n1 error\n"
+        assert result.stderr == "decks/mini/roles/wolf.yaml:3: error: count: expected an integer, got 'two'\n1 error\n"
 
 
 def test_without_a_cache_folder_the_listing_still_comes(mini, tmp_path, monkeypatch):

@@ -2,12 +2,13 @@
 
 (docs/designing.md runs as a whole in test_designing_guide.py.)
 
-- Every ``yaml`` block of docs/deck-format.md is read with cardgen's own YAML 1.2 loader and
-  checked by cardgen's own validator against the schema of the file it shows (game, card,
-  rulebook or script: the one it fits). The format's short examples leave texts out with
-  ``...`` (``{en: Village, ...}``); such an elided key or value is taken out before the check,
-  and so are the keys a whole file would require but a fragment does not show. Anything else
-  that is not in the schema, or has the wrong type, fails.
+- Every ``yaml`` block of docs/deck-format.md is complete (no ``...`` in place of a text), is read
+  with cardgen's own YAML 1.2 loader and checked by cardgen's own validator against the schema of
+  the file it shows (game, card, rulebook or script: the one it fits); a part of a file needs
+  none of the keys a whole file would. Anything else that is not in the schema, or has the wrong
+  type, fails. The blocks that are whole files (```` ```yaml file=game.yaml ````) make a game
+  together, with a stand-in picture for each symbol they name and a two-line card for each
+  card the script's steps name, and ``cardgen validate`` finds no error in it.
 - The commands of the README's "Using it" block run one after the other, as written, in a
   project holding the bundled Werewolf deck (the one the commands name; the other bundled
   games would only make the test slower), each exiting 0 without a traceback; ``watch`` is
@@ -40,15 +41,22 @@ ELIDED = "..."
 
 def _blocks(text: str, kind: str) -> list[tuple[int, str]]:
     """(line, content) of every fenced block of that kind."""
-    found, inside, body, start = [], False, [], 0
+    return [(start, body) for start, _, body in _fenced(text, kind)]
+
+
+def _fenced(text: str, kind: str) -> list[tuple[int, str | None, str]]:
+    """(line, file= of the fence's info or None, content) of every fenced block of that kind."""
+    found, inside, body, start, file = [], False, [], 0, None
     for number, line in enumerate(text.splitlines(), start=1):
         if not inside and line.startswith("```"):
-            inside, body, start = line[3:].strip() == kind, [], number
+            info = line[3:].split()
+            inside, body, start = bool(info) and info[0] == kind, [], number
+            file = next((word[5:] for word in info[1:] if word.startswith("file=")), None)
             if not inside:
                 inside = None
         elif inside is not False and line.rstrip() == "```":
             if inside:
-                found.append((start, "\n".join(body) + "\n"))
+                found.append((start, file, "\n".join(body) + "\n"))
             inside = False
         elif inside:
             body.append(line)
@@ -86,13 +94,44 @@ def test_the_format_has_its_examples():
 
 @pytest.mark.parametrize("line,text", FORMAT_BLOCKS, ids=[f"line-{line}" for line, _ in FORMAT_BLOCKS])
 def test_every_yaml_example_of_the_deck_format_fits_the_schema(line, text):
-    data = _without_elisions(yaml12.safe_load(text))
+    assert ELIDED not in text, f"docs/deck-format.md:{line}: an example leaves something out with ..."
+    data = yaml12.safe_load(text)
     assert isinstance(data, dict) and data, f"docs/deck-format.md:{line}: not a mapping"
     found = {kind: _SchemaCheck(None).run(data, _relaxed(rule)) for kind, rule in SCHEMAS.items()}
     assert any(not problems for problems in found.values()), (
         f"docs/deck-format.md:{line}: fits no file's schema:\n"
         + "\n".join(f"  as {kind}: {problems}" for kind, problems in found.items())
     )
+
+
+def test_the_whole_files_of_the_deck_format_make_a_game_that_validates(tmp_path):
+    files = {file: text for _, file, text in _fenced(FORMAT.read_text(encoding="utf-8"), "yaml") if file}
+    assert sorted(files) == ["game.yaml", "roles/seer.yaml", "rulebook.yaml", "script.yaml"]
+    folder = tmp_path / "project" / "decks" / "example"
+    for file, text in files.items():
+        (folder / file).parent.mkdir(parents=True, exist_ok=True)
+        (folder / file).write_text(text, encoding="utf-8")
+    for symbol in set(re.findall(r"symbols/[\w-]+\.svg", "".join(files.values()))):
+        (folder / symbol).parent.mkdir(exist_ok=True)
+        (folder / symbol).write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/></svg>\n',
+            encoding="utf-8",
+        )
+    # The cards the script's steps name (`if: hunter`) beyond the Seer: one line each, of the village.
+    named = re.findall(r"if: \[?([\w, -]+)\]?", files["script.yaml"])
+    for card in {c.strip() for found in named for c in found.split(",")} - {"seer"}:
+        (folder / "roles" / f"{card}.yaml").write_text(
+            f"name: {{en: {card}, vi: {card}, zh: {card}, es: {card}}}\nteam: village\n"
+            f"ability: {{en: {card}, vi: {card}, zh: {card}, es: {card}}}\n",
+            encoding="utf-8",
+        )
+    done = subprocess.run(
+        [sys.executable, "-m", "cardgen", "validate", "--decks", str(folder.parent)],
+        cwd=tmp_path / "project",
+        capture_output=True,
+        text=True,
+    )
+    assert (done.returncode, [line for line in done.stderr.splitlines() if ": error: " in line]) == (0, [])
 
 
 # -- the README's commands --------------------------------------------------------------------------

@@ -40,12 +40,12 @@ FUZZ = settings(
 # an option no template knows, or the summary.
 _LINE = re.compile(
     r"building [\w-]+ \([^)]*\)"
-    r"|(decks|templates)/[^:\n]+(:\d+)?: .*"
-    r"|[\w-]+ \([^)]*\): .*"
-    r"|unknown (paper|card size) .*"
+    r"|(decks|templates)/[^:\n]+(:\d+)?: (error|warning|note): .*"
+    r"|error: [\w-]+ \([^)]*\): .*"
+    r"|error: unknown (paper|card size) .*"
     r"|\d+ errors?(, \d+ warnings?)?|\d+ warnings? \(fails with --strict\)"
 )
-_USAGE = re.compile(r"Usage: .*\nTry '.*' for help\.\n\nError: .*\n", re.DOTALL)
+_USAGE = re.compile(r"Usage: .*\nTry '.*' for help\.\n\nerror: .*\n", re.DOTALL)
 
 
 class Example:

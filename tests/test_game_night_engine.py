@@ -182,7 +182,7 @@ def test_with_needs_a_seat_to_take(night):
     assert result.exit_code == 1
     # The table is settled before anything is built.
     assert result.output == (
-        "decks/night/game.yaml:24: --with hunter: setup 'pairs' of night has no seat left for it "
+        "decks/night/game.yaml:24: error: --with hunter: setup 'pairs' of night has no seat left for it "
         "(no card fills seats)\n1 error\n"
     )
 
@@ -229,21 +229,21 @@ def test_the_night_order_card_names_roles_as_the_script_calls_them_and_marks_a_h
     [
         (
             '  - do: {en: "x", es: "x"}\n    deadly: true\n',
-            "decks/night/script.yaml:{line}: setup.4.deadly: players may die here, but script.yaml has no win-check to "
+            "decks/night/script.yaml:{line}: error: setup.4.deadly: players may die here, but script.yaml has no win-check to "
             "follow it",
         ),
         (
             '  - deal: true\n    do: {en: "x", es: "x"}\n',
-            "decks/night/script.yaml:{line}: setup.4: a step does one thing: expected exactly one of say, do, roles, deal, "
+            "decks/night/script.yaml:{line}: error: setup.4: a step does one thing: expected exactly one of say, do, roles, deal, "
             "got do, deal",
         ),
         (
             "  - roles: night\n",
-            "decks/night/script.yaml:{line}: setup.4.roles: roles are called in the phases, not in the setup",
+            "decks/night/script.yaml:{line}: error: setup.4.roles: roles are called in the phases, not in the setup",
         ),
         (
             '  - do: {en: "x", es: "x"}\n    version: bel\n',
-            "decks/night/script.yaml:{line2}: setup.4.version: unknown script version 'bel' (did you mean 'bell'?); the "
+            "decks/night/script.yaml:{line2}: error: setup.4.version: unknown script version 'bel' (did you mean 'bell'?); the "
             "game's script versions: plain, bell",
         ),
     ],
@@ -273,7 +273,7 @@ def test_cards_are_dealt_only_in_the_setup(night):
     assert result.exit_code == 1
     line = text[: text.index('- say: {en: "Vote now."')].count("\n") + 1
     assert (
-        f"decks/night/script.yaml:{line}: versions.plain.phases.1.steps.0.deal: cards are dealt only in the "
+        f"decks/night/script.yaml:{line}: error: versions.plain.phases.1.steps.0.deal: cards are dealt only in the "
         "setup" in result.output.splitlines()
     ), result.output
 

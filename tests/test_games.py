@@ -121,6 +121,6 @@ def test_setup_outside_the_table_is_a_clear_error():
     game = (ROOT / "decks" / "werewolf" / "game.yaml").read_text(encoding="utf-8").splitlines()
     line = game.index("  standard:") + 1
     assert result.stderr == (
-        f"decks/werewolf/game.yaml:{line}: --players: setup 'standard' of werewolf has no row "
+        f"decks/werewolf/game.yaml:{line}: error: --players: setup 'standard' of werewolf has no row "
         "for 5 players (rows: 8–18)\n1 error\n"
     )

@@ -305,7 +305,7 @@ def test_yaml_python_object_apply_tag_is_refused_and_never_run(project):
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            "decks/mini/roles/seer.yaml:3: YAML error: could not determine a constructor for the tag "
+            "decks/mini/roles/seer.yaml:3: error: YAML error: could not determine a constructor for the tag "
             "'tag:yaml.org,2002:python/object/apply:os.system'"
         ),
     )
@@ -319,7 +319,7 @@ def test_yaml_python_name_tag_is_refused(project):
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            "decks/mini/roles/seer.yaml:3: YAML error: could not determine a constructor for the tag "
+            "decks/mini/roles/seer.yaml:3: error: YAML error: could not determine a constructor for the tag "
             "'tag:yaml.org,2002:python/name:os.system'"
         ),
     )
@@ -331,7 +331,7 @@ def test_yaml_binary_tag_is_only_bytes_where_a_text_belongs(project):
     result, watch = validate(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml:3: ability: expected a mapping, got b'hello'"),
+        problems("decks/mini/roles/seer.yaml:3: error: ability: expected a mapping, got b'hello'"),
     )
     watch.assert_contained()
 
@@ -341,7 +341,9 @@ def test_yaml_unknown_local_tag_is_refused(project):
     result, _ = validate(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml:3: YAML error: could not determine a constructor for the tag '!foo'"),
+        problems(
+            "decks/mini/roles/seer.yaml:3: error: YAML error: could not determine a constructor for the tag '!foo'"
+        ),
     )
 
 
@@ -355,8 +357,8 @@ def test_yaml_duplicate_keys_are_reported_not_silently_replaced(project):
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            "decks/mini/roles/seer.yaml:1: duplicate key 'en' (first at line 1)",
-            "decks/mini/roles/seer.yaml:4: duplicate key 'team' (first at line 2)",
+            "decks/mini/roles/seer.yaml:1: error: duplicate key 'en' (first at line 1)",
+            "decks/mini/roles/seer.yaml:4: error: duplicate key 'team' (first at line 2)",
         ),
     )
 
@@ -375,7 +377,7 @@ def test_yaml_billion_laughs_is_refused_faster_than_a_normal_game_validates(proj
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            "decks/mini/roles/seer.yaml:1: more than 100000 values once its aliases (*) are expanded; "
+            "decks/mini/roles/seer.yaml:1: error: more than 100000 values once its aliases (*) are expanded; "
             "a deck file needs far fewer"
         ),
     )
@@ -396,7 +398,7 @@ def test_yaml_recursive_alias_is_refused_not_a_hang(project, normal_validate_sec
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            "decks/mini/roles/seer.yaml:1: more than 100000 values once its aliases (*) are expanded; "
+            "decks/mini/roles/seer.yaml:1: error: more than 100000 values once its aliases (*) are expanded; "
             "a deck file needs far fewer"
         ),
     ) and result.stderr.endswith("1 error\n")
@@ -413,7 +415,7 @@ def test_yaml_file_of_two_mib_is_refused_without_reading_it(project):
     result, watch = validate(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml: file of 2.0 MiB; deck files are limited to 1 MiB"),
+        problems("decks/mini/roles/seer.yaml: error: file of 2.0 MiB; deck files are limited to 1 MiB"),
     )
     assert str(big.resolve()) not in watch.reads
 
@@ -425,9 +427,9 @@ def test_yaml_5000_levels_of_nesting(project):
     # PyYAML's C parser stops at its nesting limit; the pure-Python loader runs out of recursion.
     assert result.stderr in (
         problems(
-            "decks/mini/roles/seer.yaml:3: YAML error: while increasing flow level exceeded maximum nesting depth"
+            "decks/mini/roles/seer.yaml:3: error: YAML error: while increasing flow level exceeded maximum nesting depth"
         ),
-        problems("decks/mini/roles/seer.yaml: nested too deeply to be a deck file"),
+        problems("decks/mini/roles/seer.yaml: error: nested too deeply to be a deck file"),
     )
 
 
@@ -441,9 +443,9 @@ def test_yaml_5000_levels_of_nested_mappings(project):
     assert result.exit_code == 1
     assert result.stderr in (
         problems(
-            "decks/mini/roles/seer.yaml:3: YAML error: while increasing flow level exceeded maximum nesting depth"
+            "decks/mini/roles/seer.yaml:3: error: YAML error: while increasing flow level exceeded maximum nesting depth"
         ),
-        problems("decks/mini/roles/seer.yaml: nested too deeply to be a deck file"),
+        problems("decks/mini/roles/seer.yaml: error: nested too deeply to be a deck file"),
     )
 
 
@@ -453,11 +455,11 @@ def test_yaml_control_character(project):
     assert result.exit_code == 1
     assert result.stderr in (  # the C parser and the pure-Python one word it differently
         problems(
-            "decks/mini/roles/seer.yaml:3: YAML error: unacceptable character #x0007: "
+            "decks/mini/roles/seer.yaml:3: error: YAML error: unacceptable character #x0007: "
             "control characters are not allowed"
         ),
         problems(
-            "decks/mini/roles/seer.yaml:3: YAML error: unacceptable character #x0007: "
+            "decks/mini/roles/seer.yaml:3: error: YAML error: unacceptable character #x0007: "
             "special characters are not allowed"
         ),
     )
@@ -470,7 +472,7 @@ def test_yaml_utf16_file(project):
     result, _ = validate(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml:1: not UTF-8 text (byte 0xFF); save the file as UTF-8"),
+        problems("decks/mini/roles/seer.yaml:1: error: not UTF-8 text (byte 0xFF); save the file as UTF-8"),
     )
 
 
@@ -479,7 +481,7 @@ def test_yaml_empty_file(project):
     result, _ = validate(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml:1: expected a mapping, got nothing"),
+        problems("decks/mini/roles/seer.yaml:1: error: expected a mapping, got nothing"),
     )
 
 
@@ -490,8 +492,8 @@ def test_yaml_list_instead_of_a_mapping(project):
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            "decks/mini/roles/seer.yaml:1: expected a mapping, got a list",
-            "decks/mini/roles/wolf.yaml:1: expected a mapping, got a list",
+            "decks/mini/roles/seer.yaml:1: error: expected a mapping, got a list",
+            "decks/mini/roles/wolf.yaml:1: error: expected a mapping, got a list",
         ),
     )
 
@@ -500,7 +502,7 @@ def test_yaml_game_file_that_is_a_list(project):
     write(project, "game.yaml", "- name: {en: Mini}\n- languages: [en]\n")
     result, _ = validate(project)
     assert result.exit_code == 1
-    assert result.stderr.startswith("decks/mini/game.yaml:1: expected a mapping, got a list\n")
+    assert result.stderr.startswith("decks/mini/game.yaml:1: error: expected a mapping, got a list\n")
 
 
 def test_problems_do_not_echo_raw_control_characters_to_the_terminal(project):
@@ -514,10 +516,10 @@ def test_problems_do_not_echo_raw_control_characters_to_the_terminal(project):
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            f"decks/mini/roles/seer.yaml:2: name.en: control character U+001B (escape) {rule}",
-            f"decks/mini/roles/seer.yaml:3: name.vi: control character U+001B (escape) {rule}",
-            f"decks/mini/roles/seer.yaml:6: ability.en: control character U+009B (a C1 control) {rule}",
-            f"decks/mini/roles/seer.yaml:7: ability.vi: control character U+009B (a C1 control) {rule}",
+            f"decks/mini/roles/seer.yaml:2: error: name.en: control character U+001B (escape) {rule}",
+            f"decks/mini/roles/seer.yaml:3: error: name.vi: control character U+001B (escape) {rule}",
+            f"decks/mini/roles/seer.yaml:6: error: ability.en: control character U+009B (a C1 control) {rule}",
+            f"decks/mini/roles/seer.yaml:7: error: ability.vi: control character U+009B (a C1 control) {rule}",
         ),
     )
 
@@ -530,7 +532,7 @@ def test_problems_do_not_let_a_value_forge_problem_lines(project):
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            "decks/mini/roles/seer.yaml:3: symbol: file 'x.svg\\x0adecks/mini/roles/wolf.yaml:1: all good' "
+            "decks/mini/roles/seer.yaml:3: error: symbol: file 'x.svg\\x0adecks/mini/roles/wolf.yaml:1: all good' "
             "not found in the game folder"
         ),
     )
@@ -545,7 +547,7 @@ def test_yaml_explicit_scalar_tag_with_a_value_it_cannot_take(project, tag):
     kind = tag.split()[0].removeprefix("!!")
     assert (result.exit_code, result.stderr) == (
         1,
-        problems(f"decks/mini/roles/seer.yaml:3: YAML error: 'x' cannot be read as {kind}"),
+        problems(f"decks/mini/roles/seer.yaml:3: error: YAML error: 'x' cannot be read as {kind}"),
     )
 
 
@@ -560,7 +562,7 @@ def test_yaml_game_languages_that_is_not_a_list(project, value, shown):
     result, _ = validate(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems(f"decks/mini/game.yaml:2: languages: expected a list, got {shown}"),
+        problems(f"decks/mini/game.yaml:2: error: languages: expected a list, got {shown}"),
     )
 
 
@@ -589,7 +591,9 @@ def test_card_count_beyond_any_box_is_refused_quickly(project, normal_validate_s
     assert "Traceback" not in done.stderr, done.stderr[-500:]
     assert (done.returncode, done.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml:3: count: expected at most 1000, got 99999999999999999999999999999"),
+        problems(
+            "decks/mini/roles/seer.yaml:3: error: count: expected at most 1000, got 99999999999999999999999999999"
+        ),
     )
 
 
@@ -690,7 +694,7 @@ def own_rulebook_template(project: Path, text: str) -> Path:
 def test_template_reaching_for_an_unsafe_attribute_fails_with_its_file_and_line(project, expression, message):
     own_rulebook_template(project, f"<document>\n<h1>{{{{ game.name }}}}</h1>\n<p>{expression}</p>\n</document>\n")
     result, watch = build(project)
-    assert (result.exit_code, result.stderr) == (1, built(f"templates/documents/rulebook.xml.j2:3: {message}"))
+    assert (result.exit_code, result.stderr) == (1, built(f"templates/documents/rulebook.xml.j2:3: error: {message}"))
     watch.assert_contained()
     no_pwned(project)
 
@@ -700,7 +704,7 @@ def test_template_syntax_error_names_file_and_line(project):
     result, _ = build(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        built("templates/documents/rulebook.xml.j2:3: Expected an expression, got 'end of statement block'"),
+        built("templates/documents/rulebook.xml.j2:3: error: Expected an expression, got 'end of statement block'"),
     )
 
 
@@ -713,7 +717,7 @@ def test_template_that_is_a_symbolic_link_out_of_the_project_is_refused(project,
     template.symlink_to(outside)
     result, _ = build(project)
     assert result.exit_code == 1
-    message = ": leads outside its templates folder (a symbolic link?)"
+    message = ": error: leads outside its templates folder (a symbolic link?)"
     assert result.stderr in (built(f"templates/documents/rulebook.xml.j2{message}"), built(f"{template}{message}"))
     assert not (project / "out" / "mini" / "mini-rulebook-en.pdf").exists()
 
@@ -730,7 +734,7 @@ def _template_including_through_a_link(project: Path, tmp_path: Path) -> tuple[P
 def test_template_including_a_file_through_a_symbolic_link_is_refused(project, tmp_path):
     template, _ = _template_including_through_a_link(project, tmp_path)
     result, _ = build(project)
-    message = ": leads outside its templates folder (a symbolic link?)"
+    message = ": error: leads outside its templates folder (a symbolic link?)"
     assert result.exit_code == 1
     assert result.stderr in (
         built(f"templates/documents/linked/secret.txt{message}"),
@@ -770,7 +774,7 @@ def test_templates_folder_that_is_a_symbolic_link_out_of_the_project_is_refused(
     )
     assert (result.exit_code, result.stderr) == (
         1,
-        built("templates/documents: a symbolic link leading outside its folder; cardgen does not read it"),
+        built("templates/documents: error: a symbolic link leading outside its folder; cardgen does not read it"),
     )
     assert str(outside / "rulebook.xml.j2") not in watch.reads
 
@@ -785,7 +789,7 @@ def test_template_asking_for_a_huge_range_fails_cleanly(project):
     assert (result.exit_code, result.stderr) == (
         1,
         built(
-            "templates/documents/rulebook.xml.j2:3: Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000)."
+            "templates/documents/rulebook.xml.j2:3: error: Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000)."
         ),
     )
 
@@ -832,7 +836,7 @@ def test_path_climbing_out_of_the_game_folder(project):
     result, watch = build(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml:3: symbol: '../../outside.svg' is outside the game folder"),
+        problems("decks/mini/roles/seer.yaml:3: error: symbol: '../../outside.svg' is outside the game folder"),
     )
     assert str((project / "outside.svg").resolve()) not in watch.reads
 
@@ -842,7 +846,7 @@ def test_path_absolute(project):
     result, watch = build(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml:3: art.file: '/etc/passwd' is outside the game folder"),
+        problems("decks/mini/roles/seer.yaml:3: error: art.file: '/etc/passwd' is outside the game folder"),
     )
     watch.assert_contained()
 
@@ -861,8 +865,8 @@ def test_path_through_a_symbolic_link_out_of_the_game_folder(project, tmp_path):
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            "decks/mini/roles/seer.yaml:3: symbol: 'symbols/link.svg' is outside the game folder",
-            "decks/mini/roles/wolf.yaml:3: symbol: 'linked/secret.svg' is outside the game folder",
+            "decks/mini/roles/seer.yaml:3: error: symbol: 'symbols/link.svg' is outside the game folder",
+            "decks/mini/roles/wolf.yaml:3: error: symbol: 'linked/secret.svg' is outside the game folder",
         ),
     )
     assert str((tmp_path / "secret.svg").resolve()) not in watch.reads
@@ -899,7 +903,9 @@ def test_card_file_that_is_a_symbolic_link_out_of_the_game_folder_is_not_read(pr
     result, watch = validate(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml: a symbolic link leading outside its folder; cardgen does not read it"),
+        problems(
+            "decks/mini/roles/seer.yaml: error: a symbolic link leading outside its folder; cardgen does not read it"
+        ),
     )
     assert str(secret.resolve()) not in watch.reads
 
@@ -911,7 +917,7 @@ def test_card_file_that_is_a_symbolic_link_is_named_by_its_own_path(project, tmp
     (game(project) / SEER).symlink_to(tmp_path / "secret.txt")
     result, _ = validate(project)
     assert result.exit_code == 1
-    assert result.stderr.startswith("decks/mini/roles/seer.yaml: ") and "secret.txt" not in result.stderr
+    assert result.stderr.startswith("decks/mini/roles/seer.yaml: error: ") and "secret.txt" not in result.stderr
 
 
 def test_build_does_not_read_what_an_unused_symbolic_link_in_the_game_folder_points_to(project, tmp_path):
@@ -944,12 +950,12 @@ def test_path_that_the_file_system_cannot_take_is_a_clean_error(project, line):
     stderr, count = result.stderr, "1 error"
     if "\\0" in line:  # the NUL is also a control character in a text
         control = (
-            "decks/mini/roles/seer.yaml:3: symbol: control character U+0000 (NUL) in the text; deck texts may "
+            "decks/mini/roles/seer.yaml:3: error: symbol: control character U+0000 (NUL) in the text; deck texts may "
             "hold line breaks but no other control characters\n"
         )
         assert stderr.startswith(control)
         stderr, count = stderr[len(control) :], "2 errors"
-    assert stderr.startswith("decks/mini/roles/seer.yaml:3: symbol: '")
+    assert stderr.startswith("decks/mini/roles/seer.yaml:3: error: symbol: '")
     assert stderr.endswith(f"' is not a usable file name\n{count}\n")
 
 
@@ -1017,7 +1023,7 @@ def test_include_folder_with_paths_leading_out_of_it(project, tmp_path, line, sh
     )
     assert (result.exit_code, result.stderr) == (
         1,
-        problems(f"mine/mini/roles/hunter.yaml:3: {key}: {shown} is outside the game folder"),
+        problems(f"mine/mini/roles/hunter.yaml:3: error: {key}: {shown} is outside the game folder"),
     )
     assert str((tmp_path / "outside.svg").resolve()) not in watch.reads
 
@@ -1032,7 +1038,9 @@ def test_include_folder_card_file_that_is_a_symbolic_link_out_of_it(project, tmp
     result, watch = cli(tmp_path, "validate", "--decks", str(project / "decks"), "--include", str(tmp_path / "mine"))
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("mine/mini/roles/hunter.yaml: a symbolic link leading outside its folder; cardgen does not read it"),
+        problems(
+            "mine/mini/roles/hunter.yaml: error: a symbolic link leading outside its folder; cardgen does not read it"
+        ),
     )
     assert str(secret.resolve()) not in watch.reads
 
@@ -1049,8 +1057,8 @@ def test_roles_folder_that_is_a_symbolic_link_out_of_the_game_folder(project, tm
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            "decks/mini/game.yaml: game 'mini' has no card files in roles/",
-            "decks/mini/roles/hunter.yaml: a symbolic link leading outside its folder; cardgen does not read it",
+            "decks/mini/game.yaml: error: game 'mini' has no card files in roles/",
+            "decks/mini/roles/hunter.yaml: error: a symbolic link leading outside its folder; cardgen does not read it",
         ),
     )
     assert str((elsewhere / "hunter.yaml").resolve()) not in watch.reads
@@ -1071,7 +1079,7 @@ def test_include_folder_whose_game_folder_is_a_symbolic_link_out_of_it(project, 
     )
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("mine/mini: a symbolic link leading outside its folder; cardgen does not read it"),
+        problems("mine/mini: error: a symbolic link leading outside its folder; cardgen does not read it"),
     )
     assert str((elsewhere / "roles" / "hunter.yaml").resolve()) not in watch.reads
 
@@ -1142,7 +1150,7 @@ def test_art_that_is_not_a_usable_png_or_jpeg(project, make, message):
     seer_with(project, "art: {file: art/x.png}")
     start = time.perf_counter()
     result, watch = build(project)
-    assert (result.exit_code, result.stderr) == (1, built(f"decks/mini/roles/seer.yaml:3: seer: {message}"))
+    assert (result.exit_code, result.stderr) == (1, built(f"decks/mini/roles/seer.yaml:3: error: seer: {message}"))
     assert time.perf_counter() - start < 30
     watch.assert_contained()
 
@@ -1156,7 +1164,7 @@ def test_validate_reports_a_problem_of_every_language_once(project):
     result, _ = validate(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems("decks/mini/roles/seer.yaml:3: seer: x.png: a GIF image; only PNG and JPEG are accepted"),
+        problems("decks/mini/roles/seer.yaml:3: error: seer: x.png: a GIF image; only PNG and JPEG are accepted"),
     )
 
 
@@ -1225,7 +1233,7 @@ def test_svg_that_reaches_outside_itself_is_refused(project, svg, reason):
     result, watch = build(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        problems(f"decks/mini/roles/seer.yaml:3: symbol: 'symbols/evil.svg' is {reason}"),
+        problems(f"decks/mini/roles/seer.yaml:3: error: symbol: 'symbols/evil.svg' is {reason}"),
     )
     watch.assert_contained()
 
@@ -1241,7 +1249,7 @@ def test_svg_entity_bomb_in_another_encoding_is_refused(project, encoding):
     seer_with(project, "symbol: symbols/evil.svg")
     result, watch = build(project, limit=30)
     assert result.exit_code == 1
-    assert result.stderr.startswith("decks/mini/roles/seer.yaml:3: symbol: 'symbols/evil.svg' is ")
+    assert result.stderr.startswith("decks/mini/roles/seer.yaml:3: error: symbol: 'symbols/evil.svg' is ")
     assert result.stderr.endswith("\n1 error\n")
     watch.assert_contained()
 
@@ -1276,7 +1284,7 @@ def test_svg_use_bomb_is_refused(project):
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            "decks/mini/roles/seer.yaml:3: symbol: 'symbols/evil.svg' is an SVG whose <use> elements use other <use> "
+            "decks/mini/roles/seer.yaml:3: error: symbol: 'symbols/evil.svg' is an SVG whose <use> elements use other <use> "
             "elements, which cardgen does not expand"
         ),
     )
@@ -1296,7 +1304,7 @@ def test_game_font_outside_the_fonts_folder_is_refused(project, file):
     result, watch = build(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        built(f"decks/mini/game.yaml:13: fonts: font file {file} (Evil regular) is outside the fonts folder"),
+        built(f"decks/mini/game.yaml:13: error: fonts: font file {file} (Evil regular) is outside the fonts folder"),
     )
     watch.assert_contained()
 
@@ -1320,7 +1328,7 @@ def test_game_font_that_is_not_a_truetype_font_is_a_clean_error(project, content
     result, _ = build(project)
     assert result.exit_code == 1
     assert result.stderr.startswith(
-        "building mini (en)\ndecks/mini/game.yaml:13: fonts: cannot use font file "
+        "building mini (en)\ndecks/mini/game.yaml:13: error: fonts: cannot use font file "
         "evil.ttf: not a TrueType font cardgen can embed ("
     )
     assert result.stderr.endswith(")\n1 error\n")
@@ -1479,7 +1487,7 @@ def test_output_folder_whose_game_folder_is_a_file(project):
     result, _ = build(project)
     assert (result.exit_code, result.stderr) == (
         1,
-        built(f"cannot write {project / 'out' / 'mini' / 'mini-cards-en.pdf'}: File exists"),
+        built(f"error: cannot write {project / 'out' / 'mini' / 'mini-cards-en.pdf'}: File exists"),
     )
 
 
@@ -1587,33 +1595,37 @@ def _place_settings(project, tmp_path):
 
 # place: (setup, how the problem names the file, the reason for a link out when the place words it its own way)
 PLACES = {
-    "card": (_place_card, "decks/mini/roles/evil.yaml: {}", None),
-    "game": (_place_game, "decks/mini/game.yaml: {}", None),
-    "rulebook": (_place_rulebook, "decks/mini/rulebook.yaml: {}", None),
-    "script": (_place_script, "decks/mini/script.yaml: {}", None),
+    "card": (_place_card, "decks/mini/roles/evil.yaml: error: {}", None),
+    "game": (_place_game, "decks/mini/game.yaml: error: {}", None),
+    "rulebook": (_place_rulebook, "decks/mini/rulebook.yaml: error: {}", None),
+    "script": (_place_script, "decks/mini/script.yaml: error: {}", None),
     "symbol": (
         _place_symbol,
-        "decks/mini/roles/seer.yaml:3: symbol: 'symbols/evil.svg' is {}",
+        "decks/mini/roles/seer.yaml:3: error: symbol: 'symbols/evil.svg' is {}",
         "outside the game folder",
     ),
-    "art": (_place_art, "decks/mini/roles/seer.yaml:3: art.file: 'art/evil.png' is {}", "outside the game folder"),
+    "art": (
+        _place_art,
+        "decks/mini/roles/seer.yaml:3: error: art.file: 'art/evil.png' is {}",
+        "outside the game folder",
+    ),
     "font": (
         _place_font,
-        "building mini (en)\ndecks/mini/game.yaml:13: fonts: font file evil.ttf (Evil regular) is {}",
+        "building mini (en)\ndecks/mini/game.yaml:13: error: fonts: font file evil.ttf (Evil regular) is {}",
         "outside the fonts folder",
     ),
     "template": (
         _place_template,
-        "building mini (en)\ntemplates/documents/rulebook.xml.j2: {}",
+        "building mini (en)\ntemplates/documents/rulebook.xml.j2: error: {}",
         "leads outside its templates folder (a symbolic link?)",
     ),
     "template-data": (
         _place_template_data,
-        "building mini (en)\ntemplates/strings.yaml: {}",
+        "building mini (en)\ntemplates/strings.yaml: error: {}",
         "leads outside its templates folder (a symbolic link?)",
     ),
-    "include": (_place_include, "mine/mini/roles/evil.yaml: {}", None),
-    "settings": (_place_settings, "cardgen.toml: {}", None),
+    "include": (_place_include, "mine/mini/roles/evil.yaml: error: {}", None),
+    "settings": (_place_settings, "cardgen.toml: error: {}", None),
 }
 
 
@@ -1644,10 +1656,16 @@ WORDS_GROUP = (
 @pytest.mark.parametrize(
     "kind,shown",
     [
-        ("link-out", "decks/mini/game.yaml:16: groups.word.words.file: 'words/en.yaml' is outside the game folder"),
-        ("dev-zero", "decks/mini/game.yaml:16: groups.word.words.file: 'words/en.yaml' is outside the game folder"),
-        ("loop", f"decks/mini/words/en.yaml: {LOOP}"),
-        ("fifo", f"decks/mini/words/en.yaml: {FIFO}"),
+        (
+            "link-out",
+            "decks/mini/game.yaml:16: error: groups.word.words.file: 'words/en.yaml' is outside the game folder",
+        ),
+        (
+            "dev-zero",
+            "decks/mini/game.yaml:16: error: groups.word.words.file: 'words/en.yaml' is outside the game folder",
+        ),
+        ("loop", f"decks/mini/words/en.yaml: error: {LOOP}"),
+        ("fifo", f"decks/mini/words/en.yaml: error: {FIFO}"),
     ],
 )
 def test_a_word_list_is_read_by_the_same_rule(project, tmp_path, kind, shown):
@@ -1668,10 +1686,10 @@ def test_a_game_folder_in_decks_that_leads_outside_is_refused_as_an_include_fold
     for command in ("validate", "build"):
         extra = ("--out", str(project / "out")) if command == "build" else ()
         result, watch = cli(tmp_path, command, "--decks", str(project / "decks"), *extra)
-        assert (result.exit_code, result.stderr) == (1, problems(f"decks/evil: {OUTSIDE}"))
+        assert (result.exit_code, result.stderr) == (1, problems(f"decks/evil: error: {OUTSIDE}"))
         assert not [path for path in watch.reads if path.startswith(str(elsewhere))]
         named, _ = cli(tmp_path, command, "evil", "--decks", str(project / "decks"), *extra)
-        assert (named.exit_code, named.stderr) == (1, problems(f"decks/evil: {OUTSIDE}"))
+        assert (named.exit_code, named.stderr) == (1, problems(f"decks/evil: error: {OUTSIDE}"))
 
 
 @pytest.mark.parametrize("folder", ["templates", "fonts", "decks"])
@@ -1690,7 +1708,7 @@ def test_a_project_folder_that_leads_outside_is_refused(project, tmp_path, folde
         tmp_path, "build", "--decks", str(project / "decks"), "--out", str(project / "out"), "--lang", "en"
     )
     shown = str(project / "decks") if folder == "decks" else folder
-    assert (result.exit_code, result.stderr) == (1, problems(f"{shown}: {OUTSIDE}"))
+    assert (result.exit_code, result.stderr) == (1, problems(f"{shown}: error: {OUTSIDE}"))
     assert SECRET not in result.output
     assert not [path for path in watch.reads if path.startswith(str(elsewhere))]
 
@@ -1763,7 +1781,7 @@ def test_svg_geometry_that_reportlab_cannot_draw_is_found_by_validate(project, b
         result, watch = run_(project)
         assert (result.exit_code, result.stderr) == (
             1,
-            problems(f"decks/mini/roles/seer.yaml:3: symbol: 'symbols/odd.svg' is {reason}"),
+            problems(f"decks/mini/roles/seer.yaml:3: error: symbol: 'symbols/odd.svg' is {reason}"),
         )
         watch.assert_contained()
 
@@ -1782,7 +1800,7 @@ def test_an_svg_whose_size_cannot_be_drawn_is_refused(project, root):
     )
     assert (result.exit_code, result.stderr) == (
         1,
-        problems(f"decks/mini/roles/seer.yaml:3: symbol: 'symbols/odd.svg' is {reason}"),
+        problems(f"decks/mini/roles/seer.yaml:3: error: symbol: 'symbols/odd.svg' is {reason}"),
     )
 
 
@@ -1809,7 +1827,7 @@ def test_an_svg_that_svglib_cannot_draw_is_a_problem_of_validate_and_build(proje
         assert (result.exit_code, said) == (
             1,
             problems(
-                "decks/mini/roles/seer.yaml:3: symbol: 'symbols/odd.svg' is an SVG cardgen cannot draw "
+                "decks/mini/roles/seer.yaml:3: error: symbol: 'symbols/odd.svg' is an SVG cardgen cannot draw "
                 "(list index out of range)"
             ),
         )
@@ -1871,7 +1889,7 @@ def test_a_control_character_is_an_error_where_it_is_written(project, text, line
         assert (result.exit_code, result.stderr) == (
             1,
             problems(
-                f"decks/mini/roles/seer.yaml:{line}: {shown} in the text; deck texts may hold line breaks but no other "
+                f"decks/mini/roles/seer.yaml:{line}: error: {shown} in the text; deck texts may hold line breaks but no other "
                 "control characters"
             ),
         )
@@ -1888,7 +1906,7 @@ def test_a_nul_in_the_rulebook_is_an_error_at_its_line(project):
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            "decks/mini/rulebook.yaml:6: sections.goal.body.en: control character U+0000 (NUL) in the text; deck texts "
+            "decks/mini/rulebook.yaml:6: error: sections.goal.body.en: control character U+0000 (NUL) in the text; deck texts "
             "may hold line breaks but no other control characters"
         ),
     )
@@ -1946,7 +1964,7 @@ def test_a_font_whose_character_map_claims_every_code_point_is_refused_in_bounde
     assert (done.returncode, done.stderr) == (
         1,
         problems(
-            "decks/mini/game.yaml:13: fonts: cannot use font file evil.ttf: not a TrueType font cardgen can embed "
+            "decks/mini/game.yaml:13: error: fonts: cannot use font file evil.ttf: not a TrueType font cardgen can embed "
             "(its character map claims characters U+0 to U+FFFFFFFF, beyond Unicode)"
         ),
     )
@@ -1996,7 +2014,7 @@ def test_a_font_with_broken_tables_is_refused_before_reportlab_parses_it(project
     assert (result.exit_code, result.stderr) == (
         1,
         problems(
-            f"decks/mini/game.yaml:13: fonts: cannot use font file evil.ttf: not a TrueType font cardgen can embed "
+            f"decks/mini/game.yaml:13: error: fonts: cannot use font file evil.ttf: not a TrueType font cardgen can embed "
             f"({reason})"
         ),
     )
@@ -2036,7 +2054,7 @@ def test_another_font_under_a_bundled_font_s_postscript_name_is_a_clean_error(pr
     assert (result.returncode, result.stderr) == (
         1,
         problems(
-            "decks/mini/game.yaml:13: fonts: font files Mine.ttf and NotoSans_400Regular.ttf have the same PostScript "
+            "decks/mini/game.yaml:13: error: fonts: font files Mine.ttf and NotoSans_400Regular.ttf have the same PostScript "
             "name 'NotoSans-Regular' but are different fonts; one PDF cannot hold both: give one a name of its own"
         ),
     )
@@ -2050,24 +2068,24 @@ def test_another_font_under_a_bundled_font_s_postscript_name_is_a_clean_error(pr
     [
         (
             "{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}",
-            "templates/documents/rulebook.xml.j2: did not finish within 2 s of processor time; cardgen stops a template "
+            "templates/documents/rulebook.xml.j2: error: did not finish within 2 s of processor time; cardgen stops a template "
             "there",
         ),
         (
             "{{ 'x'.ljust(2 ** 32) }}",
-            "templates/documents/rulebook.xml.j2:3: needed more than the 512 MiB of memory a template may use",
+            "templates/documents/rulebook.xml.j2:3: error: needed more than the 512 MiB of memory a template may use",
         ),
         (
             "{{ 'x' * 10 ** 9 }}",
-            "templates/documents/rulebook.xml.j2:3: a repetition this long (1 × 1000000000) is refused in templates",
+            "templates/documents/rulebook.xml.j2:3: error: a repetition this long (1 × 1000000000) is refused in templates",
         ),
         (
             "{% for i in range(100000) %}{{ 'y' * 99999 }}{% endfor %}",
-            "templates/documents/rulebook.xml.j2: its output runs past 2 million characters; cardgen stops it there",
+            "templates/documents/rulebook.xml.j2: error: its output runs past 2 million characters; cardgen stops it there",
         ),
         (
             '</p>{% for i in range(3000) %}<h1 break="yes">{{ i }}</h1>{% endfor %}<p>',
-            "mini (en): its rulebook runs past 100 pages, more than cardgen lays out: shorten its texts or its template",
+            "error: mini (en): its rulebook runs past 100 pages, more than cardgen lays out: shorten its texts or its template",
         ),
     ],
     ids=["time", "memory", "repetition", "output", "pages"],
@@ -2150,5 +2168,5 @@ def test_a_named_pipe_among_the_cards_hangs_neither_validate_nor_build(project):
     os.mkfifo(game(project) / "roles" / "x.yaml")
     for run_ in (validate, build):
         result, watch = run_(project, limit=20)
-        assert (result.exit_code, result.stderr) == (1, problems(f"decks/mini/roles/x.yaml: {FIFO}"))
+        assert (result.exit_code, result.stderr) == (1, problems(f"decks/mini/roles/x.yaml: error: {FIFO}"))
         watch.assert_contained()

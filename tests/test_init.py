@@ -110,7 +110,7 @@ def test_init_never_overwrites_and_writes_nothing_when_it_stops(tmp_path, monkey
     result = run("init")
     assert (result.exit_code, result.stderr) == (
         1,
-        "Error: README.md exists already; cardgen init never overwrites a file\n",
+        "error: README.md exists already; cardgen init never overwrites a file\n",
     )
     assert files(tmp_path) == ["README.md"]
 
@@ -120,10 +120,10 @@ def test_init_never_overwrites_and_writes_nothing_when_it_stops(tmp_path, monkey
     [
         (
             ["--from", "werwolf"],
-            "Error: no bundled game 'werwolf' (did you mean 'werewolf'?); bundled games: "
+            "error: no bundled game 'werwolf' (did you mean 'werewolf'?); bundled games: "
             "mafia-vendetta, salem-1692, werewolf, werewords\n",
         ),
-        (["--game", "My Game"], "Error: 'My Game' is not a valid id: kebab-case English, like my-game\n"),
+        (["--game", "My Game"], "error: 'My Game' is not a valid id: kebab-case English, like my-game\n"),
     ],
 )
 def test_init_refuses_what_it_cannot_make(tmp_path, monkeypatch, args, message):

@@ -52,7 +52,7 @@ def test_a_problem_in_a_bundled_game_is_named_as_it_ships(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     result = run("build", "werewolf", "--lang", "xx")
     assert result.exit_code == 1
-    assert result.stderr.startswith("decks/werewolf/game.yaml:2: game 'werewolf' has no language 'xx'")
+    assert result.stderr.startswith("decks/werewolf/game.yaml:2: error: game 'werewolf' has no language 'xx'")
 
 
 @pytest.fixture
@@ -87,7 +87,7 @@ def test_a_cardgen_toml_makes_a_project_even_before_it_has_decks(tmp_path, monke
     (tmp_path / "notes").mkdir()
     monkeypatch.chdir(tmp_path / "notes")
     result = run("list")
-    assert (result.exit_code, result.stderr) == (1, "decks: no games found (no */game.yaml)\n1 error\n")
+    assert (result.exit_code, result.stderr) == (1, "decks: error: no games found (no */game.yaml)\n1 error\n")
 
 
 @pytest.mark.parametrize("name", ["My Game", "my_game", "Werewolf", "wolf-"])
@@ -107,7 +107,7 @@ def test_new_role_leaves_the_bundled_games_alone(tmp_path, monkeypatch):
     result = run("new", "role", "werewolf", "fox")
     assert result.exit_code == 1
     assert result.stderr == (
-        "Error: 'werewolf' is one of cardgen's own games, which it does not change: give --into "
+        "error: 'werewolf' is one of cardgen's own games, which it does not change: give --into "
         "DIR for a folder of your own cards, or copy the game into a project with: cardgen init "
         "--from werewolf\n"
     )

@@ -46,7 +46,7 @@ def test_tags_beyond_plain_yaml_are_refused_not_run(tmp_path):
     doc, problems = load_file(path, "evil.yaml")
     assert doc is None
     assert [str(p) for p in problems] == [
-        "evil.yaml:1: YAML error: could not determine a constructor for the tag "
+        "evil.yaml:1: error: YAML error: could not determine a constructor for the tag "
         "'tag:yaml.org,2002:python/object/apply:os.system'"
     ]
     assert not marker.exists()
@@ -57,7 +57,7 @@ def test_not_utf8_is_a_problem(tmp_path):
     path.write_bytes("count: 1\nname: {en: Se\xf1or}\n".encode("latin-1"))
     doc, problems = load_file(path, "latin1.yaml")
     assert doc is None
-    assert [str(p) for p in problems] == ["latin1.yaml:2: not UTF-8 text (byte 0xF1); save the file as UTF-8"]
+    assert [str(p) for p in problems] == ["latin1.yaml:2: error: not UTF-8 text (byte 0xF1); save the file as UTF-8"]
 
 
 def test_empty_file_loads_as_nothing(tmp_path):

@@ -111,7 +111,7 @@ def test_an_escape_yaml_does_not_know_in_double_quotes_says_what_to_write(tmp_pa
     result = run("validate", "stars", "--decks", str(root / "decks"))
     assert result.exit_code == 1
     assert (
-        "roles/seer.yaml:9: YAML error: while parsing a quoted scalar found unknown escape character '\\*': "
+        "roles/seer.yaml:9: error: YAML error: while parsing a quoted scalar found unknown escape character '\\*': "
         "in double quotes write \\\\* for the markup's \\*, or write the text in single quotes or none"
     ) in result.output + result.stderr
 

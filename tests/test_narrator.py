@@ -185,7 +185,7 @@ def test_a_game_without_a_script_has_no_narrator_page(tmp_path):
     shutil.copytree(ROOT / "tests" / "fixtures" / "mini", tmp_path / "project")
     result = run("narrator", "mini", "--decks", str(tmp_path / "project" / "decks"), "--no-open")
     assert result.exit_code == 1
-    assert result.output.strip() == "Error: decks/mini: game 'mini' has no script.yaml, so no narrator page"
+    assert result.output.strip() == "error: decks/mini: game 'mini' has no script.yaml, so no narrator page"
 
 
 def hostile_roles(folder: Path) -> Path:

@@ -144,7 +144,7 @@ def test_new_game_with_a_language_name_instead_of_a_code(tmp_path, monkeypatch):
     result = run("new", "game", "mine", "--lang", "English")
     assert result.exit_code == 2
     assert result.stderr.endswith(
-        "Error: Invalid value for '--lang': 'English' is not a language code: two or three "
+        "error: Invalid value for '--lang': 'English' is not a language code: two or three "
         "lower-case letters, optionally with a region or script, like en, no, pt-BR or "
         "zh-Hant\n"
     )
@@ -162,7 +162,7 @@ def test_a_language_that_is_not_a_code_in_a_game_file_is_said_in_words(project):
     result = validate(project)
     assert result.exit_code == 1
     assert (
-        "decks/mini/game.yaml:2: languages.1: 'English' is not a language code (two or three lower-case letters, "
+        "decks/mini/game.yaml:2: error: languages.1: 'English' is not a language code (two or three lower-case letters, "
         "optionally with a region or script: en, no, pt-BR, zh-Hant)"
     ) in result.stderr.splitlines()
     assert "^[a-z]" not in result.stderr
@@ -245,8 +245,7 @@ def test_files_of_an_include_folder_that_no_game_takes_are_named_with_where_they
     assert (result.exit_code, result.stdout) == (0, "1 game valid, 4 warnings\n")
     assert result.stderr == (
         "mine/mini/owl.yaml: warning: not read: an --include folder adds cards only, as mine/mini/roles/owl.yaml\n"
-        "mine/mini/roles/cat.yml: warning: not read: an --include folder adds cards only, as "
-        "mine/mini/roles/cat.yaml\n"
+        "mine/mini/roles/cat.yml: warning: cat.yml is not read: cardgen reads .yaml files; rename it to cat.yaml\n"
         "mine/mnii/roles/bat.yaml: warning: not read: no game 'mnii' (did you mean 'mini'?) for the cards of "
         "mine/mnii; games here: mini\n"
         "mine/raven.yaml: warning: not read: a card file of an --include folder goes in mine/mini/roles/raven.yaml\n"
@@ -275,7 +274,7 @@ def test_text_in_a_script_that_needs_shaping_is_an_error_naming_the_language_and
     assert (result.exit_code, result.stderr) == (
         1,
         (
-            f"decks/mini/roles/seer.yaml:5: ability.vi: the 'vi' text is in {script} script ('{char}), which needs "
+            f"decks/mini/roles/seer.yaml:5: error: ability.vi: the 'vi' text is in {script} script ('{char}), which needs "
             f"shaping ({needs}) that cardgen does not do yet; see the scripts cardgen prints in docs/designing.md\n"
             "1 error\n"
         ),
@@ -334,7 +333,7 @@ def test_extra_cards_in_a_setup_without_fill_are_reported(project):
     assert (result.exit_code, result.stderr) == (
         1,
         (
-            "decks/mini/game.yaml:17: setups.standard.extra: extra cards are dealt only with `fill` (the card that takes "
+            "decks/mini/game.yaml:17: error: setups.standard.extra: extra cards are dealt only with `fill` (the card that takes "
             "the seats left over): add a fill, or take extra out\n1 error\n"
         ),
     )
@@ -345,7 +344,7 @@ def test_a_setup_for_a_game_without_setups_is_an_error(project):
     result = run("build", "--decks", str(project / "decks"), "--out", str(project / "out"), "--setup", "nope")
     assert result.exit_code == 1
     assert result.stderr == (
-        "decks/mini/game.yaml:1: mini has no setups (game.yaml: setups), so it cannot be dealt "
+        "decks/mini/game.yaml:1: error: mini has no setups (game.yaml: setups), so it cannot be dealt "
         "for a table: build it for the whole box\n1 error\n"
     )
     assert not (project / "out").exists()
@@ -355,7 +354,7 @@ def test_with_without_a_table_is_an_error(project):
     result = run("build", "--decks", str(project / "decks"), "--out", str(project / "out"), "--with", "seer")
     assert result.exit_code == 2
     assert result.stderr.endswith(
-        "Error: --with adds a card to a setup's row: give --players N or --setup NAME too "
+        "error: --with adds a card to a setup's row: give --players N or --setup NAME too "
         "(without a table the build covers every card)\n"
     )
     assert not (project / "out").exists()
@@ -375,7 +374,7 @@ def test_watch_of_a_game_that_is_not_there_is_an_error_before_watching(project):
     assert (process.returncode, process.stdout, process.stderr) == (
         1,
         "",
-        "decks: no game 'mnii' (did you mean 'mini'?); games here: mini\n1 error\n",
+        "decks: error: no game 'mnii' (did you mean 'mini'?); games here: mini\n1 error\n",
     )
 
 
@@ -406,7 +405,7 @@ def test_quiet_and_verbose_and_the_last_line(project):
         "1 game valid, 1 warning\n",
     )
     both = run(*build, "-q", "-v")
-    assert both.exit_code == 2 and both.stderr.endswith("Error: -q and -v are opposites; give one of them\n")
+    assert both.exit_code == 2 and both.stderr.endswith("error: -q and -v are opposites; give one of them\n")
 
 
 def test_errors_and_warnings_are_counted_apart(project):

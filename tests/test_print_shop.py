@@ -73,7 +73,7 @@ def test_a_named_printer_remembers_its_offset(project, tmp_path):
         )
         assert (result.exit_code, result.stderr) == (
             1,
-            "no printer 'ofice' in cardgen.toml; printers: office\n1 error\n",
+            "error: no printer 'ofice' in cardgen.toml; printers: office\n1 error\n",
         )
     finally:
         (project / "cardgen.toml").unlink()

@@ -67,6 +67,6 @@ def test_a_character_no_font_has_is_reported_at_its_line(mini, book):
     wolf.write_text(wolf.read_text(encoding="utf-8").replace("Thắng khi", "Thắng 𓃠 khi"), encoding="utf-8")
     _, problems = resolve(mini, "vi", book)
     assert [str(p) for p in problems] == [
-        "decks/mini/roles/wolf.yaml:10: ability.vi: character U+130E0 EGYPTIAN HIEROGLYPH E013 '𓃠' "
+        "decks/mini/roles/wolf.yaml:10: error: ability.vi: character U+130E0 EGYPTIAN HIEROGLYPH E013 '𓃠' "
         "is in none of the fonts"
     ]

@@ -149,13 +149,13 @@ def test_ink_over_the_limit_is_an_error_naming_the_card_and_the_colour(tmp_path)
     result = _export(project, tmp_path / "out", "tight", "--lang", "en")
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert result.stderr.splitlines() == [
-        "decks/mini/game.yaml:1: the back of 'role' (en): #000000 prints as C42 M35 Y42 K95, 213 % ink, "
+        "decks/mini/game.yaml:1: error: the back of 'role' (en): #000000 prints as C42 M35 Y42 K95, 213 % ink, "
         "more than Tight Shop's limit of 200 %; use a lighter colour",
-        "decks/mini/roles/seer.yaml:1: seer (front, en): #000000 prints as C42 M35 Y42 K95, 213 % ink, "
+        "decks/mini/roles/seer.yaml:1: error: seer (front, en): #000000 prints as C42 M35 Y42 K95, 213 % ink, "
         "more than Tight Shop's limit of 200 %; use a lighter colour",
-        "decks/mini/roles/wolf.yaml:1: wolf (front, en): #8c1c13 prints as C0 M90 Y80 K47, 217 % ink, "
+        "decks/mini/roles/wolf.yaml:1: error: wolf (front, en): #8c1c13 prints as C0 M90 Y80 K47, 217 % ink, "
         "more than Tight Shop's limit of 200 %; use a lighter colour",
-        "decks/mini/roles/wolf.yaml:1: wolf (front, en): #000000 prints as C42 M35 Y42 K95, 213 % ink, "
+        "decks/mini/roles/wolf.yaml:1: error: wolf (front, en): #000000 prints as C42 M35 Y42 K95, 213 % ink, "
         "more than Tight Shop's limit of 200 %; use a lighter colour",
         "4 errors",
     ]
@@ -170,9 +170,9 @@ def test_text_in_the_safe_zone_is_an_error_naming_the_card_and_the_text(tmp_path
     result = _export(project, tmp_path / "out", "wide", "--lang", "en")
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert result.stderr.splitlines() == [
-        "decks/mini/roles/seer.yaml:1: seer (front, en): the text 'Each' comes 6.1 mm from the cut, "
+        "decks/mini/roles/seer.yaml:1: error: seer (front, en): the text 'Each' comes 6.1 mm from the cut, "
         "inside Wide Shop's 7 mm safe zone; shorten it or give it more room",
-        "decks/mini/roles/wolf.yaml:1: wolf (front, en): the text 'Each' comes 5.9 mm from the cut, "
+        "decks/mini/roles/wolf.yaml:1: error: wolf (front, en): the text 'Each' comes 5.9 mm from the cut, "
         "inside Wide Shop's 7 mm safe zone; shorten it or give it more room",
         "2 errors",
     ]
@@ -200,7 +200,7 @@ def test_an_unknown_service_names_the_known_ones(tmp_path):
     result = _export(project, tmp_path / "out", "kinkos")
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
-        "no print service 'kinkos'; known: drivethrucards, makeplayingcards, "
+        "error: no print service 'kinkos'; known: drivethrucards, makeplayingcards, "
         "printplaygames, thegamecrafter (each is a file in templates/exports/)"
     )
 
@@ -211,8 +211,8 @@ def test_a_mistake_in_a_service_file_is_reported_at_its_line(tmp_path):
     result = _export(project, tmp_path / "out", "broken")
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert result.stderr.splitlines() == [
-        "templates/exports/broken.yaml:19: bleed: expected a length such as 2.5in, 3mm or 9pt, got 'an eighth'",
-        "templates/exports/broken.yaml:21: dpi: expected a number from 72 to 1200, got 3000",
+        "templates/exports/broken.yaml:19: error: bleed: expected a length such as 2.5in, 3mm or 9pt, got 'an eighth'",
+        "templates/exports/broken.yaml:21: error: dpi: expected a number from 72 to 1200, got 3000",
         "2 errors",
     ]
 
@@ -314,7 +314,7 @@ def test_a_picture_with_transparency_is_refused_for_pdf_x1a(tmp_path):
     result = _export(project, tmp_path / "out", "drivethrucards", "--lang", "en")
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert result.stderr.splitlines() == [
-        "decks/mini/game.yaml:12: role (en): a picture has transparency, which PDF/X-1a does not allow: flatten it "
+        "decks/mini/game.yaml:12: error: role (en): a picture has transparency, which PDF/X-1a does not allow: flatten it "
         "onto its background (save it without an alpha channel)",
         "1 error",
     ]

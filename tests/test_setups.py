@@ -189,7 +189,7 @@ def test_the_deal_of_chosen_roles_in_spanish_and_chinese(night):
 def test_a_roles_spec_that_cannot_be_read_says_why(spec, message):
     result = run("setup", "werewolf", "--roles", spec)
     assert result.exit_code == 2
-    assert result.stderr.splitlines()[-1] == f"Error: Invalid value for '--roles': {message}"
+    assert result.stderr.splitlines()[-1] == f"error: Invalid value for '--roles': {message}"
 
 
 def test_an_unknown_card_gets_a_did_you_mean(tmp_path):
@@ -197,7 +197,7 @@ def test_an_unknown_card_gets_a_did_you_mean(tmp_path):
         result = run(*command, "--roles", "werewolf:2,seer,wich")
         assert result.exit_code == 1
         assert result.stderr == (
-            "decks/werewolf/game.yaml:1: --roles: no card 'wich' (did you mean 'witch'?) in werewolf\n1 error\n"
+            "decks/werewolf/game.yaml:1: error: --roles: no card 'wich' (did you mean 'witch'?) in werewolf\n1 error\n"
         )
     assert not (tmp_path / "werewolf").exists()
 
@@ -206,8 +206,8 @@ def test_more_copies_than_the_box_holds_is_an_error_naming_both_numbers():
     result = run("setup", "werewolf", "--roles", "werewolf:5,seer:2,villager:4")
     assert result.exit_code == 1
     assert result.stderr == (
-        "decks/werewolf/roles/seer.yaml:1: --roles: 2 'seer' cards asked for, but the box has 1\n"
-        "decks/werewolf/roles/werewolf.yaml:1: --roles: 5 'werewolf' cards asked for, but the "
+        "decks/werewolf/roles/seer.yaml:1: error: --roles: 2 'seer' cards asked for, but the box has 1\n"
+        "decks/werewolf/roles/werewolf.yaml:1: error: --roles: 5 'werewolf' cards asked for, but the "
         "box has 4\n2 errors\n"
     )
 
@@ -260,7 +260,7 @@ def test_the_players_are_the_cards_less_the_extra_ones():
     result = run("setup", "salem-1692", "--roles", "tryal-witch,tryal-not-a-witch:19")
     assert (result.exit_code, result.stderr) == (
         1,
-        f"{standard_line('salem-1692')}: --roles: setup 'standard' of salem-1692 deals several cards to each "
+        f"{standard_line('salem-1692')}: error: --roles: setup 'standard' of salem-1692 deals several cards to each "
         "player: say how many play with --players N\n1 error\n",
     )
 
@@ -269,25 +269,25 @@ def test_options_that_do_not_go_together(tmp_path):
     cases = [
         (
             ["setup", "werewolf", "--roles", NINE, "--with", "cupid"],
-            "decks/werewolf/game.yaml:1: --with adds a card to a setup's row; with --roles, name every card in --roles\n"
+            "decks/werewolf/game.yaml:1: error: --with adds a card to a setup's row; with --roles, name every card in --roles\n"
             "1 error\n",
         ),
         (
             ["build", "werewolf", "werewords", "--roles", NINE, "--out", str(tmp_path)],
-            "--roles names the cards of one game: build one game at a time\n1 error\n",
+            "error: --roles names the cards of one game: build one game at a time\n1 error\n",
         ),
         (
             ["build", "werewolf", "--only-needed", "--out", str(tmp_path)],
-            "--only-needed prints the cards of one table: give --players N, --setup NAME or --roles SPEC\n1 error\n",
+            "error: --only-needed prints the cards of one table: give --players N, --setup NAME or --roles SPEC\n1 error\n",
         ),
         (
             ["setup", "werewolf"],
-            "Error: say who plays: --players N, --setup NAME or --roles SPEC (cardgen setup GAME --list shows the "
+            "error: say who plays: --players N, --setup NAME or --roles SPEC (cardgen setup GAME --list shows the "
             "setups)\n",
         ),
         (
             ["setup", "werewolf", "--setup", "standard"],
-            f"{standard_line('werewolf')}: --setup standard: setup 'standard' of werewolf has rows for 8–18 "
+            f"{standard_line('werewolf')}: error: --setup standard: setup 'standard' of werewolf has rows for 8–18 "
             "players: say how many with --players N\n1 error\n",
         ),
     ]
@@ -397,7 +397,7 @@ def test_a_setup_is_ours_or_the_players_not_both(night):
     result = run("validate", "--decks", str(night / "decks"))
     assert result.exit_code == 1
     assert result.stderr == (
-        f"decks/night/game.yaml:{line_of(game, '    origin: community')}: setups.trio: a setup "
+        f"decks/night/game.yaml:{line_of(game, '    origin: community')}: error: setups.trio: a setup "
         "is ours (house: true) or the players' (origin: community), not both\n1 error\n"
     )
 
@@ -407,9 +407,10 @@ def test_setup_list_names_every_setup_with_its_players_and_origin(night):
     decks = str(night / "decks")
     assert run("setup", "night", "--list", "--decks", decks).stdout == (
         "night: 3 setups\n"
-        "  standard  Standard       4–6 players   source\n"
-        "  pairs     Pairs          2–3 players   house\n"
-        "  trio      Hunter's trio  3, 5 players  community\n"
+        "  standard  Standard       4–6 players\n"
+        "  pairs     Pairs          2–3 players   ◆\n"
+        "  trio      Hunter's trio  3, 5 players  ○\n"
+        "  ◆ our own table, ○ a board groups commonly play\n"
     )
     assert json.loads(run("setup", "night", "--list", "--lang", "es", "--json", "--decks", decks).stdout) == {
         "game": "night",
@@ -420,7 +421,7 @@ def test_setup_list_names_every_setup_with_its_players_and_origin(night):
         ],
     }
     assert run("setup", "night", "--list", "--lang", "fr", "--decks", decks).stderr == (
-        "decks/night/game.yaml:5: game 'night' has no language 'fr'; it has en, es\n1 error\n"
+        "decks/night/game.yaml:5: error: game 'night' has no language 'fr'; it has en, es\n1 error\n"
     )
 
 

@@ -391,13 +391,11 @@ def test_other_mini_languages_read_back(typeset, lang):
 # --- text problems stop the build -------------------------------------------------------
 
 
-RUNE = (
-    "decks/mini/roles/wolf.yaml:7: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' is in none of the fonts"
-)
+RUNE = "decks/mini/roles/wolf.yaml:7: error: ability.en: character U+16A0 RUNIC LETTER FEHU FEOH FE F 'ᚠ' is in none of the fonts"
 # Long enough for the whole card, which the picture-less Seer's text has.
 SEER_LONG = " ".join(["Each night, look at one player's card and learn a great deal about them."] * 15)
 OVERFLOW = (
-    "decks/mini/roles/seer.yaml:5: seer: the ability text in 'en' does not fit its box: 7.3 mm too tall "
+    "decks/mini/roles/seer.yaml:5: error: seer: the ability text in 'en' does not fit its box: 7.3 mm too tall "
     "at the smallest size (6.5 pt); shorten it"
 )
 
@@ -491,6 +489,6 @@ def test_missing_glyph_line_after_decomposed_text_in_a_block(mini):
     )
     result = run("validate", "--decks", str(mini / "decks"))
     assert result.stderr == (
-        "decks/mini/roles/wolf.yaml:9: ability.vi: character U+16A0 RUNIC LETTER FEHU FEOH "
+        "decks/mini/roles/wolf.yaml:9: error: ability.vi: character U+16A0 RUNIC LETTER FEHU FEOH "
         "FE F 'ᚠ' is in none of the fonts\n1 error\n"
     )

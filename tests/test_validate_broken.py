@@ -62,4 +62,4 @@ def test_missing_translation_warns_naming_card_and_language(mini: Path):
 def test_unknown_game_suggests_a_name():
     result = run("validate", "werewolfs")
     assert result.exit_code == 1
-    assert result.stderr.startswith("decks: no game 'werewolfs' (did you mean 'werewolf'?); games here: ")
+    assert result.stderr.startswith("decks: error: no game 'werewolfs' (did you mean 'werewolf'?); games here: ")

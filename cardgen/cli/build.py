@@ -169,7 +169,7 @@ def watch_command(ctx, game, interval, decks, includes, **_options) -> None:
                 try:
                     report = build(project, [str(folder) if folder.parent != project.decks else game], options)
                 except DeckError as exc:
-                    click.echo("\n".join(str(p) for p in sorted(exc.problems, key=Problem.sort_key)), err=True)
+                    warn(sorted(exc.problems, key=Problem.sort_key))
                     click.echo(f"{time.strftime('%H:%M:%S')} not built; watching for changes", err=True)
                 else:
                     warn(report.warnings)

@@ -1,5 +1,5 @@
-"""What every command shares: problems in, printed as ``file:line: message`` with their tally out
-(``DeckProblems``, ``warn``); the project a command runs in; -q/-v as a level; progress lines; and the
+"""What every command shares: problems in, printed as ``file:line: error: message`` (or another
+--diagnostic-format) with their tally out (``DeckProblems``, ``warn``); the project a command runs in; -q/-v as a level; progress lines; and the
 seconds a user waited, counted from the process's start.
 
 Loads click and cardgen's core only: `--help` and `list` must stay quick.
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from cardgen.cli import diagnostics
 from cardgen.core.problems import DeckError, Problem, tally
 from cardgen.core.project import Project
 
@@ -23,8 +24,9 @@ class DeckProblems(click.ClickException):
 
     def __init__(self, problems: list[Problem], quiet: bool = False):
         # Stable: within one line, problems keep the order the stages found them in.
+        quiet = quiet or level() < 0
         shown = [p for p in sorted(problems, key=Problem.sort_key) if not (quiet and p.severity == "note")]
-        super().__init__("\n".join(str(p) for p in shown))
+        super().__init__("\n".join(diagnostics.render(shown, diagnostics.chosen())))
         self.tally = tally(problems)
 
     def format_message(self) -> str:
@@ -38,20 +40,49 @@ class DeckProblems(click.ClickException):
 
 def project(decks: Path | None, includes: tuple[Path, ...] = ()) -> Project:
     try:
-        return Project.at(decks, includes)
+        found = Project.at(decks, includes)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
+    diagnostics.remember_root(found.root)
+    return found
 
 
 def warn(problems: list[Problem], quiet: bool = False) -> None:
-    for problem in problems:
-        if not (quiet and problem.severity == "note"):
-            click.echo(str(problem), err=True)
+    quiet = quiet or level() < 0
+    shown = [problem for problem in problems if not (quiet and problem.severity == "note")]
+    for line in diagnostics.render(shown, diagnostics.chosen()):
+        click.echo(line, err=True)
+
+
+_LEVEL = "cardgen.verbosity"
+
+
+def _store_level(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    if value:
+        ctx.meta[_LEVEL] = ctx.meta.get(_LEVEL, 0) + (1 if param.name == "verbose" else -2)
+        if ctx.meta[_LEVEL] == -1:  # both given
+            raise click.UsageError("-q and -v are opposites; give one of them")
+    return value
+
+
+def level() -> int:
+    """-1 with -q, 1 with -v, else 0: for the command being run, whichever way it declared them."""
+    ctx = click.get_current_context(silent=True)
+    return max(-1, min(1, ctx.meta.get(_LEVEL, 0))) if ctx is not None else 0
+
+
+def say(message: str, at_least: int = 0) -> None:
+    """A line of what a command did, on stderr: left out with -q (and below `at_least`)."""
+    if level() >= at_least:
+        click.echo(message, err=True)
 
 
 def verbosity(quiet: bool, verbose: bool) -> int:
     if quiet and verbose:
         raise click.UsageError("-q and -v are opposites; give one of them")
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.meta[_LEVEL] = -1 if quiet else 1 if verbose else 0
     return -1 if quiet else 1 if verbose else 0
 
 

@@ -77,8 +77,7 @@ def export_command(ctx, game, target, langs, out, bleed, dpi, url, png, pdf, dec
             report = export_for(project, game, target, tuple(langs), out)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
-    for problem in report.warnings:
-        click.echo(str(problem), err=True)
+    common.warn(list(report.warnings))
     # The PNGs go unlisted (two per card); their folder's CSV names each of them.
     for path in report.files:
         if path.suffix != ".png":
@@ -120,8 +119,7 @@ def box_command(game, langs, paper, stock, clearance, margin, out, decks, includ
         report = make_boxes(project, game, tuple(langs), out or project.output, paper, stock, clearance, margin)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
-    for problem in report.warnings:
-        click.echo(str(problem), err=True)
+    common.warn(list(report.warnings))
     for path in report.files:
         click.echo(str(path))
     files = len(report.files)

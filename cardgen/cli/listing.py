@@ -42,11 +42,15 @@ def list_command(game, as_json, decks, includes) -> None:
     if as_json:
         click.echo(json.dumps({"games": listing["games"]}, ensure_ascii=False, indent=2))
         return
+    # One width for every game's columns, from the longest group and id (at least the old 8 and 16).
+    components = [c for entry in listing["games"] for c in entry["components"]]
+    group_width = max([8, *(len(c["group"]) for c in components)])
+    id_width = max([16, *(len(c["id"]) for c in components)])
     for entry, name in zip(listing["games"], listing["names"]):
         total = sum(c["count"] for c in entry["components"])
         click.echo(f"{entry['id']}: {name} [{', '.join(entry['languages'])}], {total} cards")
         for component in entry["components"]:
-            click.echo(f"  {component['group']:<8} {component['id']:<16} x{component['count']}")
+            click.echo(f"  {component['group']:<{group_width}} {component['id']:<{id_width}} x{component['count']}")
 
 
 def _listing(project: Project, game: str | None) -> dict:
@@ -157,9 +161,18 @@ def _list_setups(deck, as_json: bool) -> None:
         (s["id"], s["name"], f"{counts(s['players'])} player{'' if s['players'] == [1] else 's'}", s["origin"])
         for s in setups
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    widths = [max((len(row[i]) for row in rows), default=0) for i in range(3)]
     for row in rows:
-        click.echo("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+        line = "  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + MARKS[row[3]]
+        click.echo(line.rstrip())
+    legend = [LEGEND[origin] for origin in ("house", "community") if any(row[3] == origin for row in rows)]
+    if legend:
+        click.echo("  " + ", ".join(legend))
+
+
+# The marks the rulebook prints: none for the sources' own table.
+MARKS = {"source": "", "house": "◆", "community": "○"}
+LEGEND = {"house": "◆ our own table", "community": "○ a board groups commonly play"}
 
 
 def _describe(project: Project, files) -> dict:

@@ -76,7 +76,8 @@ def new_role_command(game, card_id, into, decks, includes) -> None:
         text = newfiles.role_text(project.templates, files.id, card_id, files.checked_game.data, orders, command)
     except templating.TemplateError as exc:
         raise click.ClickException(f"the project's templates/new/ cannot make a card: {exc}") from None
-    _write_new(folder / "roles" / f"{card_id}.yaml", text)
+    path = folder / "roles" / f"{card_id}.yaml"
+    _write_new(path, text if project.bundled else newfiles.pointed_text(path, text, project.root))
 
 
 @new_group.command("game")
@@ -105,7 +106,8 @@ def new_game_command(game_id, langs, decks, includes) -> None:
     except (templating.TemplateError, yaml.YAMLError, KeyError, TypeError, AttributeError, StopIteration) as exc:
         raise click.ClickException(f"the project's templates/new/ cannot make a game: {exc}") from None
     for inside, text in texts.items():
-        _write_new(folder / inside, text)
+        path = folder / inside
+        _write_new(path, text if project.bundled else newfiles.pointed_text(path, text, project.root))
 
 
 def _check_languages(langs) -> None:

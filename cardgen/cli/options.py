@@ -1,5 +1,5 @@
 """The options commands share: click declarations in (one per option, with one name, range and help
-wherever it appears), and ``gather``: a command's values, over the [build] table of cardgen.toml, out as
+wherever it appears), ``shared``: the options every command takes, and ``gather``: a command's values, over the [build] table of cardgen.toml, out as
 ``BuildOptions``.
 
 Loads click and cardgen's core only: `--help` and `list` must stay quick.
@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cardgen.cli.common import DeckProblems
+from cardgen.cli.common import DeckProblems, _store_level
+from cardgen.cli.diagnostics import diagnostic_format_option
 from cardgen.core.problems import DeckError, Problem, did_you_mean
 from cardgen.core.project import Project
 
@@ -104,12 +105,43 @@ out_option = click.option(
     help="Output folder (default: the project's output/; outside any project, ./output; with --decks, ./output).",
 )
 
+QUIET_HELP = "Only problems and the last line: no progress, no file list, no notes."
+VERBOSE_HELP = "Say each step, and list outputs that were already up to date."
+
 verbosity_option = _stack(
-    click.option(
-        "-q", "--quiet", is_flag=True, help="Only problems and the last line: no progress, no file list, no notes."
-    ),
-    click.option("-v", "--verbose", is_flag=True, help="Say each step, and list outputs that were already up to date."),
+    click.option("-q", "--quiet", is_flag=True, callback=_store_level, help=QUIET_HELP),
+    click.option("-v", "--verbose", is_flag=True, callback=_store_level, help=VERBOSE_HELP),
 )
+
+
+def shared(command: click.Command) -> None:
+    """Gives `command` (and a group's subcommands) the options every command takes: -q/-v, where it has
+    no use for their values itself, and --diagnostic-format."""
+    from cardgen.cli.completions import attach
+
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            shared(sub)
+        return
+    attach(command)
+    names = {opt for param in command.params for opt in param.opts}
+    extra = []
+    if "-q" not in names:
+        extra += [
+            click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, callback=_store_level, help=QUIET_HELP),
+            click.Option(
+                ["-v", "--verbose"], is_flag=True, expose_value=False, callback=_store_level, help=VERBOSE_HELP
+            ),
+        ]
+    if "--diagnostic-format" not in names:
+
+        @diagnostic_format_option
+        def declared():
+            """Only collects the declaration."""
+
+        extra += declared.__click_params__  # type: ignore[attr-defined]
+    command.params.extend(extra)
+
 
 table_options = _stack(
     click.option("--players", type=click.IntRange(1), help="Tailor to the game's setup for this many players."),

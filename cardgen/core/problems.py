@@ -43,8 +43,7 @@ class Problem:
 
     def __str__(self) -> str:
         prefix = f"{self.where}: " if self.where else ""
-        label = "" if self.severity == "error" else f"{self.severity}: "
-        return _printable(f"{prefix}{label}{self.message}")
+        return _printable(f"{prefix}{self.severity}: {self.message}")
 
 
 def _printable(text: str) -> str:

@@ -91,6 +91,10 @@ def load_game(
         problems.extend(found)
         return doc
 
+    for place in (folder, folder / "roles"):
+        problems += [
+            Problem(Where(display(path)), not_yaml(path), "warning") for path in sorted(_files_in(place, ".yml"))
+        ]
     game_path, game = folder / "game.yaml", None
     if os.path.lexists(game_path):
         game = read(game_path, folder)
@@ -143,10 +147,19 @@ def load_game(
 
 def _yaml_in(folder: Path) -> list[Path]:
     """The .yaml files straight in a folder (none when it is not a folder)."""
+    return _files_in(folder, ".yaml")
+
+
+def _files_in(folder: Path, suffix: str) -> list[Path]:
     try:
-        return [path for path in folder.iterdir() if path.suffix == ".yaml"]
+        return [path for path in folder.iterdir() if path.suffix == suffix]
     except OSError:
         return []
+
+
+def not_yaml(path: Path) -> str:
+    """What a .yml file is told: cardgen reads .yaml files only."""
+    return f"{path.name} is not read: cardgen reads .yaml files; rename it to {path.stem}.yaml"
 
 
 def include_strays(include: Path, root: Path, games: Sequence[str], built: Sequence[str], named: bool) -> list[Problem]:
@@ -167,6 +180,9 @@ def include_strays(include: Path, root: Path, games: Sequence[str], built: Seque
     for path in sorted(_walk_files(include)):
         parts = path.relative_to(include).parts
         if path.suffix not in (".yaml", ".yml") or any(part.startswith(".") for part in parts):
+            continue
+        if path.suffix == ".yml":
+            problems.append(Problem(Where(display(path)), not_yaml(path), "warning"))
             continue
         if len(parts) == 1:
             if single is None:

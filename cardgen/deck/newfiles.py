@@ -86,6 +86,17 @@ def schema_line(path_in_game: str) -> str:
     return f"# yaml-language-server: $schema={up}{SCHEMAS}/{kind}.schema.json\n"
 
 
+def pointed_text(path: Path, text: str, root: Path) -> str:
+    """A deck file `new role` or `new game` writes at `path`, with the schema line first when the
+    project at `root` has the schemas/ folder init makes (the path relative to the file, wherever it is)."""
+    schemas = root / SCHEMAS
+    if not schemas.is_dir() or text.startswith("# yaml-language-server:"):
+        return text
+    kind = _FILE_KINDS.get(path.name, "card") if path.parent.name != "roles" else "card"
+    target = os.path.relpath((schemas / f"{kind}.schema.json").absolute(), path.parent.absolute())
+    return f"# yaml-language-server: $schema={Path(target).as_posix()}\n" + text
+
+
 def bundled_game(game_id: str) -> dict[str, bytes]:
     """A bundled game's files, as paths inside its folder: bytes."""
     source = bundled_folder("decks") / game_id

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from cardgen.core import contained
-from cardgen.core.problems import Problem, Where
+from cardgen.core.problems import Problem, Where, count
 from cardgen.core.yaml12 import Loader
 
 KeyPath = tuple[Any, ...]
@@ -272,6 +272,39 @@ def _markup_escape_hint(text: str, at: int) -> str:
     )
 
 
+def _plain_words(exc: yaml.MarkedYAMLError, text: str) -> str | None:
+    """PyYAML's words for the commonest slips (an indentation, a tab, a missing colon, text after a
+    quote), said plainly with what to do; None for the others, which keep PyYAML's words."""
+    mark = exc.problem_mark
+    if mark is None:
+        return None
+    lines = text.splitlines()
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    indent = len(line) - len(line.lstrip(" "))
+    if exc.problem == "did not find expected key" and exc.context == "while parsing a block mapping":
+        if mark.column > indent:
+            return (
+                "the line goes on after a quoted text ends: put the whole text inside the quotes "
+                "(a quote inside it written as \\\" in double quotes, or '' in single quotes)"
+            )
+        above = next((ln for ln in reversed(lines[: mark.line]) if ln.strip() and not ln.lstrip().startswith("#")), "")
+        return (
+            f"this line is indented by {count(indent, 'space')}, the line above by "
+            f"{count(len(above) - len(above.lstrip(' ')), 'space')}: the keys of one mapping start in one "
+            "column; indent this line as the key it belongs with"
+        )
+    if exc.problem == "found character that cannot start any token" and line[indent : indent + 1] == "\t":
+        return "a tab in the indentation: YAML indents with spaces only; replace the tab with spaces"
+    if exc.problem == "could not find expected ':'":
+        return "a key without its ':' on this line or the one above (write `team: village`, not `team village`)"
+    if (exc.problem or "").startswith("mapping values are not allowed"):
+        return (
+            "a ':' that YAML cannot take here: a line above may lack its ':' (`team village`), "
+            "a text holding ': ' needs quotes, or a key is indented past the keys around it"
+        )
+    return None
+
+
 def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc | None, list[Problem]]:
     """Reads one YAML file of `folder` (by default its own); `display` is the name errors use
     (relative to the project)."""
@@ -326,6 +359,7 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
         detail = " ".join(part for part in (exc.context, exc.problem) if part)
         if mark and exc.problem and exc.problem.startswith("found unknown escape character"):
             detail += _markup_escape_hint(text, mark.index)
+        detail = _plain_words(exc, text) or detail
         return None, [Problem(Where(display, mark.line + 1 if mark else None), f"YAML error: {detail}")]
     except yaml.YAMLError as exc:
         # The reader's errors (a control character, say) are not "marked" but know their place.
