@@ -2128,9 +2128,11 @@ def _alive_in_group(pgid: int) -> bool:
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_a_signal_to_a_parallel_build_ends_its_workers_and_removes_its_temporary_files(tmp_path, signum):
     """SIGTERM to a parallel build left its workers alive indefinitely (Ctrl-C was clean)."""
-    from conftest import copy_werewolf_box
+    from conftest import ROOT
 
-    copy_werewolf_box(tmp_path / "decks")
+    # Every bundled game, with its documents: a build of some seconds, so that the signal lands while the
+    # workers draw (Werewolf's card sheets alone were drawn within 0.3 s of the workers' start).
+    shutil.copytree(ROOT / "decks", tmp_path / "decks")
     out = tmp_path / "out"
     process = subprocess.Popen(
         [sys.executable, "-m", "cardgen", "build", "--jobs", "2", "--out", str(out)],

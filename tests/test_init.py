@@ -231,7 +231,7 @@ def test_the_cardgen_table_is_checked_where_cardgen_toml_is_read(tmp_path, monke
     result = run("validate")
     assert result.exit_code == 1
     assert result.stderr.splitlines()[:2] == [
-        f'cardgen.toml:{at}: [cardgen] requirement: expected a pip requirement, like "cardgen==0.1.0" or a '
+        f'cardgen.toml:{at}: error: [cardgen] requirement: expected a pip requirement, like "cardgen==0.1.0" or a '
         "wheel's path, got 3",
         f"cardgen.toml:{at + 1}: warning: unknown key 'requirment' in [cardgen]; known: requirement",
     ]

@@ -97,7 +97,7 @@ def test_a_game_folder_name_must_be_kebab_case(mini, monkeypatch, name):
     result = run("validate")
     assert result.exit_code == 1
     assert result.stderr == (
-        f"decks/{name}: '{name}' cannot be a game's id, which is its folder's name: rename the "
+        f"decks/{name}: error: '{name}' cannot be a game's id, which is its folder's name: rename the "
         f"folder in kebab-case English (a-z, 0-9 and -), like my-game\n1 error\n"
     )
 
