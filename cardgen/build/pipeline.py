@@ -135,6 +135,7 @@ class Pipeline:
 
     def warm(self, langs: Iterable[str]) -> None:
         """Loads now what every job needs: the drawing modules and every face of the languages' fonts."""
+        from cardgen.cards import render  # noqa: F401 - imported for the workers to inherit
         from cardgen.deck.resolve import language_pair
         from cardgen.documents import typeset  # noqa: F401 - imported for the workers to inherit
         from cardgen.text.fonts import FontError
