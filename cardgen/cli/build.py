@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import click
 
@@ -141,6 +140,7 @@ def validate_command(ctx, games, quiet, verbose, decks, includes, **_options) ->
 def watch_command(ctx, game, interval, decks, includes, **_options) -> None:
     """Rebuild GAME whenever one of its files, or a template, changes; Ctrl-C stops."""
     from cardgen.build import build, game_folder
+    from cardgen.cli.watching import snapshot, watch
 
     project = common.project(decks, includes)
     options, settings_warnings = gather(ctx, project)
@@ -151,29 +151,19 @@ def watch_command(ctx, game, interval, decks, includes, **_options) -> None:
         raise DeckProblems(exc.problems) from None
     folders = [folder, *(include / folder.name for include in project.includes), *project.templates]
 
-    def snapshot() -> dict[Path, int]:
-        return {
-            path: path.stat().st_mtime_ns
-            for folder in folders
-            if folder.is_dir()
-            for path in folder.rglob("*")
-            if path.is_file()
-        }
+    def rebuild() -> None:
+        try:
+            report = build(project, [str(folder) if folder.parent != project.decks else game], options)
+        except DeckError as exc:
+            warn(sorted(exc.problems, key=Problem.sort_key))
+            click.echo(f"{time.strftime('%H:%M:%S')} not built; watching for changes", err=True)
+        else:
+            warn(report.warnings)
+            click.echo(f"{time.strftime('%H:%M:%S')} built: {report.summary()}", err=False)
 
-    seen: dict[Path, int] | None = None
     try:
-        while True:
-            now = snapshot()
-            if now != seen:
-                seen = now
-                try:
-                    report = build(project, [str(folder) if folder.parent != project.decks else game], options)
-                except DeckError as exc:
-                    warn(sorted(exc.problems, key=Problem.sort_key))
-                    click.echo(f"{time.strftime('%H:%M:%S')} not built; watching for changes", err=True)
-                else:
-                    warn(report.warnings)
-                    click.echo(f"{time.strftime('%H:%M:%S')} built: {report.summary()}", err=False)
-            time.sleep(interval)
+        seen = snapshot(folders)
+        rebuild()
+        watch(folders, rebuild, seen, interval)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)

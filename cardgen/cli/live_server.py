@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import http.server
 import json
-import os
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 EVENTS = "/__cardgen/events"
@@ -187,37 +184,3 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
                 seen = now
         except OSError:
             return  # the page went away
-
-
-def snapshot(folders: list[Path]) -> dict[Path, int]:
-    """Every file under `folders` with its modification time."""
-    found = {}
-    for folder in folders:
-        if folder.is_dir():
-            for dirpath, _, files in os.walk(folder):
-                for name in files:
-                    path = Path(dirpath, name)
-                    try:
-                        found[path] = path.stat().st_mtime_ns
-                    except OSError:
-                        continue
-    return found
-
-
-def watch(folders: list[Path], rebuild: Callable[[], None], interval: float = 0.25) -> None:
-    """Calls `rebuild` whenever a file under `folders` is added, removed or saved, once the files have
-    stood still for `interval`; returns only by an exception (Ctrl-C)."""
-    seen = snapshot(folders)
-    while True:
-        time.sleep(interval)
-        now = snapshot(folders)
-        if now == seen:
-            continue
-        while True:  # an editor may write a file in steps
-            time.sleep(interval)
-            later = snapshot(folders)
-            if later == now:
-                break
-            now = later
-        seen = now
-        rebuild()

@@ -41,7 +41,8 @@ def serve_command(ctx, games, port, quiet, verbose, decks, includes, **_options)
     import threading
 
     from cardgen.build import game_folder
-    from cardgen.cli.live_server import Server, State, watch
+    from cardgen.cli.live_server import Server, State
+    from cardgen.cli.watching import snapshot, watch
     from cardgen.outputs.site import make_site, site_folder
 
     level = common.verbosity(quiet, verbose)
@@ -87,6 +88,7 @@ def serve_command(ctx, games, port, quiet, verbose, decks, includes, **_options)
 
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
     try:
+        seen = snapshot(watched)
         rebuild()
         thread.start()
         click.echo("watching, to rebuild on a save:")
@@ -98,7 +100,7 @@ def serve_command(ctx, games, port, quiet, verbose, decks, includes, **_options)
         for folder in folders:
             for page in sorted((root / folder.name).glob("*.html"))[:1]:
                 click.echo(f"  {folder.name}: {url}{folder.name}/{page.name}")
-        watch(watched, rebuild)
+        watch(watched, rebuild, seen)
     except KeyboardInterrupt:
         click.echo(f"stopped (Ctrl-C); the site built last is kept in {project.display(root)}/", err=True)
         ctx.exit(INTERRUPTED)
