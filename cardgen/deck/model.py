@@ -89,6 +89,11 @@ class Marks:
     if_tailored: bool | None = None  # the step is only for a table (True) or only for the whole box (False)
     choices: tuple[str, ...] = ()  # what the players' night choices do: target, protect, save, poison, kill, note
     announce: str | None = None  # deaths: the page announces who died from the night's choices
+    if_died: tuple[str, ...] = ()  # cards or reminders: the page reads the step only when one of them has just died
+    if_deaths: bool | None = None  # the page reads the step only when someone (True) or nobody (False) just died
+    secret_role: str | None = None  # choose: the page asks for the secret role here, on its private screen
+    if_secret: tuple[str, ...] = ()  # cards: the step's secret is shown only when the secret role is one of them
+    winners: tuple[str, ...] = ()  # teams: the game ends here, and the page asks which of them won
 
     def read_in(self, tailored: bool) -> bool:
         """Whether the step is read in a script for one table (tailored), or for the whole box."""

@@ -231,7 +231,16 @@ def _marks(spec: dict) -> Marks:
         spec.get("if-tailored"),
         tuple(spec.get("choices", ())),
         spec.get("announce"),
+        _ids(spec.get("if-died", ())),
+        spec.get("if-deaths"),
+        spec.get("secret-role"),
+        _ids(spec.get("if-secret", ())),
+        tuple(spec.get("winners", ())),
     )
+
+
+def _ids(value: str | list) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
 
 
 def _step(r: _Resolver, doc: Doc, path: KeyPath) -> Step:

@@ -10,6 +10,9 @@ LANG_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$"
 PHASE_KINDS = ["first-night", "night", "dawn", "day", "end"]
 SECRET_WORD = ["choose", "show", "initials", "ask", "guess"]
 CHOICES = ["target", "protect", "save", "poison", "kill", "note"]
+# What the narrator page keeps on a seat from night to night, besides its card: a step's `if-died` may
+# name one, as it names a card.
+REMINDERS = ["lover"]
 
 # What a step may say about itself, wherever steps are written (script phases, setup, a card's night call).
 STEP_MARKS: dict = {
@@ -52,6 +55,35 @@ STEP_MARKS: dict = {
         "type": "string",
         "enum": ["deaths"],
         "description": "Narrator page: here it announces who died, from the night's choices.",
+    },
+    "if-died": {
+        "type": ["string", "array"],
+        "items": {"$ref": "#/$defs/id"},
+        "description": "Narrator page: read this step only when a player who has just died (at this dawn, "
+        "or by the vote or shot just now) held one of these cards or carried one of these reminders.",
+    },
+    "if-deaths": {
+        "type": "boolean",
+        "description": "Narrator page: read this step only when someone has just died (true) or only when "
+        "nobody has (false).",
+    },
+    "secret-role": {
+        "type": "string",
+        "enum": ["choose"],
+        "description": "Narrator page: the player named here tells the page their secret role on its "
+        "private screen (the Mayor's card from the middle).",
+    },
+    "if-secret": {
+        "type": ["string", "array"],
+        "items": {"$ref": "#/$defs/id"},
+        "description": "Narrator page: this step's secret (the word, its letters) is shown only when the "
+        "secret role is one of these cards; otherwise the page shows nothing for as long.",
+    },
+    "winners": {
+        "type": "array",
+        "items": {"$ref": "#/$defs/id"},
+        "minItems": 1,
+        "description": "Narrator page: the game ends at this step, and the page asks which of these teams won.",
     },
 }
 

@@ -22,6 +22,7 @@ from cardgen.core.problems import Problem, Where, did_you_mean
 from cardgen.deck import schema, table_rules
 from cardgen.deck.load import GameFiles
 from cardgen.deck.schema_check import check_schema, dotted, mapping_at, refs, unknown
+from cardgen.deck.schema_defs import REMINDERS
 from cardgen.deck.validate_script import check_setups, check_steps
 from cardgen.deck.yaml_doc import Doc, KeyPath
 
@@ -254,15 +255,24 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
         if isinstance(doc.data, dict):
             problems += _check_translations(doc, rule, languages, name, icons)
     cards = list(files.cards)
+    game = files.checked_game.data
+    teams = list(game.get("teams", {})) if isinstance(game, dict) and isinstance(game.get("teams"), dict) else []
     docs = [files.extra.get("script.yaml")] + list(files.cards.values())
     for doc in filter(None, docs):
         for path in refs(doc, schema.SCRIPT if doc.file.endswith("script.yaml") else schema.CARD, "#/$defs/step"):
-            for key in ("if", "if-all", "unless"):
+            for key, what, known in (
+                ("if", "card", cards),
+                ("if-all", "card", cards),
+                ("unless", "card", cards),
+                ("if-secret", "card", cards),
+                ("if-died", "card or reminder", cards + REMINDERS),
+                ("winners", "team", teams),
+            ):
                 condition = doc.get(path).get(key) if isinstance(doc.get(path), dict) else None
                 names = [condition] if isinstance(condition, str) else condition or []
                 for index, card_id in enumerate(names):
                     where = path + (key,) + ((index,) if isinstance(condition, list) else ())
-                    problems += unknown(doc, where, "card", cards) if isinstance(card_id, str) else []
+                    problems += unknown(doc, where, what, known) if isinstance(card_id, str) else []
     script = files.extra.get("script.yaml")
     if script and isinstance(script.data, dict):
         parts = script.data.get("win-check")

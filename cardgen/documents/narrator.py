@@ -33,6 +33,11 @@ _MARKS = {
     "if_tailored": "tailored",
     "choices": "choices",
     "announce": "announce",
+    "if_died": "died",
+    "if_deaths": "deaths",
+    "secret_role": "secretRole",
+    "if_secret": "ifSecret",
+    "winners": "winners",
 }
 
 
@@ -44,8 +49,8 @@ def _line(line: script_lines.Line) -> dict:
     out: dict[str, Any] = {"kind": line.kind, "text": line.text}
     for key, name in _MARKS.items():
         value = getattr(line.marks, key)
-        # if-guessed and if-tailored: false is a condition, not a default.
-        if value not in (None, (), False if key not in ("if_guessed", "if_tailored") else None):
+        # if-guessed, if-tailored and if-deaths: false is a condition, not a default.
+        if value not in (None, (), False if key not in ("if_guessed", "if_tailored", "if_deaths") else None):
             out[name] = list(value) if isinstance(value, tuple) else value
     if line.when:
         out["when"] = [list(clause) for clause in line.when]
