@@ -9,6 +9,7 @@ the choices allowed and the reminders left. The Python tests check that the rule
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 import yaml
@@ -19,7 +20,7 @@ from cardgen.deck.resolve import AnyGlyph, resolve_deck
 from cardgen.deck.schema_defs import CARD_RULES, CHOICES, NIGHT_RULES, REMINDERS
 from cardgen.deck.tonight import Tonight
 from cardgen.documents import narrator
-from conftest import ROOT
+from conftest import ROOT, run
 from narrator_browser import browser, needs_browser
 
 TEXT = yaml.safe_load((ROOT / "templates" / "documents" / "text.yaml").read_text(encoding="utf-8"))
@@ -462,3 +463,23 @@ def test_the_page_carries_the_rules_before_its_own_script(tmp_path):
         "struckPowerless": ["leaders"],
         "reminders": REMINDERS,
     }
+
+
+def test_rule_data_that_names_an_unknown_card_team_or_reminder_is_an_error(tmp_path):
+    shutil.copytree(ROOT / "decks" / "werewolf", tmp_path / "decks" / "werewolf")
+    shutil.copytree(ROOT / "decks" / "mafia-vendetta", tmp_path / "decks" / "mafia-vendetta")
+
+    def edit(path: str, old: str, new: str) -> None:
+        file = tmp_path / "decks" / path
+        file.write_text(file.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+
+    edit("mafia-vendetta/roles/interrogator.yaml", "jails: [thugs,", "jails: [thugz,")
+    edit("werewolf/roles/elder.yaml", "death-disables: [hunter,", "death-disables: [huntr,")
+    edit("werewolf/roles/pied-piper.yaml", "leaves: enchanted", "leaves: enchant")
+    result = run("validate", "--decks", str(tmp_path / "decks"), "werewolf", "mafia-vendetta")
+    assert result.exit_code != 0
+    lines = [line.split(": ", 1)[1] for line in result.output.splitlines() if ": error: " in line]
+    assert lines[0].startswith("error: rules.jails.0: unknown team 'thugz' (did you mean 'thugs'?)")
+    assert lines[1].startswith("error: rules.death-disables.0: unknown card 'huntr' (did you mean 'hunter'?)")
+    assert lines[2].startswith("error: rules.leaves: expected one of lover, enchanted,")
+    assert len(lines) == 3
