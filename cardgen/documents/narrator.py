@@ -41,6 +41,11 @@ _MARKS = {
 }
 
 
+# The page's scripts, in the order they go into its one <script>: the game's rules, then the page (its
+# core, the seat circle, the deaths and the end), which starts once all are read.
+SCRIPTS = ("rules.js", "narrator.js", "circle.js", "day.js")
+
+
 class PageError(ValueError):
     """A narrator template that cannot go into the page as it is."""
 
@@ -248,8 +253,12 @@ def page(
     templates/narrator/ (the script and the style)."""
     from markupsafe import Markup
 
-    code, style = read("narrator.js"), read("narrator.css")
-    for name, source, end in (("narrator.js", code, "</script"), ("narrator.css", style, "</style")):
+    sources = {name: read(name) for name in SCRIPTS}
+    code, style = "\n".join(sources.values()), read("narrator.css")
+    for name, source, end in (
+        *((name, source, "</script") for name, source in sources.items()),
+        ("narrator.css", style, "</style"),
+    ):
         if end in source.lower():
             raise PageError(f"templates/narrator/{name} contains '{end}', which would end it early in the page")
     values = data(deck, text, page_text, settings, tonight)
