@@ -427,13 +427,13 @@ def test_werewords_with_no_narrator_runs_every_step_and_the_apprentice_sees_noth
         if page.query_selector("#winner"):
             break
         if page.query_selector("#private-show"):
-            who = page.inner_text("#private h2")
+            assert page.inner_text("#private h2").startswith("Hand the phone to ")
             page.click("#private-show")
             if page.query_selector('.candidate.role[data-card="villager"]'):
                 page.click('.candidate.role[data-card="villager"]')
             if page.query_selector(".candidate"):
                 page.click(".candidate >> nth=0")
-            privates[who] = page.inner_text("#private .secret")
+            privates[page.inner_text("#private h2")] = page.inner_text("#private .secret")
             page.click("#private-hide")
         page.clock.run_for(1_000)
     # Nobody tapped Next: the page went on by itself, its day timer too.
