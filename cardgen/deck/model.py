@@ -210,6 +210,7 @@ class Card:
     derived_from: str | None = None
     art: Art | None = None
     extra_cards: int = 0  # with it dealt, more fill cards dealt and left over in the middle
+    rules: tuple[tuple[str, object], ...] = ()  # the narrator page's rules of the card (YAML `rules`), lists as tuples
 
     @property
     def night_order(self) -> int | float | None:
@@ -292,7 +293,8 @@ class NightRules:
     """Rules of the night that hold for every role, and which of them are ours."""
 
     dead_roles: str | None = None  # called or skipped; None: the game does not say
-    house: frozenset[str] = frozenset()  # of "order" and "dead-roles"
+    house: frozenset[str] = frozenset()  # of "order", "dead-roles" and the keys of `rules`
+    rules: tuple[tuple[str, object], ...] = ()  # the narrator page's rules (first-night-kills ...), lists as tuples
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ from cardgen.deck.model import (
     Team,
     Text,
 )
+from cardgen.deck.schema_defs import NIGHT_RULES
 from cardgen.deck.setups import pools, setup_cards
 from cardgen.deck.yaml_doc import Doc, KeyPath
 
@@ -217,7 +218,16 @@ def _resolve_one(
 
 
 def _night_rules(spec: dict) -> NightRules:
-    return NightRules(spec.get("dead-roles"), frozenset(spec.get("house-rules", ())))
+    return NightRules(
+        spec.get("dead-roles"),
+        frozenset(spec.get("house-rules", ())),
+        _rules({key: value for key, value in spec.items() if key in NIGHT_RULES}),
+    )
+
+
+def _rules(spec: dict) -> tuple[tuple[str, object], ...]:
+    """Rule data as a frozen model keeps it: its lists as tuples."""
+    return tuple((key, tuple(value) if isinstance(value, list) else value) for key, value in spec.items())
 
 
 def _marks(spec: dict) -> Marks:
@@ -411,6 +421,7 @@ def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group]
         nights=_nights(r, doc),
         layout=spec.get("layout", group.layout),
         extra_cards=spec.get("extra-cards", 0),
+        rules=_rules(spec.get("rules", {})),
         back_face=BackFace(r.text(doc, ("back", "name")), r.file(back.get("symbol"), doc)) if back else None,
         art=Art(
             r.path(spec["art"]["file"], doc),

@@ -9,7 +9,16 @@ minItems, maxItems, minProperties, oneOf, description, $defs and $ref.
 
 from __future__ import annotations
 
-from cardgen.deck.schema_defs import DEFS, ID_PATTERN, LANG_PATTERN, LAYOUTS, PHASE_KINDS, STEP_MARKS
+from cardgen.deck.schema_defs import (
+    CARD_RULES,
+    DEFS,
+    ID_PATTERN,
+    LANG_PATTERN,
+    LAYOUTS,
+    NIGHT_RULES,
+    PHASE_KINDS,
+    STEP_MARKS,
+)
 
 _ORDER = {
     "type": "number",
@@ -143,9 +152,10 @@ GAME: dict = {
                 },
                 "house-rules": {
                     "type": "array",
-                    "items": {"type": "string", "enum": ["order", "dead-roles"]},
-                    "description": "Which of the night order and the dead-roles rule are ours, not the sources'.",
+                    "items": {"type": "string", "enum": ["order", "dead-roles", *NIGHT_RULES]},
+                    "description": "Which of the night order and the night's rules are ours, not the sources'.",
                 },
+                **NIGHT_RULES,
             },
         },
         "setups": {
@@ -214,6 +224,7 @@ CARD: dict = {
                 "symbol": {"$ref": "#/$defs/file"},
             },
         },
+        "rules": CARD_RULES,
         "night": {
             "type": "object",
             "description": "When the card wakes. Short form: `order` (and `first-night-only`), the same "

@@ -9,10 +9,89 @@ LAYOUTS = ["role", "token", "words", "night-order", "text"]
 LANG_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$"
 PHASE_KINDS = ["first-night", "night", "dawn", "day", "end"]
 SECRET_WORD = ["choose", "show", "initials", "ask", "guess"]
-CHOICES = ["target", "protect", "save", "poison", "kill", "note"]
-# What the narrator page keeps on a seat from night to night, besides its card: a step's `if-died` may
-# name one, as it names a card.
-REMINDERS = ["lover"]
+CHOICES = ["target", "protect", "save", "poison", "kill", "love", "charm", "block", "jail", "note"]
+# What the narrator page keeps on a seat from night to night, besides its card, and how long it stays:
+# the night it was left (until that dawn), the day after it (until the next dawn) or the whole game. A
+# step's `if-died` may name one, as it names a card.
+REMINDERS = {
+    "lover": "game",
+    "enchanted": "game",
+    "protected": "day",
+    "used-save": "game",
+    "used-poison": "game",
+    "lost-life": "game",
+    "powerless": "game",
+    "revealed": "game",
+    "jailed": "game",
+    "charmed": "night",
+    "blocked": "night",
+    "framed": "night",
+    "silenced": "day",
+    "hypnotized": "day",
+}
+# The narrator page's rules of one card (rules.js reads them): the dawn's suggested deaths and the
+# choices it allows.
+CARD_RULES: dict = {
+    "type": "object",
+    "description": "Narrator page: how this card changes the dawn's deaths and which of its choices count.",
+    "additionalProperties": False,
+    "minProperties": 1,
+    "properties": {
+        "lives": {"type": "integer", "minimum": 2, "maximum": 9, "description": "Night targets it survives, less one."},
+        "protectable": {"type": "boolean", "description": "false: a protection on it does nothing."},
+        "no-repeat": {"type": "boolean", "description": "It may not choose the same player two nights running."},
+        "once": {"type": "array", "items": {"enum": CHOICES}, "description": "Effects it uses once a game."},
+        "one-a-night": {"type": "boolean", "description": "At most one of its choices takes effect a night."},
+        "not-self": {"type": "array", "items": {"enum": CHOICES}, "description": "Effects not on itself."},
+        "not-if": {
+            "type": "array",
+            "items": {"enum": list(REMINDERS)},
+            "description": "Its choices do nothing while its player carries one of these reminders.",
+        },
+        "dies-instead": {"type": "boolean", "description": "Its protect: it dies in place of a client hit."},
+        "leaves": {"enum": list(REMINDERS), "description": "The reminder its note choices leave on a player."},
+        "jails": {"type": "array", "items": {"$ref": "#/$defs/id"}, "description": "Teams its jail holds."},
+        "spares": {"type": "array", "items": {"$ref": "#/$defs/id"}, "description": "Teams its target spares."},
+        "members": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/id"},
+            "description": "Cards and teams that wake and choose with it (a gang).",
+        },
+        "death-disables": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/id"},
+            "description": "Cards left powerless by its death.",
+        },
+        "death-takes": {
+            "type": "array",
+            "items": {"enum": list(REMINDERS)},
+            "description": "Players carrying one of these reminders die with it.",
+        },
+        "death-unless-by": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/id"},
+            "description": "Killed by one of these cards, its death disables and takes no one.",
+        },
+        "survives-vote": {
+            "type": "boolean",
+            "description": "Voted out, it may show its card and stay alive, with the reminder revealed.",
+        },
+    },
+}
+# The narrator page's rules of the game's nights, beside dead-roles and house-rules in game.yaml's night.
+NIGHT_RULES: dict = {
+    "first-night-kills": {"type": "boolean", "description": "false: nobody dies on the first night."},
+    "over-protect-dies": {
+        "type": "boolean",
+        "description": "A victim both protected and saved dies all the same.",
+    },
+    "not-self": {"type": "boolean", "description": "No card's choice may pick its own player."},
+    "struck-powerless": {
+        "type": "array",
+        "items": {"$ref": "#/$defs/id"},
+        "description": "Teams whose players, hit by a kill earlier in the night, do nothing that night.",
+    },
+}
 
 # What a step may say about itself, wherever steps are written (script phases, setup, a card's night call).
 STEP_MARKS: dict = {
@@ -48,8 +127,10 @@ STEP_MARKS: dict = {
         "type": "array",
         "items": {"type": "string", "enum": CHOICES},
         "description": "Narrator page: the players chosen here, one per entry, and what that does: "
-        "target (dies at dawn unless protected or saved), protect, save, poison (dies "
-        "at dawn all the same), kill (dies now), note (only noted).",
+        "target (dies at dawn unless protected or saved), protect, save (the night's target), poison "
+        "(dies at dawn all the same), kill (dies now), love (a lover), charm (kills on them fail and "
+        "they do nothing tonight), block (they do nothing tonight), jail (of the card's `jails` "
+        "teams: does nothing until the jailer is out), note (only noted, or the card's `leaves`).",
     },
     "announce": {
         "type": "string",

@@ -265,7 +265,7 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
                 ("if-all", "card", cards),
                 ("unless", "card", cards),
                 ("if-secret", "card", cards),
-                ("if-died", "card or reminder", cards + REMINDERS),
+                ("if-died", "card or reminder", cards + list(REMINDERS)),
                 ("winners", "team", teams),
             ):
                 condition = doc.get(path).get(key) if isinstance(doc.get(path), dict) else None

@@ -18,7 +18,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cardgen.deck.model import NOT, Deck
+from cardgen.deck.model import NOT, Card, Deck
+from cardgen.deck.schema_defs import REMINDERS
 from cardgen.deck.tonight import Tonight
 from cardgen.documents import script_lines, templating
 
@@ -39,6 +40,11 @@ _MARKS = {
     "if_secret": "ifSecret",
     "winners": "winners",
 }
+
+
+# The page's scripts, in the order they go into its one <script>: the game's rules, then the page (its
+# core, the seat circle, the deaths and the end), which starts once all are read.
+SCRIPTS = ("rules.js", "narrator.js", "circle.js", "day.js")
 
 
 class PageError(ValueError):
@@ -65,6 +71,22 @@ def _line(line: script_lines.Line) -> dict:
     return out
 
 
+def _camel(rules: tuple[tuple[str, object], ...]) -> dict:
+    """Rule data as rules.js reads it: keys in camelCase, lists as lists."""
+    return {
+        key.split("-")[0] + "".join(word.title() for word in key.split("-")[1:]): list(value)
+        if isinstance(value, tuple)
+        else value
+        for key, value in rules
+    }
+
+
+def _card_rules(card: Card) -> dict:
+    """A card's rules, and whether its call wakes a group whose choice is one (the werewolves, a gang)."""
+    together = any(script.group for script in card.scripts)
+    return {**_camel(card.rules), **({"together": True} if together else {})}
+
+
 def _cards(deck: Deck, versions: tuple[script_lines.VersionLines, ...]) -> list[dict]:
     """The cards a table chooses from: those that a line needs (or needs left out), and every card
     of the groups that the setups deal from or that wake at night (a designer's new role among them)."""
@@ -89,6 +111,7 @@ def _cards(deck: Deck, versions: tuple[script_lines.VersionLines, ...]) -> list[
             "count": card.count,
             "wakes": card.night_order is not None,
             **({"extra": card.extra_cards} if card.extra_cards else {}),
+            **({"rules": _card_rules(card)} if _card_rules(card) else {}),
         }
         for card in deck.cards
         if card.id in wanted
@@ -191,6 +214,8 @@ def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonig
         "players": list(deck.rulebook.players) if deck.rulebook else None,
         "tonight": _tonight(tonight),
         "deadRoles": deck.night.dead_roles,
+        # rules.js's game.rules: the night's rules, and how long each reminder lasts.
+        "gameRules": {**_camel(deck.night.rules), "reminders": REMINDERS},
         "winCheck": [
             {"text": part.wording, **({"when": [list(part.when)]} if part.when else {})}
             for part in deck.checked_script.win_check
@@ -248,8 +273,12 @@ def page(
     templates/narrator/ (the script and the style)."""
     from markupsafe import Markup
 
-    code, style = read("narrator.js"), read("narrator.css")
-    for name, source, end in (("narrator.js", code, "</script"), ("narrator.css", style, "</style")):
+    sources = {name: read(name) for name in SCRIPTS}
+    code, style = "\n".join(sources.values()), read("narrator.css")
+    for name, source, end in (
+        *((name, source, "</script") for name, source in sources.items()),
+        ("narrator.css", style, "</style"),
+    ):
         if end in source.lower():
             raise PageError(f"templates/narrator/{name} contains '{end}', which would end it early in the page")
     values = data(deck, text, page_text, settings, tonight)
