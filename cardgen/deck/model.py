@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cardgen.core.problems import Where
@@ -165,6 +165,13 @@ class NightScript:
     then: tuple[Step, ...] = ()  # after say and do, before the go-to-sleep line
     group: bool = False  # several players answer the call
     marks: Marks = Marks()
+    # Per script version, the card's own lines there (say, do and marks only) in place of these.
+    versions: tuple[tuple[str, NightScript], ...] = ()
+
+    def in_version(self, version: str) -> NightScript:
+        """The call as one version of the script reads it: with that version's own lines, if it has any."""
+        lines = dict(self.versions).get(version)
+        return replace(self, say=lines.say, do=lines.do, marks=lines.marks) if lines else self
 
 
 @dataclass(frozen=True)
@@ -276,6 +283,7 @@ class ScriptVersion:
     id: str
     name: Text
     phases: tuple[Phase, ...]
+    page_only: bool = False  # only the narrator page runs it: the PDFs leave it out
 
 
 @dataclass(frozen=True)

@@ -311,6 +311,20 @@ def _night_script(r: _Resolver, doc: Doc, path: KeyPath) -> NightScript | None:
         after=_steps(r, doc, path + ("after",)) if "after" in spec else (),
         group=spec.get("group", False),
         marks=_marks(spec),
+        versions=tuple(
+            (version, _night_lines(r, doc, path + ("versions", version))) for version in spec.get("versions", {})
+        ),
+    )
+
+
+def _night_lines(r: _Resolver, doc: Doc, path: KeyPath) -> NightScript:
+    """A card's own lines in one version of the script."""
+    spec = doc.get(path)
+    return NightScript(
+        call=None,
+        say=r.text(doc, path + ("say",)) if "say" in spec else None,
+        do=r.text(doc, path + ("do",)) if "do" in spec else None,
+        marks=_marks(spec),
     )
 
 
@@ -360,7 +374,7 @@ def _script(r: _Resolver, doc: Doc | None) -> Script | None:
             )
             for p, phase in enumerate(spec["phases"])
         )
-        versions.append(ScriptVersion(version_id, r.text(doc, base + ("name",)), phases))
+        versions.append(ScriptVersion(version_id, r.text(doc, base + ("name",)), phases, spec.get("page-only", False)))
     return Script(
         unheld_if=tuple(data.get("unheld-roles-if", ())),
         versions=tuple(versions),

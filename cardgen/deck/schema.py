@@ -56,6 +56,14 @@ NIGHT_SCRIPT: dict = {
             "items": {"$ref": "#/$defs/step"},
             "description": "Steps after the go-to-sleep line.",
         },
+        "versions": {
+            "type": "object",
+            "description": "Per version of the script (an id of script.yaml's `versions`), the card's own "
+            "lines there in place of `say`, `do` and their marks; `before`, `then` and `after` stay, each "
+            "step kept or left out by its own `version`.",
+            "propertyNames": {"pattern": ID_PATTERN},
+            "additionalProperties": {"$ref": "#/$defs/night-lines"},
+        },
     },
 }
 
@@ -324,6 +332,11 @@ SCRIPT: dict = {
                 "additionalProperties": False,
                 "properties": {
                     "name": {"$ref": "#/$defs/text"},
+                    "page-only": {
+                        "type": "boolean",
+                        "description": "Only the narrator page runs this version (it needs nobody to "
+                        "read it): the PDF script and the rulebook leave it out.",
+                    },
                     "phases": {
                         "type": "array",
                         "minItems": 1,

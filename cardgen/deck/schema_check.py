@@ -206,10 +206,10 @@ def _collect(data: Any, rule: dict, path: KeyPath, within: frozenset[str], found
                 _collect(item, sub, path + (key,), within, found)
 
 
-def unknown(doc: Doc, path: KeyPath, what: str, known: Iterable[str]) -> list[Problem]:
-    """A problem if the value at path is not one of the known names."""
+def unknown(doc: Doc, path: KeyPath, what: str, known: Iterable[str], key: bool = False) -> list[Problem]:
+    """A problem if the value at path (or, with key, the last key of path) is not one of the known names."""
     try:
-        value = doc.get(path)
+        value = path[-1] if key else doc.get(path)
     except (KeyError, IndexError, TypeError):
         return []
     known = list(known)

@@ -275,7 +275,8 @@ DEFS: dict = {
             },
             "version": {
                 "$ref": "#/$defs/id",
-                "description": "Setup only: the step belongs to this version of the script alone.",
+                "description": "In the setup or a card's night call (not in a version's phases): the step "
+                "belongs to this version of the script alone.",
             },
             "night": {
                 "type": "string",
@@ -295,6 +296,14 @@ DEFS: dict = {
             },
             **STEP_MARKS,
         },
+    },
+    "night-lines": {
+        "type": "object",
+        "description": "A card's own lines at its night call in one version of the script, with their marks: "
+        "they stand in for the card's `say`, `do` and marks there (a key left out is not read).",
+        "additionalProperties": False,
+        "minProperties": 1,
+        "properties": {"say": {"$ref": "#/$defs/text"}, "do": {"$ref": "#/$defs/text"}, **STEP_MARKS},
     },
     "parts": {
         "type": "array",

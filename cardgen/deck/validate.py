@@ -259,7 +259,8 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
     teams = list(game.get("teams", {})) if isinstance(game, dict) and isinstance(game.get("teams"), dict) else []
     docs = [files.extra.get("script.yaml")] + list(files.cards.values())
     for doc in filter(None, docs):
-        for path in refs(doc, schema.SCRIPT if doc.file.endswith("script.yaml") else schema.CARD, "#/$defs/step"):
+        rule = schema.SCRIPT if doc.file.endswith("script.yaml") else schema.CARD
+        for path in refs(doc, rule, "#/$defs/step") + refs(doc, rule, "#/$defs/night-lines"):
             for key, what, known in (
                 ("if", "card", cards),
                 ("if-all", "card", cards),

@@ -1,5 +1,6 @@
 """Stage 2 for the moderator script and the setups: loaded game files in, the problems of their steps
-(one thing a step, known versions and cards, roles steps only in phases, none that no night reads) and of
+(one thing a step, known versions and cards, roles steps only in phases, a version only on a step of the
+setup or of a card's night call, none that no night reads) and of
 their setups (rows that deal the players they say, from cards, teams, groups and pools the box holds) out."""
 
 from __future__ import annotations
@@ -56,12 +57,12 @@ def check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
                     Problem(doc.where(path + ("roles",)), f"{dotted(path + ('roles',))}: roles are called in {where}")
                 )
             if "version" in step:
-                if not in_setup:
+                if is_script and not in_setup:
                     problems.append(
                         Problem(
                             doc.where(path + ("version",)),
-                            f"{dotted(path + ('version',))}: "
-                            "only setup steps belong to one version (phases are in their version)",
+                            f"{dotted(path + ('version',))}: only steps of the setup and of a card's night "
+                            "call belong to one version (phases are in their version)",
                         )
                     )
                 else:
@@ -83,6 +84,8 @@ def check_steps(files: GameFiles, docs: list[Doc]) -> list[Problem]:
                 owner = night if part == "script" else mapping_at(night, part)
                 if mapping_at(owner, "script").get("deadly") is True:
                     deadly.append((doc, path))
+                for version in mapping_at(mapping_at(owner, "script"), "versions"):
+                    problems += unknown(doc, path + ("versions", version), "script version", versions, key=True)
     if deadly and "win-check" not in data:
         doc, path = deadly[0]
         problems.append(

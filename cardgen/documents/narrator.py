@@ -22,6 +22,7 @@ from cardgen.deck.model import NOT, Card, Deck
 from cardgen.deck.schema_defs import REMINDERS
 from cardgen.deck.tonight import Tonight
 from cardgen.documents import script_lines, templating
+from cardgen.text.initials import initials
 
 # Marks the page reads, by the key it reads them under; a default value is left out of the page.
 _MARKS = {
@@ -127,6 +128,11 @@ def _words(deck: Deck) -> dict[str, list[str]]:
     return words
 
 
+def _initials(words: dict[str, list[str]], lang: str) -> dict[str, str]:
+    """The Fortune Teller's letters of each word, made here once so that the page has nothing to work out."""
+    return {word: initials(word, lang) for level in words.values() for word in level}
+
+
 def _tonight(tonight: Tonight) -> dict:
     """The build's table, where the setup screen starts: the setup, the player count and the cards
     added to the setup's row, in the order they were added."""
@@ -161,6 +167,7 @@ def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonig
     """Everything the page knows about the deck, in the deck's language."""
     versions = script_lines.lines(deck, text)
     script_title = deck.checked_script.title
+    words = _words(deck)
     return {
         "game": deck.game,
         "lang": deck.lang,
@@ -170,6 +177,7 @@ def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonig
             {
                 "id": version.id,
                 "name": version.name,
+                **({"pageOnly": True} if version.page_only else {}),
                 "phases": [
                     {"title": phase.title, "kind": phase.kind, "lines": [_line(line) for line in phase.lines]}
                     for phase in version.phases
@@ -221,7 +229,8 @@ def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonig
             for part in deck.checked_script.win_check
         ],
         "stops": script_lines.FULL_WIDTH_STOPS,
-        "words": _words(deck),
+        "words": words,
+        "initials": _initials(words, deck.lang),
         "settings": dict(settings),
         "t": {
             **{

@@ -43,16 +43,20 @@ def _setup_steps(deck: Deck, text: Mapping) -> list[str]:
     script = deck.script
     if script is None:
         return []
-    versions = {version.id: version.name.value for version in script.versions}
+    # As in the PDF script: a version only the narrator page runs is left out, and with one version left
+    # its steps need no name before them.
+    versions = {version.id: version.name.value for version in script.versions if not version.page_only}
     box = frozenset(card.id for card in deck.cards)
     steps = []
     for step in script.setup:
         # As in the script for the whole box: a step for tables without some card (unless) is left out.
         if not step.marks.read_in(tailored=False) or not step.applies(box):
             continue
+        if step.version and step.version not in versions:
+            continue
         line = deal_line(deck, Tonight(frozenset(), ""), text) if step.kind == "deal" else step.wording
         line = marked(line, step.marks, text)
-        steps.append(f"**{versions[step.version]}:** {line}" if step.version else line)
+        steps.append(f"**{versions[step.version]}:** {line}" if step.version and len(versions) > 1 else line)
     return steps
 
 

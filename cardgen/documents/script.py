@@ -26,7 +26,8 @@ def context(deck: Deck, text: Mapping, tonight: Tonight) -> dict:
     script = deck.checked_script
     made = {"deal": deal_line(deck, tonight, text), "check": check_text(deck, tonight.in_play, text)}
     versions: list[dict[str, Any]] = []
-    for version in lines(deck, text):
+    # A version only the narrator page runs needs nobody to read it: the PDF leaves it out.
+    for version in (version for version in lines(deck, text) if not version.page_only):
         phases = [
             {
                 "title": phase.title,

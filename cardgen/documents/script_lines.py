@@ -6,8 +6,9 @@ The script is written once for the whole box (``lines``): every version opens
 with the game's setup steps for that version, then walks its phases step by
 step. A ``roles`` step becomes one call per card that wakes on that night (the
 first, or one after it), in that night's order and with that call's texts, each
-with the shared wake-up and go-to-sleep lines around the card's own lines. A
-step for some nights only (``night``, ``from-night``) is left out of the nights
+with the shared wake-up and go-to-sleep lines around the card's own lines (its
+lines for that version, where it has some). A step of one version (in the setup
+or a card's call) is left out of the others; a step for some nights only (``night``, ``from-night``) is left out of the nights
 that never read it; elsewhere its line says from which night it is read. Every step at which players
 may die is followed by the game's win check, so that no death goes unchecked.
 When a card that can hide roles is in play (the Werewolf Thief's two extra
@@ -166,6 +167,7 @@ class VersionLines:
     id: str
     name: str
     phases: tuple[PhaseLines, ...]
+    page_only: bool = False
 
 
 @dataclass
@@ -197,6 +199,7 @@ class _Writer:
         """The card's call on the first night (first) or a night after it (other), in that call's texts."""
         script = self.deck.checked_script
         own = card.nights.script_of(night)
+        own = own.in_version(self.version) if own else None
         group = bool(own and own.group)
         name = own.call.value if own and own.call else card.call_name
         # A bilingual deck's script gives the second name at a role's first call, as the cards show both.
@@ -279,5 +282,5 @@ def lines(deck: Deck, text: Mapping) -> tuple[VersionLines, ...]:
             )
             for phase in version.phases
         ]
-        versions.append(VersionLines(version.id, version.name.value, tuple(phases)))
+        versions.append(VersionLines(version.id, version.name.value, tuple(phases), version.page_only))
     return tuple(versions)
