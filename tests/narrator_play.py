@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-# A step's own pause and the speech stub's 100 ms end are over well within this; a timer that
-# must run out (Werewords' day) is run for its own length.
-TICK_MS = 1_500
+# Between two taps: more than Next's double-tap guard (600 ms) and the speech stub's 100 ms reading.
+TICK_MS = 700
+# What a page that goes on by itself is left to do between two looks: a step's 10 s pause, a few steps.
+AUTO_MS = 5_000
 # More page actions than a game of a few nights has: a page stuck on one step fails the test
 # instead of hanging it.
 MOST_ACTIONS = 600
@@ -33,13 +34,15 @@ class Table:
 
     cards: tuple[str, ...]
     winner: str
-    # Per choice effect (target, protect, save, poison, kill, vote, note ...): the seats the
-    # players pick, in order; None is "nobody". An effect with no pick left is answered "nobody".
+    # Per choice effect (target, protect, save, poison, kill, note, vote): the seats the players pick,
+    # in order; None is "nobody". An effect with no pick left is answered "nobody".
     picks: dict[str, list[int | None]] = field(default_factory=dict)
     # Given the cards of the seats alive after a death and how many win checks came before this
     # one: whether the win check ends the game.
     over: Callable[[list[str], int], bool] = lambda alive, checks: False
     names: tuple[str, ...] = ()
+    # The script version's id (Werewords: "table", with no narrator); None: the page's first.
+    version: str | None = None
     # Werewords: the Mayor's secret role, the candidate word picked (its index), and whether the
     # village finds the word (None: a game with no word).
     secret_role: str | None = None
@@ -50,28 +53,25 @@ class Table:
 @dataclass
 class Played:
     """What happened, in order: ("step", text), ("say", text), ("tap", "effect seat"),
-    ("private", secret), ("check", "on"|"over")."""
+    ("private", what it showed), ("check", "on"|"over")."""
 
     events: list[tuple[str, str]] = field(default_factory=list)
     spoken: list[dict] = field(default_factory=list)
-    secrets: list[str] = field(default_factory=list)
     alive: list[bool] = field(default_factory=list)
-    end: str = ""
+    end: list[str] = field(default_factory=list)  # the end screen's lines
 
     def said(self) -> list[str]:
         return [text for kind, text in self.events if kind == "say"]
 
-    def after(self, kind: str, text: str, until: str = "step") -> list[str]:
-        """The lines spoken from the first event (kind, text) on, up to the next event of kind `until`
-        that is not just the same step again."""
-        start = self.events.index((kind, text))
-        out = []
-        for event, value in self.events[start + 1 :]:
-            if event == until and (event, value) != (kind, text):
-                break
-            if event == "say":
-                out.append(value)
-        return out
+    def taps(self) -> list[str]:
+        return [text for kind, text in self.events if kind == "tap"]
+
+    def between(self, first: tuple[str, str], then: tuple[str, str] | None = None) -> list[str]:
+        """The lines spoken after the event `first` and before the event `then` (to the end without it)."""
+        start = self.events.index(first)
+        rest = self.events[start + 1 :]
+        stop = rest.index(then) if then in rest else len(rest)
+        return [text for kind, text in rest[:stop] if kind == "say"]
 
 
 def visible(page, selector: str) -> bool:
@@ -79,26 +79,63 @@ def visible(page, selector: str) -> bool:
     return bool(node and node.is_visible())
 
 
-def _drain(page, played: Played) -> None:
-    for line in page.evaluate("window.__spoken.splice(0)"):
-        played.spoken.append(line)
-        played.events.append(("say", line["text"]))
+# One look at the page, in one round trip: what it asks for now, and the lines spoken since the last look.
+LOOK = """() => {
+  const shown = (selector) => { const node = document.querySelector(selector); return Boolean(node && node.getClientRects().length); };
+  const circle = document.querySelector("#circle[data-choosing]");
+  const auto = document.querySelector("nav .auto input");
+  return {
+    spoken: window.__spoken.splice(0),
+    step: shown("#step-text") ? document.querySelector("#step-text").innerText : null,
+    asks: ["#game-end", "#private", "#win-check", "#winner", "#announce"].find(shown) || null,
+    choosing: circle ? circle.dataset.choosing : null,
+    chosen: Boolean(document.querySelector("#circle .seat.on, #circle .nobody.on")),
+    voteOut: Boolean(document.querySelector("#vote-out:enabled")),
+    guess: shown(".widgets button.good"),
+    auto: Boolean(auto && auto.checked),
+    alive: [...document.querySelectorAll('#circle button.seat[data-alive="1"]')].map((s) => s.dataset.card || ""),
+  };
+}"""
 
 
-def _alive_cards(page) -> list[str]:
-    return page.eval_on_selector_all(
-        '#circle button.seat[data-alive="1"]', "seats => seats.map(s => s.dataset.card || '')"
-    )
+# A finger on the middle of the element: it must be there, enabled and on top at that point (a tap on
+# something that covers it would miss), then it is clicked. One round trip, where Playwright's click
+# waits for the element to stand still over several frames.
+TAP = """(selector) => {
+  const node = document.querySelector(selector);
+  if (!node) return `nothing matches ${selector}`;
+  if (node.disabled) return `${selector} is disabled`;
+  node.scrollIntoView({block: "center", inline: "center"});
+  const box = node.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  if (!hit || !(hit === node || node.contains(hit))) {
+    return `${selector} is covered at its middle by ${hit ? hit.outerHTML.slice(0, 80) : "nothing"}`;
+  }
+  node.click();
+  return "";
+}"""
+
+
+def tap(page, selector: str) -> None:
+    missed = page.evaluate(TAP, selector)
+    assert not missed, missed
 
 
 def set_up(page, table: Table, watch: Callable[[], None] = lambda: None) -> None:
-    """The setup screen: the player count, the seat names and each seat's card, then Start."""
-    if page.query_selector("#players"):
+    """The setup screen: the script version, the player count, each seat's name and card, then Start."""
+    if table.version is not None:
+        index = page.evaluate(
+            "id => JSON.parse(document.getElementById('deck').textContent).versions.findIndex(v => v.id === id)",
+            table.version,
+        )
+        page.select_option("#version", str(index))
+    # The page opens at the table it was built for; choosing the count again would drop its --with cards.
+    if page.input_value("#players") != str(len(table.cards)):
         page.select_option("#players", str(len(table.cards)))
-    for i, name in enumerate(table.names):
-        page.fill(f"input.name >> nth={i}", name)
     for i, card in enumerate(table.cards):
-        page.select_option(f'select.seat-card[data-seat="{i}"]', card)
+        if i < len(table.names):
+            page.fill(f".seat-setup >> nth={i} >> input.name", table.names[i])
+        page.select_option(f".seat-setup >> nth={i} >> select.card-of", card)
     watch()
     page.click("#start")
 
@@ -106,33 +143,60 @@ def set_up(page, table: Table, watch: Callable[[], None] = lambda: None) -> None
 def _private(page, table: Table, played: Played) -> None:
     """The phone handed to one player: they reveal, choose what is theirs to choose, and hide it."""
     if visible(page, "#private-show"):
-        page.click("#private-show")
-    role = page.query_selector(f'#private button[data-card="{table.secret_role}"]') if table.secret_role else None
-    if role and role.is_visible():
-        role.click()
+        tap(page, "#private-show")
+    elif visible(page, "#private button.candidate.role"):
+        tap(page, f'#private button.candidate.role[data-card="{table.secret_role}"]')
         played.events.append(("tap", f"secret-role {table.secret_role}"))
-        return
-    words = page.query_selector_all("#private button.candidate")
-    if words:
-        words[table.word].click()
-        played.events.append(("tap", f"word {table.word}"))
-        return
-    secret = page.query_selector("#private .secret")
-    if secret and secret.is_visible():
-        played.secrets.append(secret.inner_text())
-        played.events.append(("private", secret.inner_text()))
-    page.click("#private-hide")
+    elif visible(page, "#private button.candidate"):
+        selector = f"#private button.candidate:nth-child({table.word + 1})"
+        played.events.append(("tap", f"word {page.inner_text(selector)}"))
+        tap(page, selector)
+    else:
+        secret = page.query_selector("#private .secret")
+        if secret:
+            played.events.append(("private", secret.inner_text()))
+        tap(page, "#private-hide")
 
 
-def _choose(page, table: Table, played: Played) -> None:
-    effect = page.get_attribute("#circle", "data-choosing")
+def _choose(page, table: Table, played: Played, effect: str) -> None:
+    """Taps the seat the players picked for the choice the circle asks."""
     queue = table.picks.get(effect, [])
     seat = queue.pop(0) if queue else None
     target = "none" if seat is None else str(seat)
-    page.click(f'button[data-seat="{target}"]')
+    tap(page, f'#circle button[data-seat="{target}"]')
     played.events.append(("tap", f"{effect} {target}"))
-    if effect == "vote" and visible(page, "#vote-out"):
-        page.click("#vote-out")
+
+
+def _answer(page, table: Table, played: Played, now: dict) -> None:
+    """Does what the page asks for now, as the table would; Next when it asks for nothing."""
+    asks = now["asks"]
+    if asks == "#private":
+        _private(page, table, played)
+    elif asks == "#win-check":
+        over = table.over(now["alive"], sum(kind == "check" for kind, _ in played.events))
+        tap(page, "#game-over" if over else "#play-on")
+        played.events.append(("check", "over" if over else "on"))
+    elif asks == "#winner":
+        tap(page, f'#winner button[data-team="{table.winner}"]')
+        played.events.append(("tap", f"winner {table.winner}"))
+    elif asks == "#announce":
+        tap(page, "#announce")
+        played.events.append(("tap", "announce"))
+    elif now["choosing"] == "vote" and now["voteOut"]:
+        tap(page, "#vote-out")
+    elif now["choosing"] and not now["chosen"]:
+        _choose(page, table, played, now["choosing"])
+    elif table.guessed and now["guess"]:
+        tap(page, ".widgets button.good")
+        played.events.append(("tap", "guessed"))
+    elif now["auto"]:
+        # The page goes on by itself (Werewords with no narrator): only time passes, as at the table;
+        # a word not found is the day's timer running out.
+        page.clock.run_for(AUTO_MS)
+    else:
+        # Next's double-tap guard takes a tap right after a step begins for the second of two.
+        page.clock.run_for(TICK_MS)
+        tap(page, "button.next")
 
 
 def play(page, table: Table, watch: Callable[[object, Played], None] = lambda page, played: None) -> Played:
@@ -140,56 +204,23 @@ def play(page, table: Table, watch: Callable[[object, Played], None] = lambda pa
     before each action (the setup screen filled in, then every screen the game shows) and at the end."""
     played = Played()
     set_up(page, table, watch=lambda: watch(page, played))
-    last = None
     for _ in range(MOST_ACTIONS):
-        page.clock.run_for(TICK_MS)
-        _drain(page, played)
+        now = page.evaluate(LOOK)
+        for line in now["spoken"]:
+            played.spoken.append(line)
+            played.events.append(("say", line["text"]))
+        if now["step"] is not None and ("step", now["step"]) not in played.events[-1:]:
+            played.events.append(("step", now["step"]))
         watch(page, played)
-        if visible(page, "#game-end"):
+        if now["asks"] == "#game-end":
             break
-        if visible(page, "#private"):
-            _private(page, table, played)
-            continue
-        if visible(page, "#win-check"):
-            over = table.over(_alive_cards(page), sum(kind == "check" for kind, _ in played.events))
-            page.click("#game-over" if over else "#play-on")
-            played.events.append(("check", "over" if over else "on"))
-            continue
-        if visible(page, "#winner"):
-            page.click(f'#winner button[data-team="{table.winner}"]')
-            played.events.append(("tap", f"winner {table.winner}"))
-            continue
-        if visible(page, "#circle[data-choosing]"):
-            _choose(page, table, played)
-            continue
-        if table.guessed is not None and visible(page, "button.guessed"):
-            if table.guessed:
-                page.click("button.guessed")
-                played.events.append(("tap", "guessed"))
-                continue
-            # Not found: the day's timer runs out by itself.
-            page.clock.run_for(page.evaluate("window.__timerLeft?.() ?? 300000"))
-            continue
-        text = page.inner_text("#step-text")
-        if text != last:
-            played.events.append(("step", text))
-            last = text
-        if visible(page, "button.announce"):
-            page.click("button.announce")
-            continue
-        nxt = page.query_selector("button.next")
-        if nxt and nxt.is_enabled():
-            nxt.click()
-        else:
-            # A step that goes on by itself when its timer ends.
-            page.clock.run_for(60_000)
+        _answer(page, table, played, now)
     else:
-        raise AssertionError(f"no end after {MOST_ACTIONS} actions; last step: {last!r}")
-    _drain(page, played)
+        raise AssertionError(f"no end after {MOST_ACTIONS} actions; last: {played.events[-3:]}")
     played.alive = [
         flag == "1" for flag in page.eval_on_selector_all("#circle button.seat", "s => s.map(x => x.dataset.alive)")
     ]
-    played.end = page.inner_text("#game-end")
+    played.end = [line for line in page.inner_text("#game-end").splitlines() if line.strip()]
     return played
 
 
@@ -200,30 +231,60 @@ def _werewolves_over(alive: list[str], checks: int) -> bool:
 
 
 def _mafia_over(alive: list[str], checks: int) -> bool:
-    """Mafia's: no Mafia left, or the Mafia as many as everyone else."""
-    mafia = sum(card in ("thug", "godfather", "lawyer", "snitch", "thief") for card in alive)
+    """Mafia's: no Thug left, or the Thugs as many as everyone else."""
+    mafia = alive.count("thug")
     return mafia == 0 or mafia >= len(alive) - mafia
+
+
+def _salem_over(alive: list[str], checks: int) -> bool:
+    """Salem's: no witch left alive, or only witches."""
+    witches = alive.count("tryal-witch")
+    return witches == 0 or witches == len(alive)
+
+
+def _werewords(guessed: bool) -> Table:
+    """Five players and no narrator: the Mayor (seat 0) taps their secret card, a Villager, and the first
+    word offered. Found, the werewolves then miss the Seer: the village wins; not found, the village votes
+    out a Villager: the werewolves win."""
+    return Table(
+        cards=("mayor", "seer", "werewolf", "villager", "villager"),
+        version="table",
+        secret_role="villager",
+        guessed=guessed,
+        winner="village" if guessed else "werewolves",
+    )
 
 
 # The games the tests and the guide's pictures play, by (game, name): each call gives a fresh Table
 # (its picks are used up as the game goes). Seats are numbered from 0, the card of each in order.
 TABLES: dict[tuple[str, str], Callable[[], Table]] = {
-    # Eight players, two werewolves. Night 1: the werewolves go for seat 2 and the Witch saves her,
-    # a quiet night. Day 1: the village votes out werewolf 0. Night 2: the werewolves kill the Hunter,
-    # who shoots the last werewolf: the village wins at the second dawn.
+    # Eight players, two werewolves. Night 1: the werewolves go for seat 2 and the Witch saves her, a
+    # quiet night. Day 1: the village votes out werewolf 0. Night 2: the werewolves kill the Hunter,
+    # who shoots the last werewolf at dawn: the village wins.
     ("werewolf", "village"): lambda: Table(
         cards=("werewolf", "seer", "villager", "werewolf", "witch", "villager", "hunter", "villager"),
         names=("Alice", "Ben", "Chloe", "Dan", "Eve", "Finn", "Grace", "Hugo"),
-        picks={"target": [2, 6], "note": [0, 3], "save": [2], "poison": [], "kill": [3], "vote": [0]},
+        picks={"target": [2, 6], "note": [0, 3], "save": [2], "kill": [3], "vote": [0]},
         over=_werewolves_over,
         winner="village",
     ),
-    # Seven players, two thugs. Night 1 (no one dies on Mafia's first night), day 1: thug 0 voted out.
-    # Night 2: the Nurse protects the Mafia's target, a quiet night. Day 2: thug 1 voted out.
-    ("mafia-vendetta", "town"): lambda: Table(
+    # Seven players, two Thugs. Night 1: the Mafia point at seat 4, but nobody dies on Mafia's first night.
+    # Day 1: Thug 0 voted out. Night 2: the Nurse protects the Mafia's target, a quiet night. Day 2: Thug 1
+    # voted out: the civilians win (the page offers its teams; the Bystanders stand for the civilians).
+    ("mafia-vendetta", "civilians"): lambda: Table(
         cards=("thug", "thug", "detective", "nurse", "bystander", "bystander", "bystander"),
         picks={"protect": [6, 5], "target": [4, None, 5, None], "note": [0, 1], "vote": [0, 1]},
         over=_mafia_over,
+        winner="bystanders",
+    ),
+    # Five players, one witch. Day 1: nobody is out. The Night: the witches point at seat 2, whom the
+    # Constable gives the gavel: nobody dies. Day 2: the witch's last Tryal card is turned up: the town wins.
+    ("salem-1692", "town"): lambda: Table(
+        cards=("tryal-witch", "tryal-constable", "tryal-not-a-witch", "tryal-not-a-witch", "tryal-not-a-witch"),
+        picks={"target": [2], "protect": [2], "vote": [None, 0]},
+        over=_salem_over,
         winner="town",
     ),
+    ("werewords", "found"): lambda: _werewords(True),
+    ("werewords", "not-found"): lambda: _werewords(False),
 }

@@ -1,12 +1,14 @@
 """Whole games on the narrator page, in Debian's chromium, in every language of every bundled game.
 
-Each game is played from its setup screen to its end screen by the driver of tests/narrator_play.py
-with the taps a table would make over several nights and days (its TABLES), the page's clock faked
-and speech stubbed. Asserted: the end names the expected winner in the page's language; every line
-spoken is in that language (none of the English page's lines, CJK in Chinese); the lines that
-depend on the night's deaths are spoken at the right moment and only then; the page throws no error
-and asks for nothing but its own file. The pages are built once, in a module fixture, as
-`cardgen build --only narrator` builds them for each table.
+Each game is played from its setup screen to its end screen by the driver of tests/narrator_play.py,
+with the taps a table would make over several nights and days (narrator_play.TABLES), the page's
+clock faked and speech stubbed. Asserted, in each language: the end names the expected winner; every
+line spoken is in the page's language (no line of the English page, CJK in every Chinese line);
+the lines about the night's deaths are spoken when they apply and only then (a quiet night has no
+death line, the Hunter's shot follows his death); Werewords runs with no narrator, the Mayor's
+secret role chosen on the private screen, once with the word found and once not; the page throws
+no error and asks for nothing but its own file. The pages are built once, in a module fixture, as
+`cardgen build --only narrator --players N` builds them.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from narrator_play import TABLES, Played, play
 
 LANGS = ("en", "vi", "zh", "es")
 SPEECH = {"en": "en-US", "vi": "vi-VN", "zh": "zh-CN", "es": "es-ES"}
-# The table each game is built for, as `--players`, `--with`.
+# The table each game's pages are built for (--players, --with): the one its TABLES play.
 BUILDS = {
     "werewolf": {"players": 8, "extra_cards": ("witch", "hunter")},
     "mafia-vendetta": {"players": 7},
@@ -42,8 +44,7 @@ def pages(tmp_path_factory) -> dict[tuple[str, str], Path]:
     for game, table in BUILDS.items():
         report = build(Project.at(ROOT / "decks"), [game], BuildOptions(out=root, kinds=("narrator",), jobs=1, **table))
         for path in report.files:
-            lang = path.name.split("-narrator-", 1)[1][:2]
-            out[game, lang] = path
+            out[game, path.name.split("-narrator-", 1)[1][:2]] = path
     return out
 
 
@@ -53,42 +54,118 @@ def page_data(path: Path) -> dict:
     return json.loads(re.search(r'<script type="application/json" id="deck">(.*?)</script>', html, re.S).group(1))
 
 
-def said_lines(data: dict) -> set[str]:
-    """Every line the page may read aloud from the script, as written (marks and all)."""
+def lines(data: dict, version: str | None = None, **marks) -> set[str]:
+    """The spoken lines of the page's script (of one version), those with these marks only."""
     return {
         line["text"]
-        for version in data["versions"]
-        for phase in version["phases"]
+        for v in data["versions"]
+        if version in (None, v["id"])
+        for phase in v["phases"]
         for line in phase["lines"]
-        if line["kind"] == "say"
+        if line["kind"] == "say" and all(line.get(key) == value for key, value in marks.items())
     }
 
 
-def played_game(path: Path, game: str, name: str, lang: str, profile: Path) -> tuple[Played, list, list]:
-    with browser(profile) as session:
-        page = session.open(path, voices=[{"name": lang, "lang": SPEECH[lang]}], clock=True)
-        played = play(page, TABLES[game, name]())
-        return played, session.errors, [url for url in session.requests if url != path.as_uri()]
+def death_lines(data: dict) -> set[str]:
+    """Lines read only for a death just now: marked if-deaths true or if-died."""
+    return {
+        line["text"]
+        for v in data["versions"]
+        for phase in v["phases"]
+        for line in phase["lines"]
+        if line.get("deaths") is True or line.get("died")
+    }
 
 
-CASES = [(game, name) for game, name in TABLES]
+def spoken_after_each(played: Played, event: tuple[str, str]) -> list[list[str]]:
+    """For each time `event` happened: the lines spoken from then to the next time (or the end)."""
+    starts = [i for i, e in enumerate(played.events) if e == event]
+    ends = [*starts[1:], len(played.events)]
+    return [[text for kind, text in played.events[a + 1 : b] if kind == "say"] for a, b in zip(starts, ends)]
+
+
+@pytest.fixture(scope="module")
+def english(pages) -> dict[str, set[str]]:
+    """Per game, every line the English page may speak: its script's and its own phrases."""
+    out = {}
+    for game in BUILDS:
+        data = page_data(pages[game, "en"])
+        out[game] = lines(data) | {text for text in data["t"].values() if isinstance(text, str) and " " in text}
+    return out
+
+
+CASES = list(TABLES)
 
 
 @needs_browser
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game,name", CASES, ids=[f"{g}-{n}" for g, n in CASES])
-def test_a_whole_game_ends_with_its_winner_in_the_pages_language(pages, tmp_path, game, name, lang):
+def test_a_whole_game_plays_to_its_end_in_the_pages_language(pages, english, tmp_path, game, name, lang):
     path = pages[game, lang]
-    played, errors, elsewhere = played_game(path, game, name, lang, tmp_path / "profile")
-    assert errors == [] and elsewhere == []
     data = page_data(path)
-    winner = TABLES[game, name]().winner
-    team = next(team["name"] for team in data["teams"] if team["id"] == winner)
-    assert team in played.end
+    t = data["t"]
+    table = TABLES[game, name]()
+    with browser(tmp_path / "profile") as session:
+        page = session.open(path, voices=[{"name": lang, "lang": SPEECH[lang]}], clock=True)
+        played = play(page, table)
+        assert session.errors == []
+        assert set(session.requests) == {path.as_uri()}
+    team = next(team["name"] for team in data["teams"] if team["id"] == table.winner)
+    assert played.end[:2] == [t["game_over"], t["winner"].format(team=team)]
     spoken = played.said()
-    assert spoken and {line["lang"] for line in played.spoken} == {SPEECH[lang]}
+    assert spoken[-1] == t["winner"].format(team=team)
+    assert {line["lang"] for line in played.spoken} == {SPEECH[lang]}
     if lang != "en":
-        english = said_lines(page_data(pages[game, "en"])) - said_lines(data)
-        assert not [line for line in spoken if line in english]
+        own = lines(data) | set(t.values())
+        assert [line for line in spoken if line in english[game] - own] == []
     if lang == "zh":
-        assert all(CJK.search(line) for line in spoken)
+        assert [line for line in spoken if not CJK.search(line)] == []
+    CHECKS[game](played, data, table)
+
+
+def werewolf(played: Played, data: dict, table) -> None:
+    t = data["t"]
+    quiet, deadly = spoken_after_each(played, ("tap", "announce"))
+    # Night 1: the Witch saved the werewolves' victim. Nothing about a death until the next dawn.
+    assert quiet[0] == t["dawn_none"]
+    assert not set(quiet) & death_lines(data)
+    # Night 2: the Hunter was killed: his shot is called after the announcement, and he takes werewolf 3.
+    hunter = next(iter(lines(data, died=["hunter"], choices=["kill"])))
+    assert deadly[0] == t["dawn_deaths"].format(names="Grace") and hunter in deadly
+    assert played.taps()[-2:] == ["kill 3", "winner village"]
+    assert played.alive == [False, True, True, False, True, True, False, True]
+
+
+def mafia(played: Played, data: dict, table) -> None:
+    t = data["t"]
+    nights = spoken_after_each(played, ("tap", "announce"))
+    # No one dies on Mafia's first night, and the Nurse saved the second night's target: two quiet dawns,
+    # and the Mafia's "killed [name]" never read.
+    assert [spoken[0] for spoken in nights] == [t["dawn_none"]] * 2
+    assert not set(played.said()) & death_lines(data)
+    assert played.alive == [False, False, True, True, True, True, True]
+
+
+def salem(played: Played, data: dict, table) -> None:
+    (night,) = spoken_after_each(played, ("tap", "announce"))
+    assert night[0] == data["t"]["dawn_none"]
+    assert played.alive == [False, True, True, True, True]
+
+
+def werewords(played: Played, data: dict, table) -> None:
+    t = data["t"]
+    spoken = set(played.said())
+    # Nobody narrates: every line comes from the version the page runs alone, none from the narrator's.
+    assert not spoken & (lines(data, "moderator") - lines(data, "table"))
+    assert played.taps()[0] == f"secret-role {table.secret_role}"
+    word = played.taps()[1].removeprefix("word ")
+    # The Mayor, the Seer and the werewolves each saw the word on the private screen, and so does
+    # everyone at the end.
+    assert [text for kind, text in played.events if kind == "private"] == [word] * 3
+    assert played.end[2:4] == [t["the_word"], word]
+    found, lost = lines(data, "table", guessed=True), lines(data, "table", guessed=False)
+    assert spoken & (found if table.guessed else lost)
+    assert not spoken & (lost if table.guessed else found)
+
+
+CHECKS = {"werewolf": werewolf, "mafia-vendetta": mafia, "salem-1692": salem, "werewords": werewords}
