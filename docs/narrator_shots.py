@@ -29,8 +29,8 @@ from narrator_play import TABLES, play, visible  # noqa: E402
 OUT = ROOT / "docs" / "images" / "narrator"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 1}
 VOICE = {"en": [{"name": "English", "lang": "en-US"}], "vi": [{"name": "Tiếng Việt", "lang": "vi-VN"}]}
-# Per game played: (build command's arguments, page language, the table of narrator_play.TABLES, pictures: the
-# name of each and what must be on screen for it).
+# Per game played: (build command's arguments, page language, the table of narrator_play.TABLES, pictures:
+# the name of each, and the element on screen it shows the first time it is there (or the n-th time).
 PLAYS = [
     (
         ("werewolf", "--lang", "en", "--players", "8", "--with", "witch", "--with", "hunter"),
@@ -38,10 +38,10 @@ PLAYS = [
         ("werewolf", "village"),
         {
             "setup": "#start",
-            "circle": "#step-text",
+            "circle": 'body[data-phase="first-night"] #circle',
             "night-choice": '#circle[data-choosing="target"]',
-            "dawn": "button.announce",
-            "vote": '#circle[data-choosing="vote"]',
+            "dawn": "#announce",
+            "vote": "#vote-out:enabled",
             "win-check": "#win-check",
             "end": "#game-end",
         },
@@ -49,19 +49,20 @@ PLAYS = [
     (
         ("werewords", "--lang", "en", "--players", "5"),
         "en",
-        ("werewords", "guessed"),
+        ("werewords", "found"),
         {
             "private": "#private-show",
-            "werewords-role": "#private button[data-card]",
-            "werewords-word": "#private .secret",
+            "werewords-role": "#private button.candidate.role",
+            # The Mayor's look at the chosen word, the Seer's, then the werewolves'.
+            "werewords-word": ("#private .secret", 3),
             "werewords-end": "#game-end",
         },
     ),
     (
         ("werewords", "--lang", "vi", "--players", "5"),
         "vi",
-        ("werewords", "guessed"),
-        {"werewords-vi": "#private button.candidate"},
+        ("werewords", "found"),
+        {"werewords-vi": "#private .candidate"},
     ),
 ]
 
@@ -88,24 +89,30 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     written = []
     with tempfile.TemporaryDirectory() as work:
-        for arguments, lang, (game, name), pictures in PLAYS:
+        for arguments, lang, table, pictures in PLAYS:
             page_file = build(arguments, Path(work) / "out")
-            left = dict(pictures)
+            wanted = {name: want if isinstance(want, tuple) else (want, 1) for name, want in pictures.items()}
+            seen = dict.fromkeys(wanted, 0)
 
-            def shoot(page, played, left=left):
-                for picture, selector in list(left.items()):
-                    if visible(page, selector):
-                        target = OUT / f"{picture}.png"
-                        page.screenshot(path=str(target))
-                        small(target)
-                        written.append(target)
-                        del left[picture]
+            def shoot(page, played, wanted=wanted, seen=seen):
+                for name, (selector, times) in list(wanted.items()):
+                    if not visible(page, selector):
+                        continue
+                    seen[name] += 1
+                    if seen[name] < times:
+                        continue
+                    page.locator(selector).first.scroll_into_view_if_needed()
+                    target = OUT / f"{name}.png"
+                    page.screenshot(path=str(target), animations="disabled")
+                    small(target)
+                    written.append(target)
+                    del wanted[name]
 
-            with browser(Path(work) / f"profile-{game}-{lang}", **PHONE) as session:
+            with browser(Path(work) / f"profile-{len(written)}", **PHONE) as session:
                 page = session.open(page_file, voices=VOICE[lang], clock=True)
-                play(page, TABLES[game, name](), watch=shoot)
-            if left:
-                raise SystemExit(f"{page_file.name}: no screen showed {', '.join(left)}")
+                play(page, TABLES[table](), watch=shoot)
+            if wanted:
+                raise SystemExit(f"{page_file.name}: no screen showed {', '.join(wanted)}")
     for target in written:
         print(target.relative_to(ROOT), f"{target.stat().st_size // 1024} kB")
 

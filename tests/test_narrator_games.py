@@ -22,7 +22,7 @@ import pytest
 from cardgen.build import BuildOptions, build
 from cardgen.core.project import Project
 from conftest import ROOT
-from narrator_browser import browser, needs_browser
+from narrator_browser import ARGS, CHROMIUM, Session, needs_browser, sync_playwright
 from narrator_play import TABLES, Played, play
 
 LANGS = ("en", "vi", "zh", "es")
@@ -94,22 +94,34 @@ def english(pages) -> dict[str, set[str]]:
     return out
 
 
+@pytest.fixture(scope="module")
+def chromium():
+    """One browser for the module; each game gets a fresh context of its own (its own storage)."""
+    with sync_playwright() as playwright:
+        running = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield running
+        running.close()
+
+
 CASES = list(TABLES)
 
 
 @needs_browser
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game,name", CASES, ids=[f"{g}-{n}" for g, n in CASES])
-def test_a_whole_game_plays_to_its_end_in_the_pages_language(pages, english, tmp_path, game, name, lang):
+def test_a_whole_game_plays_to_its_end_in_the_pages_language(pages, english, chromium, game, name, lang):
     path = pages[game, lang]
     data = page_data(path)
     t = data["t"]
     table = TABLES[game, name]()
-    with browser(tmp_path / "profile") as session:
+    session = Session(chromium.new_context())
+    try:
         page = session.open(path, voices=[{"name": lang, "lang": SPEECH[lang]}], clock=True)
         played = play(page, table)
-        assert session.errors == []
-        assert set(session.requests) == {path.as_uri()}
+    finally:
+        session.context.close()
+    assert session.errors == []
+    assert set(session.requests) == {path.as_uri()}
     team = next(team["name"] for team in data["teams"] if team["id"] == table.winner)
     assert played.end[:2] == [t["game_over"], t["winner"].format(team=team)]
     spoken = played.said()
