@@ -155,13 +155,15 @@ function seatSheet(i) {
 function privateSpec(line) {
   const g = G();
   if (line.secretRole === "choose" || line.word === "choose") {
-    return { key: `${stepKey()}/choose`, to: names[line.card] || T.mayor, content: chooseContent(line) };
+    return { key: "choose", to: names[line.card] || T.mayor, content: chooseContent(line) };
   }
   if (["show", "initials", "ask"].includes(line.word) && S.word) {
     const shown = !line.ifSecret || line.ifSecret.includes(S.secretRole);
-    const secret = line.word === "initials" ? initials(S.word) : S.word;
+    // The Fortune Teller's letters were worked out by the build (pinyin initials in Chinese).
+    const secret = line.word === "initials" ? D.initials[S.word] : S.word;
     return {
-      key: `${stepKey()}/word`, to: names[line.card] || T.everyone, hold: line.pause ?? D.settings.pause.action,
+      // One look a role's call, whichever of its steps (the call's words, the narrator's) shows it.
+      key: `${g.night}/${line.card || stepKey()}/word`, to: names[line.card] || T.everyone, hold: line.pause ?? D.settings.pause.action,
       content: () => (shown ? [el("div", { class: "caption" }, line.word === "initials" ? T.initials : T.the_word), el("div", { class: "secret" }, secret)]
         : [el("div", { class: "secret nothing" }, T.nothing_to_see)]),
     };
@@ -181,14 +183,19 @@ function chooseContent(line) {
     if (line.secretRole === "choose" && !S.secretRole) {
       const roles = [...inPlay()].filter((id) => id !== line.card && cardOf[id] && cardOf[id].group === "role");
       return [el("div", { class: "caption" }, T.choose_role), el("div", { class: "candidates" }, roles.map((id) =>
-        el("button", { class: "candidate role", "data-card": id, onclick: () => { S.secretRole = id; save(); redraw(); } }, names[id])))];
+        el("button", { class: "candidate role", "data-card": id, onclick: () => {
+          S.secretRole = id;
+          if (!line.word) S.sealed.choose = true;
+          save();
+          redraw();
+        } }, names[id])))];
     }
     if (!line.word) return [el("div", { class: "caption" }, T.your_role), el("div", { class: "secret" }, names[S.secretRole])];
     if (S.word) return [el("div", { class: "caption" }, T.the_word), el("div", { class: "secret" }, S.word)];
     if (!S.candidates.length) drawWords();
     return [el("div", { class: "caption" }, T.choose_word),
       el("div", { class: "candidates" }, S.candidates.map((word) => el("button", {
-        class: "candidate", onclick: () => { S.word = word; S.sealed[`${stepKey()}/choose`] = true; save(); redraw(); },
+        class: "candidate", onclick: () => { S.word = word; S.sealed.choose = true; save(); redraw(); },
       }, word))),
       el("button", { class: "small", onclick: () => { drawWords(); save(); redraw(); } }, T.other_words)];
   };
@@ -216,7 +223,7 @@ function openPrivate(line, resume) {
     save();
     const content = spec.content ? spec.content(reveal) : [el("div", { class: "caption" }, seatName(spec.seat)),
       el("div", { class: "secret" }, names[S.cards[spec.seat]])];
-    const done = !spec.key.endsWith("/choose") || S.word || (S.secretRole && !line.word);
+    const done = spec.key !== "choose" || S.word || (S.secretRole && !line.word);
     body.replaceChildren(el("h2", {}, fill(T.for_only, { who: spec.to })), ...content,
       done ? el("button", { id: "private-hide", class: "primary big", onclick: hide }, T.private_hide) : null);
     if (done && spec.hold) later(hide, spec.hold * 1000);

@@ -11,9 +11,6 @@ function drawWords() {
     if (!S.candidates.includes(word)) S.candidates.push(word);
   }
 }
-function initials(word) {
-  return word.split(/\s+/).filter(Boolean).map((w) => Array.from(w)[0].toUpperCase()).join(" ");
-}
 // What the step shows on the table's screen: never the secret itself, which only the private screen shows.
 function wordWidget(line) {
   if (line.word === "guess") {

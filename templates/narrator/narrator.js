@@ -300,6 +300,8 @@ function startClock(key) {
   c.left = null;
   c.rung = false;
   save();
+  clearInterval(ticker);
+  ticker = setInterval(tick, 250);
   drawClocks();
 }
 function drawClocks() {
@@ -327,7 +329,8 @@ function tick() {
   }
   drawClocks();
 }
-setInterval(tick, 250);
+// The ticks keep time with the clock last started, so that its face turns on whole seconds.
+let ticker = setInterval(tick, 250);
 // A count-down under `key`; `start` says whether it starts by itself.
 function countdown(key, seconds, { sound, caption, start, line }) {
   if (!S.clocks[key]) S.clocks[key] = { seconds, end: null, left: seconds * 1000, sound, caption: line || caption || "" };
@@ -494,7 +497,7 @@ function lineText(line) {
 }
 // Which timers start by themselves: the whole table's clock (the day's guessing, the game's end) when
 // the page runs the game; a turn's hourglass waits for a tap.
-const pageRuns = () => D.versions[S.version].phases.some((p) => p.lines.some((l) => l.secretRole));
+const pageRuns = () => Boolean(D.versions[S.version].pageOnly);
 const startsItself = (phase, line) => (S.auto || pageRuns()) && (line.word === "guess" || phase.kind === "end");
 
 function show(update) {
