@@ -232,7 +232,6 @@ CARD: dict = {
                 "symbol": {"$ref": "#/$defs/file"},
             },
         },
-        "rules": CARD_RULES,
         "night": {
             "type": "object",
             "description": "When the card wakes. Short form: `order` (and `first-night-only`), the same "
@@ -251,6 +250,7 @@ CARD: dict = {
                 "other": _night_part("The card's call on every night after the first."),
             },
         },
+        "rules": CARD_RULES,
     },
 }
 

@@ -28,6 +28,8 @@ REMINDERS = {
     "framed": "night",
     "silenced": "day",
     "hypnotized": "day",
+    # A title held beside a role card (the Werewolf Sheriff): the page marks its holder with it.
+    "sheriff": "game",
 }
 # The narrator page's rules of one card (rules.js reads them): the dawn's suggested deaths and the
 # choices it allows.

@@ -274,6 +274,7 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
                 for index, card_id in enumerate(names):
                     where = path + (key,) + ((index,) if isinstance(condition, list) else ())
                     problems += unknown(doc, where, what, known) if isinstance(card_id, str) else []
+    problems += _check_rule_ids(files, cards, teams)
     script = files.extra.get("script.yaml")
     if script and isinstance(script.data, dict):
         parts = script.data.get("win-check")
@@ -287,6 +288,31 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
                 for index in range(len(script.data[key])):
                     problems += unknown(script, (key, index), "card", cards)
     problems += check_steps(files, [doc for doc in docs if doc is not None])
+    return problems
+
+
+# The narrator page's rule keys that name the game's cards or teams (the schema checks the rest).
+_RULE_IDS = {
+    "death-disables": "card",
+    "death-unless-by": "card",
+    "jails": "team",
+    "spares": "team",
+    "members": "card or team",
+    "struck-powerless": "team",
+}
+
+
+def _check_rule_ids(files: GameFiles, cards: list[str], teams: list[str]) -> list[Problem]:
+    """Each card's `rules` and game.yaml's `night` rules name only the game's cards and teams."""
+    known = {"card": cards, "team": teams, "card or team": cards + teams}
+    places = [(doc, ("rules",)) for doc in files.cards.values()] + [(files.checked_game, ("night",))]
+    problems = []
+    for doc, at in places:
+        rules = doc.data.get(at[0]) if isinstance(doc.data, dict) else None
+        for key, what in _RULE_IDS.items():
+            names = rules.get(key) if isinstance(rules, dict) else None
+            for index in range(len(names) if isinstance(names, list) else 0):
+                problems += unknown(doc, at + (key, index), what, known[what])
     return problems
 
 

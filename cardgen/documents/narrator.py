@@ -83,9 +83,11 @@ def _camel(rules: tuple[tuple[str, object], ...]) -> dict:
 
 
 def _card_rules(card: Card) -> dict:
-    """A card's rules, and whether its call wakes a group whose choice is one (the werewolves, a gang)."""
+    """A card's rules, and whether its call wakes a group whose choice is one (the werewolves, a gang);
+    nothing for a card without either."""
     together = any(script.group for script in card.scripts)
-    return {**_camel(card.rules), **({"together": True} if together else {})}
+    rules = {**_camel(card.rules), **({"together": True} if together else {})}
+    return {"rules": rules} if rules else {}
 
 
 def _cards(deck: Deck, versions: tuple[script_lines.VersionLines, ...]) -> list[dict]:
@@ -112,7 +114,7 @@ def _cards(deck: Deck, versions: tuple[script_lines.VersionLines, ...]) -> list[
             "count": card.count,
             "wakes": card.night_order is not None,
             **({"extra": card.extra_cards} if card.extra_cards else {}),
-            **({"rules": _card_rules(card)} if _card_rules(card) else {}),
+            **_card_rules(card),
         }
         for card in deck.cards
         if card.id in wanted
