@@ -391,6 +391,7 @@ class Pipeline:
                 table,
                 lambda name: project.template(f"narrator/{name}").read_text(encoding="utf-8"),
                 [folder / "narrator" for folder in project.templates],
+                prepared.book,
             )
         except narrator.PageError as exc:
             raise TemplateError("templates/narrator", None, str(exc)) from None

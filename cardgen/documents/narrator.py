@@ -7,7 +7,10 @@ filters them for the PDF. Its setup screen starts from the build's Tonight
 (``--players``, ``--setup``, ``--with``). Everything is in the one file: the
 deck's data as JSON in a ``<script type="application/json">`` block, and the
 page's script and style from templates/narrator/, allowed by the
-Content-Security-Policy through their hashes, which forbids every request.
+Content-Security-Policy through their hashes, which forbids every request. The
+style starts with the page's fonts: subsets of the bundled fonts holding every
+character the page can draw (cardgen/text/webfonts.py), as data: URLs, so that
+Chinese and Vietnamese read on a phone that has no font for them.
 """
 
 from __future__ import annotations
@@ -16,13 +19,16 @@ import base64
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardgen.deck.model import NOT, Card, Deck
 from cardgen.deck.schema_defs import REMINDERS
 from cardgen.deck.tonight import Tonight
 from cardgen.documents import script_lines, templating
 from cardgen.text.initials import initials
+
+if TYPE_CHECKING:
+    from cardgen.text.fonts import FontBook
 
 # Marks the page reads, by the key it reads them under; a default value is left out of the page.
 _MARKS = {
@@ -270,6 +276,19 @@ def _json(values: dict) -> str:
     return text
 
 
+def _fonts(book: FontBook, lang: str, values: dict, sources: tuple[str, ...]) -> str:
+    """The page's fonts, as CSS to put before its style: @font-face rules carrying (as data: URLs) the
+    language's families cut to every character the page can draw, the page's data and what its script
+    and style write themselves, and --cardgen-fonts, the list naming them that narrator.css puts before
+    the system's fonts. A name typed at the table or a voice's name may still need a system font."""
+    from cardgen.text import webfonts
+
+    chars = webfonts.data_characters(values).union(*map(webfonts.source_characters, sources))
+    faces = webfonts.web_faces(book, list(book.order(lang)), chars)
+    families = webfonts.css_families(dict.fromkeys(face.family for face in faces))
+    return webfonts.font_face_rules(faces, webfonts.data_url) + f":root {{ --cardgen-fonts: {families}; }}\n"
+
+
 def page(
     deck: Deck,
     text: Mapping,
@@ -278,10 +297,11 @@ def page(
     tonight: Tonight,
     read: Callable[[str], str],
     template_dirs,
+    book: FontBook,
 ) -> bytes:
     """The page's HTML. `page_text` is templates/narrator/text.yaml in the deck's language (and the
     language's name), `settings` templates/narrator/narrator.yaml; `read` gives the text of a file in
-    templates/narrator/ (the script and the style)."""
+    templates/narrator/ (the script and the style); `book` the fonts the page carries subsets of."""
     from markupsafe import Markup
 
     sources = {name: read(name) for name in SCRIPTS}
@@ -295,11 +315,13 @@ def page(
     values = data(deck, text, page_text, settings, tonight)
     encoded = json.dumps(values, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     values["id"] = hashlib.sha256(encoded.encode()).hexdigest()[:16]
+    style = _fonts(book, deck.lang, values, (code, style)) + style
     csp = "; ".join(
         [
             "default-src 'none'",
             f"script-src {_hash(code)}",
             f"style-src {_hash(style)}",
+            "font-src data:",
             "img-src data:",
             "base-uri 'none'",
             "form-action 'none'",

@@ -204,17 +204,23 @@ def _page(
 
     Its fonts are its language's families, then those the other languages it names need (the index's
     "中文" link); the page is drawn once without fonts to learn its characters."""
-    from cardgen.text.webfonts import page_characters, web_faces
+    from markupsafe import Markup
+
+    from cardgen.text.webfonts import css_families, font_face_rules, page_characters, web_faces
 
     families = list(context["families"])
     for lang in langs:
         families += [family for family in pipeline.book.order(lang) if family not in families]
-    chars = page_characters(_render(project, template, {**context, "faces": []}))
-    faces = []
-    for face in web_faces(pipeline.book, families, chars):
+    chars = page_characters(_render(project, template, {**context, "font_faces": "", "fonts": ""}))
+    faces = web_faces(pipeline.book, families, chars)
+    for face in faces:
         put(root / "fonts" / face.name, face.data)
-        faces.append({"family": face.family, "face": face.face, "url": f"{up}fonts/{face.name}"})
-    return _render(project, template, {**context, "families": families, "faces": faces}).encode("utf-8")
+    # The rules go in a <style>, where autoescape would break them; the list in an attribute, escaped.
+    fonts = {
+        "font_faces": Markup(font_face_rules(faces, lambda face: f"{up}fonts/{face.name}")),
+        "fonts": css_families(families),
+    }
+    return _render(project, template, {**context, **fonts}).encode("utf-8")
 
 
 def _dpi(prepared: Any) -> float:
