@@ -13,6 +13,7 @@ no error and asks for nothing but its own file. The pages are built once, in a m
 
 from __future__ import annotations
 
+import fcntl
 import json
 import re
 from pathlib import Path
@@ -38,14 +39,20 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory) -> dict[tuple[str, str], Path]:
-    root = tmp_path_factory.mktemp("narrator-games")
-    out = {}
-    for game, table in BUILDS.items():
-        report = build(Project.at(ROOT / "decks"), [game], BuildOptions(out=root, kinds=("narrator",), jobs=1, **table))
-        for path in report.files:
-            out[game, path.name.split("-narrator-", 1)[1][:2]] = path
-    return out
+def pages(tmp_path_factory, worker_id) -> dict[tuple[str, str], Path]:
+    """The pages, built once for the whole run: the first test process builds them, under a lock, and
+    the others find them built (each page carries its font subsets, which take a while to make)."""
+    if worker_id == "master":
+        root = tmp_path_factory.mktemp("narrator-games")
+    else:
+        root = tmp_path_factory.getbasetemp().parent / "narrator-games"
+        root.mkdir(exist_ok=True)
+    with open(root / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for game, table in BUILDS.items():
+            build(Project.at(ROOT / "decks"), [game], BuildOptions(out=root, kinds=("narrator",), jobs=1, **table))
+    pages = sorted(root.glob("*/*-narrator-*.html"))
+    return {(path.parent.name, path.name.split("-narrator-", 1)[1][:2]): path for path in pages}
 
 
 def page_data(path: Path) -> dict:
