@@ -2,14 +2,10 @@
 
 rules.js runs in Debian's chromium on a blank page, with each game's rule data exactly as the page gets
 it from narrator.data(); each test builds a table and a night's choices and checks the exact deaths,
-the choices allowed and the reminders left. The Python tests check that the rule data's vocabulary
-(effects, reminders, rule keys) is the one documented in docs/designing.md.
+the choices allowed and the reminders left. tests/test_narrator_rule_data.py checks the data itself.
 """
 
 from __future__ import annotations
-
-import re
-import shutil
 
 import pytest
 import yaml
@@ -17,10 +13,9 @@ import yaml
 from cardgen.build import card_sizes, check
 from cardgen.core.project import Project
 from cardgen.deck.resolve import AnyGlyph, resolve_deck
-from cardgen.deck.schema_defs import CARD_RULES, CHOICES, NIGHT_RULES, REMINDERS
 from cardgen.deck.tonight import Tonight
 from cardgen.documents import narrator
-from conftest import ROOT, run
+from conftest import ROOT
 from narrator_browser import browser, needs_browser
 
 TEXT = yaml.safe_load((ROOT / "templates" / "documents" / "text.yaml").read_text(encoding="utf-8"))
@@ -412,74 +407,3 @@ def test_the_witches_victim_dies_unless_they_have_the_gavel_for_that_night(rules
     guarded = table(None, None, None, None, reminders={2: [("protected", None, 2)]})
     assert deaths(rules("salem-1692", "dawn", night(3, guarded, (None, "target", 2)))) == [(2, "target")]
     assert rules("salem-1692", "dawn", night(3, guarded))["remove"] == [{"seat": 2, "id": "protected"}]
-
-
-# ---- the data's vocabulary
-
-
-def rule_data(game: str):
-    """Every card's `rules` and choices, and the game's night rules, as written in the deck."""
-    folder = ROOT / "decks" / game
-    for path in sorted((folder / "roles").glob("*.yaml")):
-        card = yaml.safe_load(path.read_text(encoding="utf-8"))
-        yield path.stem, card.get("rules", {}), (card.get("night", {}).get("script") or {}).get("choices", [])
-    yield "game.yaml", yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8")).get("night", {}), []
-
-
-def test_every_reminder_the_rule_data_names_is_one_the_page_knows():
-    used = set()
-    for game in GAMES:
-        for _, rules, _ in rule_data(game):
-            used |= {rules["leaves"]} if "leaves" in rules else set()
-            used |= {id for key in ("not-if", "death-takes") for id in rules.get(key, ())}
-        script = (ROOT / "decks" / game / "script.yaml").read_text(encoding="utf-8")
-        used |= set(re.findall(r"if-died: ([a-z-]+)", script)) - {card["id"] for card in page_data(game)["cards"]}
-    assert used == {"enchanted", "silenced", "hypnotized", "framed", "revealed", "lover"}
-    assert used <= set(REMINDERS) and set(REMINDERS.values()) == {"night", "day", "game"}
-
-
-def test_every_effect_reminder_and_rule_key_is_documented():
-    guide = (ROOT / "docs" / "designing.md").read_text(encoding="utf-8")
-    for word in [*CHOICES, *REMINDERS, *CARD_RULES["properties"], *NIGHT_RULES]:
-        assert f"`{word}`" in guide, word
-    effects = {effect for game in GAMES for _, _, choices in rule_data(game) for effect in choices}
-    assert effects <= set(CHOICES)
-
-
-def test_the_page_carries_the_rules_before_its_own_script(tmp_path):
-    assert narrator.SCRIPTS == ("rules.js", "narrator.js")
-    werewolf = page_data("werewolf")
-    cards = {card["id"]: card.get("rules") for card in werewolf["cards"]}
-    assert cards["elder"] == {
-        "lives": 2,
-        "deathDisables": ["hunter", "guard", "witch", "seer"],
-        "deathTakes": ["revealed"],
-        "deathUnlessBy": ["werewolf"],
-    }
-    assert cards["werewolf"] == {"together": True} and cards["villager"] is None
-    assert page_data("mafia-vendetta")["gameRules"] == {
-        "firstNightKills": False,
-        "notSelf": True,
-        "struckPowerless": ["leaders"],
-        "reminders": REMINDERS,
-    }
-
-
-def test_rule_data_that_names_an_unknown_card_team_or_reminder_is_an_error(tmp_path):
-    shutil.copytree(ROOT / "decks" / "werewolf", tmp_path / "decks" / "werewolf")
-    shutil.copytree(ROOT / "decks" / "mafia-vendetta", tmp_path / "decks" / "mafia-vendetta")
-
-    def edit(path: str, old: str, new: str) -> None:
-        file = tmp_path / "decks" / path
-        file.write_text(file.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
-
-    edit("mafia-vendetta/roles/interrogator.yaml", "jails: [thugs,", "jails: [thugz,")
-    edit("werewolf/roles/elder.yaml", "death-disables: [hunter,", "death-disables: [huntr,")
-    edit("werewolf/roles/pied-piper.yaml", "leaves: enchanted", "leaves: enchant")
-    result = run("validate", "--decks", str(tmp_path / "decks"), "werewolf", "mafia-vendetta")
-    assert result.exit_code != 0
-    lines = [line.split(": ", 1)[1] for line in result.output.splitlines() if ": error: " in line]
-    assert lines[0].startswith("error: rules.jails.0: unknown team 'thugz' (did you mean 'thugs'?)")
-    assert lines[1].startswith("error: rules.death-disables.0: unknown card 'huntr' (did you mean 'hunter'?)")
-    assert lines[2].startswith("error: rules.leaves: expected one of lover, enchanted,")
-    assert len(lines) == 3

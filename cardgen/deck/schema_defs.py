@@ -45,11 +45,6 @@ CARD_RULES: dict = {
         "once": {"type": "array", "items": {"enum": CHOICES}, "description": "Effects it uses once a game."},
         "one-a-night": {"type": "boolean", "description": "At most one of its choices takes effect a night."},
         "not-self": {"type": "array", "items": {"enum": CHOICES}, "description": "Effects not on itself."},
-        "not-if": {
-            "type": "array",
-            "items": {"enum": list(REMINDERS)},
-            "description": "Its choices do nothing while its player carries one of these reminders.",
-        },
         "dies-instead": {"type": "boolean", "description": "Its protect: it dies in place of a client hit."},
         "leaves": {"enum": list(REMINDERS), "description": "The reminder its note choices leave on a player."},
         "jails": {"type": "array", "items": {"$ref": "#/$defs/id"}, "description": "Teams its jail holds."},

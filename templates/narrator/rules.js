@@ -15,7 +15,7 @@ const Rules = (() => {
   const GROUP_DISABLING = ["charmed", "jailed"];
 
   const rulesOf = (game, id) => (id && game.cards[id] && game.cards[id].rules) || {};
-  const has = (seat, id, by) => seat.reminders.some(r => r.id === id && (by === undefined || r.by === by));
+  const has = (seat, id) => seat.reminders.some(r => r.id === id);
   const seatsOf = (state, card) => state.seats.map((s, i) => i).filter(i => state.seats[i].card === card);
   const teamOf = (game, seat) => seat.card && game.cards[seat.card] ? game.cards[seat.card].team : null;
 
@@ -29,8 +29,8 @@ const Rules = (() => {
     });
   }
 
-  // Whether a target lands on `seat` given the protections among `choices` (no Bodyguard's sacrifice:
-  // he takes the hit, so for his client it does not land either).
+  // Whether a kill on `seat` is stopped by a charm or by a protection among `choices` (the Bodyguard's
+  // too: he takes the hit, his client lives).
   function shielded(seat, choices, disabled) {
     if (disabled[seat] && disabled[seat].includes("charmed")) return true;
     return choices.some(c => c.effect === "protect" && c.seat === seat);
@@ -48,7 +48,7 @@ const Rules = (() => {
       if (choice.seat === null || choice.seat === undefined) continue;
       if (!allowedWith(game, state, kept, disabled, choice.by, choice.effect, choice.seat)) continue;
       kept.push(choice);
-      const left = lastingWith(game, state, choice)[0];
+      const left = lasting(game, state, choice)[0];
       if (left && DISABLING.includes(left.id)) disabled[choice.seat] = [...disabled[choice.seat], left.id];
       if (choice.effect === "target" && struck.includes(teamOf(game, state.seats[choice.seat])) &&
           !shielded(choice.seat, kept, disabled)) {
@@ -68,7 +68,6 @@ const Rules = (() => {
     const able = i => (effect === "kill" || state.seats[i].alive) &&
       !(disabled[i] || []).some(id => (rules.together ? GROUP_DISABLING : [...DISABLING, "struck"]).includes(id));
     if (mine.length && !mine.some(able)) return false;
-    if (mine.some(i => (rules.notIf || []).some(id => has(state.seats[i], id)))) return false;
     const self = target.card === by && !rules.together;
     if (self && ((rules.notSelf || []).includes(effect) || game.rules.notSelf)) return false;
     const tonight = kept.filter(c => c.by === by);
@@ -85,7 +84,7 @@ const Rules = (() => {
     return true;
   }
 
-  function lastingWith(game, state, choice) {
+  function lasting(game, state, choice) {
     if (choice.seat === null || choice.seat === undefined) return [];
     const rules = rulesOf(game, choice.by);
     let id = LEAVES[choice.effect] || (choice.effect === "note" ? rules.leaves : null);
@@ -196,10 +195,6 @@ const Rules = (() => {
   function allowed(game, state, by, effect, seat) {
     const {kept, disabled} = effective(game, state);
     return allowedWith(game, state, kept, disabled, by, effect, seat);
-  }
-
-  function lasting(game, state, choice) {
-    return lastingWith(game, state, choice);
   }
 
   function triggers(state, deaths) {
