@@ -33,7 +33,7 @@ class Made:
 @dataclass(frozen=True)
 class Kind:
     name: str
-    suffix: str  # of its file: <game>-<name>-<lang>[-<N>p].<suffix>
+    suffix: str  # of its file: <game>-<name>-<lang>[-<table>].<suffix>, the table as [<setup>-]<N>p[-<digest>]
     stale_on: tuple[str, ...]  # the BuildOptions fields that change its bytes
     unused_templates: tuple[str, ...]  # files or folders at the top of templates/ it never reads
     table: str  # "always": made for the build's table (--players, --roles); "only-needed":
@@ -50,9 +50,9 @@ class Kind:
         """Whether a build with these options makes it for its table rather than for the whole box."""
         return options.tailored and (self.table == "always" or (self.table == "only-needed" and options.only_needed))
 
-    def path_name(self, game: str, lang: str, players: int | None) -> str:
-        table = f"-{players}p" if players is not None else ""
-        return f"{game}-{self.name}-{lang}{table}.{self.suffix}"
+    def path_name(self, game: str, lang: str, table: str | None) -> str:
+        """Its file's name: `table` names a tailored build's table (planning.table_name), None the whole box."""
+        return f"{game}-{self.name}-{lang}{f'-{table}' if table else ''}.{self.suffix}"
 
 
 # Named functions, not lambdas: a job's targets, kinds and all, are pickled to reach a worker process.
@@ -137,5 +137,5 @@ NOT_IN_OUTPUT = {
     "force": "whether up-to-date outputs are made again",
     "jobs": "how many processes make the outputs",
     "kinds": "which kinds are built (--only)",
-    "only_needed": "whether the card sheets are made for the table: a file of its own (-<N>p), then hashed with TABLE",
+    "only_needed": "whether the card sheets are made for the table: a file of its own (-<table>), then hashed with TABLE",
 }

@@ -3,6 +3,7 @@ tailored build the table settled once per game."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,9 +29,23 @@ def output_kinds(files: GameFiles) -> list[Kind]:
     return [kind for kind in KINDS.values() if kind.made_for(files)]
 
 
-def output_path(options: BuildOptions, files: GameFiles, kind: Kind, lang: str, players: int | None = None) -> Path:
-    """Where an output goes: `<game>-<kind>-<lang>.pdf` for the whole box, `-<N>p` added for a table of N."""
-    return options.out / files.id / kind.path_name(files.id, lang, players)
+def output_path(options: BuildOptions, files: GameFiles, kind: Kind, lang: str, table: str | None = None) -> Path:
+    """Where an output goes: `<game>-<kind>-<lang>.pdf` for the whole box, `-<table>` added for a table
+    (:func:`table_name`)."""
+    return options.out / files.id / kind.path_name(files.id, lang, table)
+
+
+def table_name(files: GameFiles, options: BuildOptions) -> str:
+    """What a tailored build's files say of its table, so that two tables never share a file:
+    `[<setup>-]<N>p[-<digest>]`. The setup is named when it is not the game's first (the one dealt without
+    --setup), and the digest (6 hex digits of SHA-256) tells apart the cards --with adds to the setup's
+    row or --roles names, in any order. The game's own table for N players stays `<N>p`."""
+    first = next(iter(files.checked_game.data.get("setups") or {}), None)
+    setup = f"{options.setup}-" if options.setup not in (None, first) else ""
+    cards = [f"with:{card}" for card in sorted(options.extra_cards)]
+    cards += [f"roles:{card}:{n}" for card, n in sorted(options.roles)]
+    digest = "-" + hashlib.sha256(",".join(cards).encode()).hexdigest()[:6] if cards else ""
+    return f"{setup}{options.players}p{digest}"
 
 
 @dataclass(frozen=True)
@@ -49,9 +64,8 @@ def targets(files: GameFiles, lang: str, options: BuildOptions) -> list[Target]:
         if options.kinds and kind.name not in options.kinds or ("+" in lang and not kind.pairs):
             continue
         tailored = kind.tailored(options)
-        out.append(
-            Target(kind.name, output_path(options, files, kind, lang, options.players if tailored else None), tailored)
-        )
+        table = table_name(files, options) if tailored else None
+        out.append(Target(kind.name, output_path(options, files, kind, lang, table), tailored))
     return out
 
 
@@ -61,7 +75,7 @@ def plan(
     """Each game with the options its outputs are built with, and the table's warnings. For a tailored
     build the table is settled here, once per game and before anything is drawn: a mistake in the
     options stops the build at once, and the number of players (counted from --roles, or a one-row
-    setup's) names the files."""
+    setup's) names the files, with the setup and the cards named (:func:`table_name`)."""
     from cardgen.deck.resolve import AnyGlyph, resolve_deck
 
     if not options.tailored:

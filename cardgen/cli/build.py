@@ -41,7 +41,9 @@ def build_command(ctx, games, list_targets, as_json, quiet, verbose, decks, incl
 
     Outputs whose inputs did not change since the last build into the same folder are kept as they are.
     With --players, --setup or --roles the script and the narrator page are written for that table, as
-    <game>-script-<lang>-<N>p.pdf, and with --only-needed so are the card sheets, beside the whole box's files.
+    <game>-script-<lang>-<N>p.pdf (a setup other than the first named, <setup>-<N>p, and cards chosen with
+    --with or --roles as a digest, <N>p-3f9a2c), and with --only-needed so are the card sheets, beside the
+    whole box's files.
     --lang vi+en prints every card in both languages (<game>-cards-vi+en.pdf), and the rulebook and script in
     the first with each role's second name in brackets (<game>-rulebook-vi+en.pdf)."""
     from cardgen.build import build

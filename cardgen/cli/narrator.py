@@ -24,7 +24,9 @@ from cardgen.core.problems import DeckError
 @click.pass_context
 def narrator_command(ctx, game, lang, no_open, decks, includes, **_options) -> None:
     """Build GAME's narrator page if it changed, and open it: one HTML file that runs the night aloud,
-    its setup screen starting from the table named (for a table of N: <game>-narrator-<lang>-<N>p.html)."""
+    its setup screen starting from the table named (for the game's table of N:
+    <game>-narrator-<lang>-<N>p.html; another setup is named before it, <lang>-<setup>-<N>p, and cards
+    chosen with --with or --roles add a digest of them, <N>p-3f9a2c, so two tables never share a file)."""
     from cardgen.build import build, check
     from cardgen.build.kinds import NARRATOR
 
