@@ -50,8 +50,8 @@ _MARKS = {
 
 
 # The page's scripts, in the order they go into its one <script>: the game's rules, then the page (its
-# core, the seat circle, the deaths and the end), which starts once all are read.
-SCRIPTS = ("rules.js", "narrator.js", "circle.js", "day.js")
+# core, the seat circle, the deaths and the end, the setup screen), which starts once all are read.
+SCRIPTS = ("rules.js", "narrator.js", "circle.js", "day.js", "setup.js")
 
 
 class PageError(ValueError):
