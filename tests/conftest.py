@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 from pathlib import Path
@@ -69,6 +70,23 @@ def write(project: Path, name: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def digest(extra: tuple[str, ...] = (), roles: str = "") -> str:
+    """The six hex digits a table's file names carry for the cards chosen with --with (`extra`) or
+    --roles (a spec): of the SHA-256 of them sorted, whatever order they were named in."""
+    chosen = [f"with:{card}" for card in sorted(extra)]
+    if roles:
+        counted = (part.partition(":") for part in roles.split(","))
+        chosen += [f"roles:{card}:{n or 1}" for card, _, n in sorted(counted)]
+    return hashlib.sha256(",".join(chosen).encode()).hexdigest()[:6]
+
+
+def table(players: int, extra: tuple[str, ...] = (), roles: str = "", setup: str = "") -> str:
+    """What a table's file names say of it (werewolf-script-en-<this>.pdf): `[<setup>-]<N>p[-<digest>]`,
+    `setup` when it is not the game's first."""
+    cards = f"-{digest(extra, roles)}" if extra or roles else ""
+    return f"{setup}-{players}p{cards}" if setup else f"{players}p{cards}"
 
 
 def run(*args: str):

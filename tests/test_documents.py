@@ -9,7 +9,7 @@ import pytest
 
 from cardgen.core.units import mm
 from cardgen.documents.booklet import saddle_order
-from conftest import ROOT, run
+from conftest import ROOT, run, table
 
 WEREWOLF_FIRST_NIGHT = ["Thief", "Cupid", "Guard", "Seer", "Werewolves", "Witch", "Pied Piper"]
 
@@ -66,7 +66,7 @@ def test_script_wakes_the_roles_in_the_seed_s_order_and_thief_and_cupid_only_on_
 def test_script_covers_exactly_the_roles_in_play(tmp_path):
     result = run("build", "werewolf", "--lang", "en", "--players", "10", "--with", "hunter", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    text = text_of(tmp_path / "werewolf" / "werewolf-script-en-10p.pdf")
+    text = text_of(tmp_path / "werewolf" / f"werewolf-script-en-{table(10, ('hunter',))}.pdf")
     assert "10 players, setup: Standard" in text
     assert "Seer, open your eyes." in text and "Werewolves, open your eyes." in text
     for absent in ("Witch, open", "Thief, open", "Possibly nobody holds this card"):

@@ -13,7 +13,7 @@ import pdfplumber
 import pypdf
 import pytest
 
-from conftest import FIXTURES, run
+from conftest import FIXTURES, run, table
 from narrator_browser import browser, choose_table, needs_browser, script_view
 
 BY_TEAM = """  by-team:
@@ -119,7 +119,7 @@ def test_the_script_rulebook_and_cards_of_the_whole_range(full, lang):
     out = full / "out"
     result = cardgen(full, "build", "--lang", lang, *TABLE, "--out", str(out), "--jobs", "1")
     assert result.exit_code == 0, result.output
-    script = lines_of(out / "nights" / f"nights-script-{lang}-6p.pdf")
+    script = lines_of(out / "nights" / f"nights-script-{lang}-{table(6, ('hermit',), setup='by-team')}.pdf")
     first, day, night, end = {
         "en": ("First night", "Day", "Night", "End"),
         "es": ("Primera noche", "Día", "Noche", "Final"),

@@ -11,7 +11,7 @@ import pypdf
 import pytest
 
 from cardgen.deck.yaml_doc import load_file
-from conftest import ROOT, run
+from conftest import ROOT, run, table
 
 
 def lines_of(path) -> list[str]:
@@ -172,7 +172,7 @@ def test_night_calls_open_with_the_dead_roles_rule_and_group_calls_use_the_plura
 def test_with_gives_a_card_the_seat_of_one_fill_card(night):
     result, out = build(night, "--lang", "en", "--players", "5", "--with", "hunter")
     assert result.exit_code == 0, result.output
-    text = joined(out / "night-script-en-5p.pdf")
+    text = joined(out / f"night-script-en-{table(5, ('hunter',))}.pdf")
     assert "Take these 6 cards: 2 × Wolf, 1 × Seer, 2 × Villager, 1 × Hunter." in text
     assert "Hunter, open your eyes." in text
 
@@ -281,7 +281,7 @@ def test_cards_are_dealt_only_in_the_setup(night):
 def test_a_card_the_setup_never_deals_is_in_play_without_a_seat(night):
     result, out = build(night, "--lang", "en", "--players", "5", "--with", "badge")
     assert result.exit_code == 0, result.output
-    text = joined(out / "night-script-en-5p.pdf")
+    text = joined(out / f"night-script-en-{table(5, ('badge',))}.pdf")
     assert "Take these 6 cards: 2 × Wolf, 1 × Seer, 3 × Villager." in text  # the badge takes no seat
     assert "Win check: If no wolf is left the village wins. The badge holder breaks ties." in text
 
@@ -289,7 +289,7 @@ def test_a_card_the_setup_never_deals_is_in_play_without_a_seat(night):
 def test_a_card_with_extra_cards_deals_them_from_the_fill_card(night):
     result, out = build(night, "--lang", "en", "--players", "5", "--with", "joker")
     assert result.exit_code == 0, result.output
-    text = joined(out / "night-script-en-5p.pdf")
+    text = joined(out / f"night-script-en-{table(5, ('joker',))}.pdf")
     assert (
         "Take these 7 cards: 2 × Wolf, 1 × Seer, 3 × Villager, 1 × Joker. Shuffle them and deal one face down "
         "to each player. Lay the 2 cards left over face down in the middle of the table."

@@ -17,10 +17,11 @@ from cardgen.core.project import Project
 from cardgen.deck.load import load_game
 from cardgen.deck.resolve import AnyGlyph, resolve_deck
 from cardgen.deck.tonight import printed, tonight
-from conftest import ROOT, run
+from conftest import ROOT, run, table
 from test_game_night_engine import build as build_night
 
 NINE = "werewolf:3,seer,witch,hunter,guard,villager:2"  # the issue's "Done when" table
+TABLE = table(9, roles=NINE)  # what its file names say of it
 
 
 def joined(path: Path) -> str:
@@ -78,7 +79,7 @@ def evening(tmp_path_factory):
 
 def test_the_evening_prints_exactly_its_cards_and_a_player_aid_a_seat(evening):
     out, _, _, result = evening
-    assert card_names(out / "werewolf" / "werewolf-cards-en-9p.pdf") == Counter(
+    assert card_names(out / "werewolf" / f"werewolf-cards-en-{TABLE}.pdf") == Counter(
         {"Werewolf": 3, "Seer": 1, "Witch": 1, "Hunter": 1, "Guard": 1, "Villager": 2, "Player aid": 9}
     )
     assert result.stdout.splitlines()[-1].endswith(
@@ -88,7 +89,7 @@ def test_the_evening_prints_exactly_its_cards_and_a_player_aid_a_seat(evening):
 
 def test_the_evening_s_script_calls_exactly_its_roles_in_night_order(evening):
     out, _, _, _ = evening
-    text = joined(out / "werewolf" / "werewolf-script-en-9p.pdf")
+    text = joined(out / "werewolf" / f"werewolf-script-en-{TABLE}.pdf")
     assert "9 players, roles chosen for tonight" in text
     first_night = text[text.index("First night") : text.index("Day ")]
     calls = [part.rsplit(". ", 1)[-1].strip() for part in first_night.split(", open your eyes.")[:-1]]
@@ -101,21 +102,21 @@ def test_the_evening_s_files_sit_beside_the_unchanged_whole_box(evening):
     out, before, manifest, result = evening
     folder = out / "werewolf"
     assert sorted(path.name for path in folder.iterdir()) == [
-        "werewolf-cards-en-9p.pdf",
+        f"werewolf-cards-en-{TABLE}.pdf",
         "werewolf-cards-en.pdf",
-        "werewolf-narrator-en-9p.html",
+        f"werewolf-narrator-en-{TABLE}.html",
         "werewolf-narrator-en.html",
         "werewolf-rulebook-en.pdf",
-        "werewolf-script-en-9p.pdf",
+        f"werewolf-script-en-{TABLE}.pdf",
         "werewolf-script-en.pdf",
     ]
     assert {name: (folder / name).read_bytes() for name in before} == before
     after = json.loads((out / "cardgen-manifest.json").read_text())["outputs"]
     assert {key: after[key] for key in manifest} == manifest
     assert result.stdout.splitlines()[:3] == [
-        f"{folder / 'werewolf-cards-en-9p.pdf'}",
-        f"{folder / 'werewolf-script-en-9p.pdf'}",
-        f"{folder / 'werewolf-narrator-en-9p.html'}",
+        f"{folder / f'werewolf-cards-en-{TABLE}.pdf'}",
+        f"{folder / f'werewolf-script-en-{TABLE}.pdf'}",
+        f"{folder / f'werewolf-narrator-en-{TABLE}.html'}",
     ]
     again = run("build", "werewolf", "--lang", "en", "--out", str(out), "--jobs", "1")
     assert again.stdout.startswith("up to date (4 files)")
@@ -137,10 +138,10 @@ def test_without_only_needed_a_table_gets_its_script_and_the_box_s_cards(tmp_pat
         "build", "werewolf", "--lang", "en", "--roles", NINE, "--only-needed", "--out", "o", "--list-targets", "--json"
     )
     assert json.loads(listed.stdout)["targets"][0]["outputs"] == [
-        "o/werewolf/werewolf-cards-en-9p.pdf",
+        f"o/werewolf/werewolf-cards-en-{TABLE}.pdf",
         "o/werewolf/werewolf-rulebook-en.pdf",
-        "o/werewolf/werewolf-script-en-9p.pdf",
-        "o/werewolf/werewolf-narrator-en-9p.html",
+        f"o/werewolf/werewolf-script-en-{TABLE}.pdf",
+        f"o/werewolf/werewolf-narrator-en-{TABLE}.html",
     ]
 
 
@@ -150,7 +151,7 @@ def test_without_only_needed_a_table_gets_its_script_and_the_box_s_cards(tmp_pat
 def test_the_setup_phase_deals_exactly_the_roles_given(night):
     result, out = build_night(night, "--lang", "en", "--roles", "wolf:2,hunter,villager:2")
     assert result.exit_code == 0, result.output
-    text = joined(out / "night-script-en-4p.pdf")
+    text = joined(out / f"night-script-en-{table(4, roles='wolf:2,hunter,villager:2')}.pdf")
     plain, bell = text.split("Bell Setup")
     for version in (plain, bell):
         assert (
@@ -170,8 +171,10 @@ def test_the_deal_of_chosen_roles_in_spanish_and_chinese(night):
     assert result.exit_code == 0, result.output
     assert (
         "Toma estas 5 cartas: 2 × Lobo, 1 × Vidente, 2 × Aldeano. Barájalas y reparte una boca abajo a cada jugador."
-    ) in joined(out / "night-script-es-4p.pdf")
-    assert "取以下5张牌：Wolf×2、Seer×1、Villager×2。" in joined(out / "night-script-zh-4p.pdf").replace(" ", "")
+    ) in joined(out / f"night-script-es-{table(4, roles='wolf:2,seer,villager:2')}.pdf")
+    assert "取以下5张牌：Wolf×2、Seer×1、Villager×2。" in joined(
+        out / f"night-script-zh-{table(4, roles='wolf:2,seer,villager:2')}.pdf"
+    ).replace(" ", "")
 
 
 # --- messages -------------------------------------------------------------------------------------------

@@ -3,7 +3,6 @@ so that two tables of ten never overwrite each other, and the game's own table k
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from conftest import run
+from conftest import digest, run
 from narrator_browser import as_built, browser, needs_browser, script_view
 
 
@@ -24,10 +23,6 @@ def narrator(out: Path, game: str, *table: str) -> Path:
 def tonight(page: Path) -> dict:
     html = page.read_text(encoding="utf-8")
     return json.loads(re.search(r'<script type="application/json" id="deck">(.*?)</script>', html).group(1))["tonight"]
-
-
-def digest(*cards: str) -> str:
-    return hashlib.sha256(",".join(cards).encode()).hexdigest()[:6]
 
 
 def test_the_games_own_table_keeps_its_name_and_a_named_first_setup_is_the_same_table(tmp_path):
@@ -43,14 +38,14 @@ def test_the_games_own_table_keeps_its_name_and_a_named_first_setup_is_the_same_
 def test_two_tables_of_ten_with_other_cards_get_two_pages_each_of_its_own_table(tmp_path):
     witch = narrator(tmp_path, "werewolf", "--players", "10", "--with", "witch")
     hunter = narrator(tmp_path, "werewolf", "--players", "10", "--with", "hunter")
-    assert witch.name == f"werewolf-narrator-en-10p-{digest('with:witch')}.html"
-    assert hunter.name == f"werewolf-narrator-en-10p-{digest('with:hunter')}.html"
+    assert witch.name == f"werewolf-narrator-en-10p-{digest(('witch',))}.html"
+    assert hunter.name == f"werewolf-narrator-en-10p-{digest(('hunter',))}.html"
     assert (tonight(witch)["with"], tonight(hunter)["with"]) == (["witch"], ["hunter"])
     # The same cards in another order are the same table, the same name.
     both = narrator(tmp_path, "werewolf", "--players", "10", "--with", "witch", "--with", "hunter")
     again = narrator(tmp_path, "werewolf", "--players", "10", "--with", "hunter", "--with", "witch")
     assert both == again != witch
-    assert both.name == f"werewolf-narrator-en-10p-{digest('with:hunter', 'with:witch')}.html"
+    assert both.name == f"werewolf-narrator-en-10p-{digest(('witch', 'hunter'))}.html"
     assert sorted(p.name for p in (tmp_path / "werewolf").iterdir()) == sorted({witch.name, hunter.name, both.name})
 
 
@@ -58,12 +53,11 @@ def test_roles_in_any_order_name_one_table_apart_from_the_same_cards_added_with_
     spec = "werewolf:2,seer,witch,villager:6"
     chosen = narrator(tmp_path, "werewolf", "--roles", spec)
     assert narrator(tmp_path, "werewolf", "--roles", "villager:6,witch,seer,werewolf:2") == chosen
-    cards = digest("roles:seer:1", "roles:villager:6", "roles:werewolf:2", "roles:witch:1")
-    assert chosen.name == f"werewolf-narrator-en-10p-{cards}.html"
+    assert chosen.name == f"werewolf-narrator-en-10p-{digest(roles=spec)}.html"
     assert dict(tonight(chosen)["roles"]["dealt"]) == {"werewolf": 2, "seer": 1, "witch": 1, "villager": 6}
     # The standard row with the Witch deals the same cards, but the page starts from the row: its own name.
     added = narrator(tmp_path, "werewolf", "--players", "10", "--with", "witch")
-    assert added.name == f"werewolf-narrator-en-10p-{digest('with:witch')}.html" != chosen.name
+    assert added.name == f"werewolf-narrator-en-10p-{digest(('witch',))}.html" != chosen.name
 
 
 def test_two_mafia_setups_for_twelve_write_two_scripts_and_two_pages(tmp_path):
@@ -119,7 +113,7 @@ def test_each_of_two_tables_of_ten_opens_to_its_own_night(tmp_path):
     [
         ((), "werewolf-script-en-9p.pdf"),
         (("--setup", "board-9"), "werewolf-script-en-board-9-9p.pdf"),
-        (("--with", "witch"), f"werewolf-script-en-9p-{digest('with:witch')}.pdf"),
+        (("--with", "witch"), f"werewolf-script-en-9p-{digest(('witch',))}.pdf"),
     ],
 )
 def test_the_listed_targets_name_the_table(table, name):

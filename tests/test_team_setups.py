@@ -16,7 +16,7 @@ from cardgen.build import card_sizes, check, document_text
 from cardgen.core.project import Project
 from cardgen.deck.resolve import AnyGlyph, resolve_deck
 from cardgen.deck.tonight import tonight
-from conftest import FIXTURES, ROOT, run
+from conftest import FIXTURES, ROOT, run, table
 from narrator_browser import browser, choose_table, needs_browser
 
 BY_TEAM = """  by-team:
@@ -99,7 +99,7 @@ def test_a_tailored_script_and_the_rulebook_of_a_team_counted_row_in_two_languag
         "--lang", "en", "--lang", "es", "--out", str(out),
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    english = pdf_text(out / "night" / "night-script-en-6p.pdf")
+    english = pdf_text(out / "night" / f"night-script-en-{table(6, setup='by-team')}.pdf")
     assert (
         "Take these 2 cards: 2 × Villager. Add 2 of your choice from: Wolf. "
         "Add 2 of your choice from: Seer, Hunter. Shuffle them and deal one face down to each player."
@@ -109,7 +109,7 @@ def test_a_tailored_script_and_the_rulebook_of_a_team_counted_row_in_two_languag
     assert (
         "Toma estas 2 cartas: 2 × Aldeano. Añade 2 a tu elección de entre: Lobo. "
         "Añade 2 a tu elección de entre: Vidente, Cazador. Barájalas y reparte una boca abajo a cada jugador."
-    ) in pdf_text(out / "night" / "night-script-es-6p.pdf")
+    ) in pdf_text(out / "night" / f"night-script-es-{table(6, setup='by-team')}.pdf")
     # The rulebook's table: a row for the team (its name) and one for the pool (its cards).
     assert "By team Players 4 5 6 Villager 2 2 2 Wolves 1 1 2 Hunter / Seer 1 2 2" in pdf_text(
         out / "night" / "night-rulebook-en.pdf"
