@@ -27,6 +27,14 @@ from narrator_browser import browser  # noqa: E402
 from narrator_play import TABLES, play, visible  # noqa: E402
 
 OUT = ROOT / "docs" / "images" / "narrator"
+# The page draws the candidate words at random: seeded here, the pictures come out the same each run.
+SEEDED = """(() => {
+  let seed = 27;
+  crypto.getRandomValues = (array) => {
+    for (let i = 0; i < array.length; i++) array[i] = seed = (seed * 1103515245 + 12345) % 2147483648;
+    return array;
+  };
+})();"""
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 1}
 VOICE = {"en": [{"name": "English", "lang": "en-US"}], "vi": [{"name": "Tiếng Việt", "lang": "vi-VN"}]}
 # Per game played: (build command's arguments, page language, the table of narrator_play.TABLES, pictures:
@@ -109,6 +117,7 @@ def main() -> None:
                     del wanted[name]
 
             with browser(Path(work) / f"profile-{len(written)}", **PHONE) as session:
+                session.context.add_init_script(SEEDED)
                 page = session.open(page_file, voices=VOICE[lang], clock=True)
                 play(page, TABLES[table](), watch=shoot)
             if wanted:
