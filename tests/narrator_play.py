@@ -48,6 +48,8 @@ class Table:
     secret_role: str | None = None
     word: int = 0
     guessed: bool | None = None
+    # A tap after which the page is reloaded, as a phone that locks or a browser that drops the tab.
+    reload_after: str | None = None
 
 
 @dataclass
@@ -215,6 +217,10 @@ def play(page, table: Table, watch: Callable[[object, Played], None] = lambda pa
         if now["asks"] == "#game-end":
             break
         _answer(page, table, played, now)
+        if played.events[-1] == ("tap", table.reload_after):
+            page.reload()
+            page.wait_for_selector("html[data-ready]")
+            played.events.append(("reload", ""))
     else:
         raise AssertionError(f"no end after {MOST_ACTIONS} actions; last: {played.events[-3:]}")
     played.alive = [
@@ -259,14 +265,15 @@ def _werewords(guessed: bool) -> Table:
 # (its picks are used up as the game goes). Seats are numbered from 0, the card of each in order.
 TABLES: dict[tuple[str, str], Callable[[], Table]] = {
     # Eight players, two werewolves. Night 1: the werewolves go for seat 2 and the Witch saves her, a
-    # quiet night. Day 1: the village votes out werewolf 0. Night 2: the werewolves kill the Hunter,
-    # who shoots the last werewolf at dawn: the village wins.
+    # quiet night. Day 1: the village votes out werewolf 0, and the page is reloaded. Night 2: the
+    # werewolves kill the Hunter, who shoots the last werewolf at dawn: the village wins.
     ("werewolf", "village"): lambda: Table(
         cards=("werewolf", "seer", "villager", "werewolf", "witch", "villager", "hunter", "villager"),
         names=("Alice", "Ben", "Chloe", "Dan", "Eve", "Finn", "Grace", "Hugo"),
         picks={"target": [2, 6], "note": [0, 3], "save": [2], "kill": [3], "vote": [0]},
         over=_werewolves_over,
         winner="village",
+        reload_after="vote 0",
     ),
     # Seven players, two Thugs. Night 1: the Mafia point at seat 4, but nobody dies on Mafia's first night.
     # Day 1: Thug 0 voted out. Night 2: the Nurse protects the Mafia's target, a quiet night. Day 2: Thug 1

@@ -5,7 +5,8 @@ with the taps a table would make over several nights and days (narrator_play.TAB
 clock faked and speech stubbed. Asserted, in each language: the end names the expected winner; every
 line spoken is in the page's language (no line of the English page, CJK in every Chinese line);
 the lines about the night's deaths are spoken when they apply and only then (a quiet night has no
-death line, the Hunter's shot follows his death); Werewords runs with no narrator, the Mayor's
+death line, the Hunter's shot follows his death); a reload in the middle of Werewolf's day vote
+loses nothing; Werewords runs with no narrator, the Mayor's
 secret role chosen on the private screen, once with the word found and once not; the page throws
 no error and asks for nothing but its own file. The pages are built once, in a module fixture, as
 `cardgen build --only narrator --players N` builds them.
@@ -152,6 +153,8 @@ def werewolf(played: Played, data: dict, table) -> None:
     hunter = next(iter(lines(data, died=["hunter"], choices=["kill"])))
     assert deadly[0] == t["dawn_deaths"].format(names="Grace") and hunter in deadly
     assert played.taps()[-2:] == ["kill 3", "winner village"]
+    # The reload between the day's vote and its confirmation lost nothing: the vote-out went through.
+    assert ("reload", "") in played.events
     assert played.alive == [False, True, True, False, True, True, False, True]
 
 
