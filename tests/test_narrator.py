@@ -25,6 +25,7 @@ from cardgen.core.project import Project
 from cardgen.deck.model import Marks
 from cardgen.deck.resolve import AnyGlyph, resolve_deck
 from cardgen.deck.tonight import parse_roles, tonight
+from cardgen.documents import narrator
 from cardgen.documents import script_lines as script_writer
 from conftest import ROOT, run
 from narrator_browser import as_built, browser, choose_table, needs_browser, script_view
@@ -177,7 +178,7 @@ def test_the_policy_forbids_requests_and_allows_exactly_the_pages_own_script_and
     style = re.search(r"<style>(.*)</style>", html, re.S).group(1)
     assert rules["script-src"] == digest(code) and rules["style-src"] == digest(style)
     assert code == "\n".join(
-        (ROOT / "templates" / "narrator" / name).read_text(encoding="utf-8") for name in ("rules.js", "narrator.js")
+        (ROOT / "templates" / "narrator" / name).read_text(encoding="utf-8") for name in narrator.SCRIPTS
     )
     # Only the narrator page was built.
     assert sorted(p.name for p in (tmp_path / "werewords").iterdir()) == ["werewords-narrator-vi.html"]
@@ -342,22 +343,28 @@ def test_a_werewords_round_plays_through_in_vietnamese_with_the_clock_sped_up(bu
         every_word = {word.value for card in deck.cards for _, word in card.words}
 
         def look():
-            candidates = page.query_selector_all(".candidate")
-            if candidates:
-                assert len(candidates) == 4 and {c.inner_text() for c in candidates} <= every_word
-                candidates[0].click()
+            # A secret is shown on the private screen only, for a tap, then hidden.
+            secret = None
+            if page.query_selector("#private-show"):
+                page.click("#private-show")
+                candidates = page.query_selector_all(".candidate")
+                if candidates:
+                    assert len(candidates) == 4 and {c.inner_text() for c in candidates} <= every_word
+                    candidates[0].click()
+                secret = page.inner_text("#private .secret")
+                page.click("#private-hide")
             step = page.inner_text("#step-text") if page.query_selector("#step-text") else None
-            secret = page.query_selector(".secret")
-            seen.append((step, secret.inner_text() if secret else None))
+            seen.append((step, secret))
 
         run_until(page, "() => !!document.querySelector('#winner')", step_ms=500, each=look)
         word = next(secret for _, secret in seen if secret)
-        # The word was shown at the Mayor's, the Seer's and the werewolves' steps, then when the day was
-        # over unguessed, and nowhere else.
-        shown = {step for step, secret in seen if secret}
+        # The word was shown once at each of the Mayor's, the Seer's and the werewolves' calls, and
+        # nowhere else.
+        shown = [step for step, secret in seen if secret]
         assert all(secret in (None, word) for _, secret in seen)
         allowed = {line.text for line in lines if line.marks.secret_word in ("choose", "show")}
-        assert shown <= allowed and len(shown) == len(allowed)
+        calls = {line.card for line in lines if line.marks.secret_word in ("choose", "show")}
+        assert set(shown) <= allowed and len(shown) == len(calls) == 3
         # Every read-aloud step of the night, the day and the unguessed endgame, in order, in Vietnamese.
         spoken = page.evaluate("window.__spoken")
         said = [line.text for line in lines if line.kind == "say" and line.marks.if_guessed is not True]
@@ -366,8 +373,8 @@ def test_a_werewords_round_plays_through_in_vietnamese_with_the_clock_sped_up(bu
         # The 4-minute day and the 1-minute vote each ended with a sound (three tones).
         assert page.evaluate("window.__tones") == 6
         page.click("#winner button >> nth=0")
-        team = page.inner_text("#winner button >> nth=0") if page.query_selector("#winner button") else None
-        assert team is None and page.inner_text(".announced").startswith("Bên thắng: ")
+        assert not page.query_selector("#winner") and page.inner_text("#game-end .announced").startswith("Bên thắng: ")
+        assert page.inner_text("#game-end .word-end strong") == word
         assert page.evaluate("window.__spoken.at(-1).text") == page.inner_text(".announced")
         assert not session.errors and all(url.startswith("file://") for url in session.requests)
 
@@ -384,17 +391,21 @@ def test_a_guessed_word_leads_to_the_seer_hunt_and_its_15_second_timer(built, tm
         page.click("#start")
 
         def tap():
-            if page.query_selector(".candidate"):
-                page.click(".candidate >> nth=0")
+            page.clock.run_for(700)  # a Next sooner after a step begins is a double tap
+            if page.query_selector("#private-show"):
+                page.click("#private-show")
+                if page.query_selector(".candidate"):
+                    page.click(".candidate >> nth=0")
+                page.click("#private-hide")
             elif page.query_selector("button.good"):
                 page.click("button.good")  # Word guessed!
-            elif page.query_selector(".timer"):
+            elif page.query_selector(".timer .start:not([hidden])"):
+                page.click(".timer .start")  # the moderator starts the countdown
                 page.clock.run_for(16_000)
                 assert page.inner_text(".timer .clock") == "Time!"
                 page.click("nav .next")
             else:
                 page.click("nav .next")
-            page.clock.run_for(200)
 
         run_until(page, "() => !!document.querySelector('#winner')", step_ms=100, each=tap)
         texts = [s["text"] for s in page.evaluate("window.__spoken")]
@@ -477,28 +488,39 @@ def test_the_dawn_comes_from_the_nights_choices_and_each_death_brings_the_win_ch
     assert result.exit_code == 0, result.output
     with browser(tmp_path / "profile") as session:
         page = session.open(Path(result.output.strip()), voices=[{"name": "Stub", "lang": "en-US"}], clock=True)
-        page.fill(".names input >> nth=2", "Ana")
-        page.dispatch_event(".names input >> nth=2", "input")
+        page.fill(".names .name >> nth=2", "Ana")
+        page.dispatch_event(".names .name >> nth=2", "input")
         page.click("#start")
-        picks = {"Targeted": "Ana", "Protected": "Ana", "Saved": "Nobody", "Poisoned": "Seat 5", "Chosen": "Seat 1"}
+        # Each choice is a tap on a seat of the circle, or on Nobody.
+        picks = {"target": "2", "protect": "2", "save": "none", "poison": "4", "note": "0"}
         for _ in range(200):
             if page.query_selector(".dawn"):
                 break
-            for i in range(len(page.query_selector_all(".choice"))):
-                choice = page.query_selector_all(".choice")[i]
-                caption = choice.query_selector(".caption").inner_text()
-                choice.query_selector(f'button.seat:text-is("{picks[caption]}")').click()
+            for i in range(len(page.query_selector_all("#circle .tab"))):
+                page.click(f'#circle .tab[data-choice="{i}"]')
+                page.click(f'#circle button[data-seat="{picks[page.get_attribute("#circle", "data-choosing")]}"]')
+            if page.query_selector("#private-hide, #private-show"):
+                page.click("#private-show")
+                page.click("#private-hide")
+            page.clock.run_for(700)
             page.click("nav .next")
         # Ana was targeted but protected; Seat 5 was poisoned.
-        proposed = page.eval_on_selector_all(".dawn input", "boxes => boxes.map(b => b.checked)")
-        assert [i for i, on in enumerate(proposed) if on] == [4]
-        page.click(".dawn button.primary")
+        assert page.inner_text(".dawn .dying") == "Seat 5"
+        page.click("#announce")
         page.clock.run_for(500)
         assert page.evaluate("window.__spoken.at(-1).text") == "Last night, Seat 5 died."
-        assert page.is_visible(".dialog") and page.inner_text(".dialog h2") == "Win check"
-        page.click(".dialog button >> text=Play on")
-        page.click(".tool >> text=Table")
-        assert page.eval_on_selector_all(".table li", "rows => rows.map(r => r.className)").count("is-out") == 1
+        assert page.is_visible("#win-check") and page.inner_text("#win-check h2") == "Win check"
+        page.click("#play-on")
+        assert page.eval_on_selector_all("#circle .seat", "seats => seats.map(s => s.dataset.alive)") == [
+            "1",
+            "1",
+            "1",
+            "1",
+            "0",
+            "1",
+            "1",
+            "1",
+        ]
 
 
 @needs_browser
@@ -564,18 +586,20 @@ def test_a_reload_goes_on_with_the_game_in_progress_and_the_night_is_dark(built,
         choose_table(page, players=7, version=1)
         assert page.inner_text("#version option:checked") == "Town Crier"
         page.click("#start")
-        # Tapped on in the page itself: hundreds of round trips would only slow the test down.
-        assert page.evaluate("""() => {
-            for (let i = 0; i < 500; i++) {
-                if (document.querySelector('.timer') && document.querySelector('#step-text').textContent
-                        .includes('hourglass') && document.querySelector('.phase').textContent.startsWith('Night'))
-                    return true;
-                document.querySelector('nav .next').click();
-            }
-        }"""), "no hourglass at Night"
+        for _ in range(100):
+            if (
+                page.query_selector(".timer")
+                and "hourglass" in page.inner_text("#step-text")
+                and page.inner_text(".phase").startswith("Night")
+            ):
+                break
+            page.clock.run_for(700)  # a Next sooner after a step begins is a double tap
+            page.click("nav .next")
         assert page.get_attribute("body", "data-theme") == "night"
         step = page.inner_text("#step-text")
+        # The hourglass is turned by a tap.
         assert page.inner_text(".timer .clock") == "0:30"
+        page.click(".timer .start")
         page.clock.run_for(10_000)
         page.reload()
         page.wait_for_selector("html[data-ready]")
@@ -610,6 +634,7 @@ def test_a_day_without_a_timer_step_gets_the_day_timer_of_the_setup_screen(tmp_p
         page.click("#start")
         while page.get_attribute("body", "data-phase") != "day":
             assert not page.query_selector(".timer")
+            page.clock.run_for(700)
             page.click("nav .next")
         assert page.get_attribute("body", "data-theme") == "day"
         assert page.inner_text(".timer .caption") == "Day timer" and page.inner_text(".timer .clock") == "2:00"

@@ -415,3 +415,31 @@ def test_salems_hourglass_waits_for_a_tap(pages, session):
     page.click(".timer .start")
     page.clock.run_for(10_000)
     assert page.inner_text(".timer .clock") == "0:20"
+
+
+def test_werewords_with_no_narrator_runs_every_step_and_the_apprentice_sees_nothing_unless_told(pages, session):
+    page = opened(session, pages("werewords", "en"))
+    choose_table(page, players=6, extra=("apprentice",), version=1)
+    page.click("#start")
+    assert page.is_checked("nav .auto input")
+    privates = {}
+    for _ in range(400):
+        if page.query_selector("#winner"):
+            break
+        if page.query_selector("#private-show"):
+            assert page.inner_text("#private h2").startswith("Hand the phone to ")
+            page.click("#private-show")
+            if page.query_selector('.candidate.role[data-card="villager"]'):
+                page.click('.candidate.role[data-card="villager"]')
+            if page.query_selector(".candidate"):
+                page.click(".candidate >> nth=0")
+            privates[page.inner_text("#private h2")] = page.inner_text("#private .secret")
+            page.click("#private-hide")
+        page.clock.run_for(1_000)
+    # Nobody tapped Next: the page went on by itself, its day timer too.
+    assert page.query_selector("#winner") and page.evaluate("window.__tones") >= 3
+    word = privates["For Mayor only"]
+    assert privates["For Seer only"] == word
+    # The Mayor's secret card is a Villager: the Apprentice is shown, for as long, that there is nothing.
+    assert privates["For Apprentice only"] == "Nothing to see tonight."
+    assert word not in page.inner_text("body")
