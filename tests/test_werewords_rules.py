@@ -117,3 +117,20 @@ def test_the_vietnamese_beholder_is_nguoi_quan_sat_everywhere():
     assert not any("Kẻ soi mói" in text for text in texts)
     beholder = yaml.safe_load((ROOT / "decks" / "werewords" / "roles" / "beholder.yaml").read_text(encoding="utf-8"))
     assert beholder["name"]["vi"] == "Người quan sát"
+
+
+# The version only the narrator page runs, and its opening line.
+PAGE_ONLY = {
+    "en": ("No narrator (the page runs it)", "this device reads every line"),
+    "vi": ("Không người điều phối (trang tự dẫn)", "thiết bị này đọc mọi lời thoại"),
+    "zh": ("无主持人（由页面主持）", "这台设备会念出每一句台词"),
+    "es": ("Sin narrador (lo dirige la página)", "este dispositivo lee cada frase"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pdfs_leave_out_the_version_only_the_page_runs_and_the_rulebook_names_it(tonight, lang):
+    name, line = PAGE_ONLY[lang]
+    assert name not in tonight["script", lang] and line not in tonight["script", lang]
+    assert line not in tonight["rulebook", lang]
+    assert f"“{name}”" in tonight["rulebook", lang] or f"«{name}»" in tonight["rulebook", lang]
