@@ -7,7 +7,7 @@ that output uses, the fonts, the options that change it, the language and the
 code that draws it (``code()``), plus a hash of the output's own bytes. An
 output whose inputs hash the same and whose file is still the one written is
 up to date.
-An output made for one table (``-<N>p``) also hashes the table's options; the
+An output made for one table (``-<N>p``, planning.table_name) also hashes the table's options; the
 whole box's outputs never do, so a tailored build leaves them up to date.
 
 File contents are hashed once and remembered by path, size and modification
