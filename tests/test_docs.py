@@ -9,6 +9,9 @@
   type, fails. The blocks that are whole files (```` ```yaml file=game.yaml ````) make a game
   together, with a stand-in picture for each symbol they name and a two-line card for each
   card the script's steps name, and ``cardgen validate`` finds no error in it.
+- Every picture that README.md and the guides under docs/ show is there, where the text points,
+  and is a PNG no larger than a phone screen needs (the narrator guide's are made by
+  docs/narrator_shots.py and committed).
 - The commands of the README's "Using it" block run one after the other, as written, in a
   project holding the bundled Werewolf deck (the one the commands name; the other bundled
   games would only make the test slower), each exiting 0 without a traceback; ``watch`` is
@@ -132,6 +135,31 @@ def test_the_whole_files_of_the_deck_format_make_a_game_that_validates(tmp_path)
         text=True,
     )
     assert (done.returncode, [line for line in done.stderr.splitlines() if ": error: " in line]) == (0, [])
+
+
+# -- the pictures ----------------------------------------------------------------------------------
+
+PICTURE = re.compile(r'!\[[^\]]*\]\(([^)\s]+)\)|<img src="([^"]+)"')
+GUIDES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _pictures(guide) -> list[str]:
+    return [a or b for a, b in PICTURE.findall(guide.read_text(encoding="utf-8"))]
+
+
+def test_the_narrator_guide_shows_the_game_night_in_pictures():
+    shown = _pictures(ROOT / "docs" / "narrator.md")
+    assert len(shown) >= 10 and all(path.startswith("images/narrator/") for path in shown)
+    assert "docs/narrator.md" in README.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("guide", GUIDES, ids=[g.name for g in GUIDES])
+def test_every_picture_a_guide_shows_exists(guide):
+    for path in _pictures(guide):
+        picture = guide.parent / path
+        assert picture.is_file(), f"{guide.relative_to(ROOT)} shows {path}, which is not there"
+        data = picture.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < 400_000, f"{path}: not a small PNG"
 
 
 # -- the README's commands --------------------------------------------------------------------------
