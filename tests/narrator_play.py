@@ -33,7 +33,9 @@ class Table:
     """One game's players and what they do, decided before it starts."""
 
     cards: tuple[str, ...]
-    winner: str
+    # The team tapped as the winner, or, where the end's lines name sides that are no team (Mafia's
+    # civilians, Salem's town), the number of the ending tapped among them.
+    winner: str | int
     # Per choice effect (target, protect, save, poison, kill, note, vote): the seats the players pick,
     # in order; None is "nobody". An effect with no pick left is answered "nobody".
     picks: dict[str, list[int | None]] = field(default_factory=dict)
@@ -60,6 +62,7 @@ class Played:
     events: list[tuple[str, str]] = field(default_factory=list)
     spoken: list[dict] = field(default_factory=list)
     alive: list[bool] = field(default_factory=list)
+    ending: str = ""  # the ending tapped, where the end offers its lines rather than teams
     end: list[str] = field(default_factory=list)  # the end screen's lines
 
     def said(self) -> list[str]:
@@ -179,7 +182,12 @@ def _answer(page, table: Table, played: Played, now: dict) -> None:
         tap(page, "#game-over" if over else "#play-on")
         played.events.append(("check", "over" if over else "on"))
     elif asks == "#winner":
-        tap(page, f'#winner button[data-team="{table.winner}"]')
+        if isinstance(table.winner, int):
+            button = f'#winner button[data-outcome="{table.winner}"]'
+            played.ending = page.inner_text(button)
+        else:
+            button = f'#winner button[data-team="{table.winner}"]'
+        tap(page, button)
         played.events.append(("tap", f"winner {table.winner}"))
     elif asks == "#announce":
         tap(page, "#announce")
@@ -277,12 +285,12 @@ TABLES: dict[tuple[str, str], Callable[[], Table]] = {
     ),
     # Seven players, two Thugs. Night 1: the Mafia point at seat 4, but nobody dies on Mafia's first night.
     # Day 1: Thug 0 voted out. Night 2: the Nurse protects the Mafia's target, a quiet night. Day 2: Thug 1
-    # voted out: the civilians win (the page offers its teams; the Bystanders stand for the civilians).
+    # voted out: the civilians win, the first of the endings the page offers.
     ("mafia-vendetta", "civilians"): lambda: Table(
         cards=("thug", "thug", "detective", "nurse", "bystander", "bystander", "bystander"),
         picks={"protect": [6, 5], "target": [4, None, 5, None], "note": [0, 1], "vote": [0, 1]},
         over=_mafia_over,
-        winner="bystanders",
+        winner=0,
     ),
     # Five players, one witch. Day 1: nobody is out. The Night: the witches point at seat 2, whom the
     # Constable gives the gavel: nobody dies. Day 2: the witch's last Tryal card is turned up: the town wins.
@@ -290,7 +298,7 @@ TABLES: dict[tuple[str, str], Callable[[], Table]] = {
         cards=("tryal-witch", "tryal-constable", "tryal-not-a-witch", "tryal-not-a-witch", "tryal-not-a-witch"),
         picks={"target": [2], "protect": [2], "vote": [None, 0]},
         over=_salem_over,
-        winner="town",
+        winner=0,
     ),
     ("werewords", "found"): lambda: _werewords(True),
     ("werewords", "not-found"): lambda: _werewords(False),

@@ -224,8 +224,9 @@ function openPrivate(line, resume) {
     const content = spec.content ? spec.content(reveal) : [el("div", { class: "caption" }, seatName(spec.seat)),
       el("div", { class: "secret" }, names[S.cards[spec.seat]])];
     const done = spec.key !== "choose" || S.word || (S.secretRole && !line.word);
-    body.replaceChildren(el("h2", {}, fill(T.for_only, { who: spec.to })), ...content,
-      done ? el("button", { id: "private-hide", class: "primary big", onclick: hide }, T.private_hide) : null);
+    // replaceChildren would write a null as the text "null": only the nodes go in.
+    body.replaceChildren(...[el("h2", {}, fill(T.for_only, { who: spec.to })), ...content,
+      done ? el("button", { id: "private-hide", class: "primary big", onclick: hide }, T.private_hide) : null].filter(Boolean));
     if (done && spec.hold) later(hide, spec.hold * 1000);
   }
   body.append(el("h2", {}, fill(T.hand_to, { who: spec.to })), el("p", { class: "muted" }, T.private_note),

@@ -132,25 +132,41 @@ function voteWidget() {
 }
 
 // ---- the end: who won, then the game-end screen; after it nothing more is read
-function endWidget(line) {
+function endWidget(phase, line) {
   const g = G();
   const team = D.teams.find((t) => t.id === g.winner);
   if (g.over) {
-    return el("div", { id: "game-end" }, el("h2", {}, T.game_over), el("p", { class: "announced" }, fill(T.winner, { team: team ? team.name : "" })),
+    return el("div", { id: "game-end" }, el("h2", {}, T.game_over),
+      el("p", { class: "announced" }, g.outcome !== null ? plain(g.outcome) : fill(T.winner, { team: team ? team.name : "" })),
       S.word ? el("p", { class: "word-end" }, el("span", { class: "caption" }, T.the_word), " ", el("strong", {}, S.word)) : null,
       el("button", { class: "primary", onclick: newGame }, T.new_game));
   }
+  const finish = (said) => {
+    g.over = true;
+    S.future = [];
+    save();
+    stopAll();
+    show(true);
+    speak(said);
+  };
+  const ways = outcomes(phase);
+  if (ways && !line.winners) {
+    // The phase's other steps say how to tell which side won: they stay in view beside the choice.
+    const notes = phase.lines.filter((l) => l.kind !== "say" && l !== line && !skip(l, g));
+    return el("div", { id: "winner" }, el("div", { class: "caption" }, T.who_won),
+      notes.length ? el("ul", { class: "notes" }, notes.map((l) => el("li", {}, rich(l.text)))) : null,
+      el("div", { class: "outcomes" }, ways.map((l, i) => el("button", { class: "team outcome", "data-outcome": i, onclick: () => {
+        g.outcome = l.text;
+        finish(l.text);
+      } }, rich(l.text)))));
+  }
   const play = inPlay();
-  const teams = line.winners ? D.teams.filter((t) => line.winners.includes(t.id))
-    : D.teams.filter((t) => D.cards.some((card) => card.team === t.id && play.has(card.id)));
+  const playing = D.teams.filter((t) => D.cards.some((card) => card.team === t.id && play.has(card.id)));
+  const named = line.winners ? playing.filter((t) => line.winners.includes(t.id)) : [];
+  const teams = named.length ? named : line.winners ? D.teams.filter((t) => line.winners.includes(t.id)) : playing;
   return el("div", { id: "winner" }, el("div", { class: "caption" }, T.who_won), el("div", { class: "teams" }, teams.map((t) =>
     el("button", { class: "team", "data-team": t.id, onclick: () => {
       g.winner = t.id;
-      g.over = true;
-      S.future = [];
-      save();
-      stopAll();
-      show(true);
-      speak(fill(T.winner, { team: t.name }));
+      finish(line.winners && PLACEHOLDER.test(line.text) ? lineText(line) : fill(T.winner, { team: t.name }));
     } }, t.name))));
 }

@@ -65,7 +65,7 @@ const clock = (ms) => {
 // S.history / S.future the G of the steps before and after it, so that Back and Next undo each other.
 function freshGame() {
   return { phase: 0, step: 0, night: 0, alive: [], reminders: [], choices: [], picks: {}, batch: [], dawn: null,
-    vote: null, guessed: null, winner: null, over: false };
+    vote: null, guessed: null, winner: null, outcome: null, over: false };
 }
 function fresh() {
   const t = D.tonight;
@@ -453,10 +453,21 @@ function following() {
   g.step++;
   return settle(g) ? g : null;
 }
+// An end whose lines name no winning teams (Mafia's sides, Salem's) ends on the line that fits: the page
+// asks which at the phase's first step it reads, so that no other side's line is read aloud.
+function outcomes(phase, g = G()) {
+  if (phase.kind !== "end" || phase.lines.some((l) => l.winners)) return null;
+  const lines = phase.lines.filter((l) => l.kind === "say" && !skip(l, g));
+  return lines.length > 1 ? lines : null;
+}
+function endsHere(phase, line, g = G()) {
+  return Boolean(line.winners) || (outcomes(phase, g) !== null && phase.lines.slice(0, g.step).every((l) => skip(l, g)))
+    || !following();
+}
 // What must happen before Next: an ended game and a step that ends it stay; the dawn is announced first.
 function blocked() {
-  const { line } = current();
-  return G().over || Boolean(line.winners) || (isAnnounceStep() && !(G().dawn && G().dawn.done)) || !following();
+  const { phase, line } = current();
+  return G().over || (isAnnounceStep() && !(G().dawn && G().dawn.done)) || endsHere(phase, line);
 }
 // Back and Next undo each other: Back keeps the step it leaves, and Next goes back to it unless the game
 // changed meanwhile (change() forgets it).
@@ -491,10 +502,13 @@ function theme(kind) {
 }
 // A line about the deaths just now names them where its placeholder ([name], …) stands.
 function lineText(line) {
+  const winner = D.teams.find((t) => t.id === G().winner);
+  if (line.winners && winner) return line.text.replace(PLACEHOLDER, winner.name);
   const dead = G().batch.map((death) => seatName(death.seat)).join(T.list_separator);
   if (!dead || !(line.died || line.deaths === true)) return line.text;
-  return line.text.replace(/\[[^\]]+\]|…+/, dead);
+  return line.text.replace(PLACEHOLDER, dead);
 }
+const PLACEHOLDER = /\[[^\]]+\]|…+/;
 // Which timers start by themselves: the whole table's clock (the day's guessing, the game's end) when
 // the page runs the game; a turn's hourglass waits for a tap.
 const pageRuns = () => Boolean(D.versions[S.version].pageOnly);
@@ -513,7 +527,7 @@ function show(update) {
   theme(phase.kind);
   const g = G();
   const night = nightKinds.includes(phase.kind);
-  const ends = !g.over && (Boolean(line.winners) || !following());
+  const ends = !g.over && endsHere(phase, line, g);
   const announceHere = isAnnounceStep();
   const voteHere = !line.choices && isVoteStep();
   const widgets = [];
@@ -548,7 +562,7 @@ function show(update) {
   }
   if (voteHere) widgets.push(voteWidget());
   if (ends || g.over) {
-    widgets.push(endWidget(line));
+    widgets.push(endWidget(phase, line));
     waitFor = "end";
   }
   const pause = line.pause ?? (line.part === "action" ? D.settings.pause.action : 0);
@@ -582,7 +596,9 @@ function show(update) {
   openPrivate(line, resume);
   if (update || g.over) return;
   const goOn = () => { if (S.auto && !waitFor && !pause && !ends) later(() => go(1), D.settings.pause.line * 1000); };
-  if (line.kind === "say" && !announceHere) speak(lineText(line), goOn);
+  // A line that names the winner, or one side's ending among others, is read once the winner is tapped.
+  const readLater = ends && (outcomes(phase, g) || (line.winners && PLACEHOLDER.test(line.text)));
+  if (line.kind === "say" && !announceHere && !readLater) speak(lineText(line), goOn);
   else if (S.auto && !waitFor && !pause) later(goOn, plain(line.text).length * D.settings.reading);
 }
 
