@@ -49,7 +49,7 @@ def test_every_effect_reminder_and_rule_key_is_documented():
 
 
 def test_the_page_carries_the_rules_before_its_own_script(tmp_path):
-    assert narrator.SCRIPTS == ("rules.js", "narrator.js")
+    assert narrator.SCRIPTS[0] == "rules.js"
     werewolf = page_data("werewolf")
     cards = {card["id"]: card.get("rules") for card in werewolf["cards"]}
     assert cards["elder"] == {

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, run
+from conftest import table as conftest_table
 
 LANGS = ("en", "vi", "zh", "es")
 
@@ -31,10 +32,10 @@ def tonight(tmp_path_factory):
     out = tmp_path_factory.mktemp("werewords")
     result = run("build", "werewords", "--players", "8", "--with", "minion", "--with", "apprentice", "--out", str(out))
     assert result.exit_code == 0, result.output
-    # The script is the table's (-8p); the rulebook is the whole box's.
+    # The script is the table's (-8p and its cards' digest); the rulebook is the whole box's.
     return {
         (kind, lang): flat(text_of(out / "werewords" / f"werewords-{kind}-{lang}{table}.pdf"))
-        for kind, table in (("script", "-8p"), ("rulebook", ""))
+        for kind, table in (("script", f"-{conftest_table(8, ('minion', 'apprentice'))}"), ("rulebook", ""))
         for lang in LANGS
     }
 
