@@ -137,3 +137,19 @@ def choose_table(
     page.select_option("#players", "" if players is None else str(players))
     for card in extra:
         page.click(f'input[data-card="{card}"]')
+
+
+def fonts_drawing(page, selector: str) -> list[tuple[str, bool]]:
+    """The fonts the browser drew the text of each node matching `selector` with (DevTools' own
+    account), as (PostScript name, whether a web font of the page)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    used = []
+    for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]:
+        used += [
+            (font["postScriptName"], font["isCustomFont"])
+            for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        ]
+    return used

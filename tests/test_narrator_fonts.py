@@ -21,7 +21,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from cardgen.text.fonts import FontBook
 from conftest import ROOT, run
-from narrator_browser import browser, needs_browser
+from narrator_browser import browser, fonts_drawing, needs_browser
 
 GAMES = ("werewolf", "mafia-vendetta", "salem-1692", "werewords")
 # Chinese for every game (its pages are the largest), Vietnamese for two.
@@ -122,22 +122,6 @@ def test_the_policy_allows_fonts_from_data_urls_only(pages):
     assert "font-family: var(--cardgen-fonts, system-ui), system-ui," in css
 
 
-def _fonts_drawing(page, selector: str) -> list[tuple[str, bool]]:
-    """(PostScript name, whether one of the page's own fonts) of each font that drew a node matching
-    `selector`: DevTools' own account."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("DOM.enable")
-    cdp.send("CSS.enable")
-    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
-    used = []
-    for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]:
-        used += [
-            (font["postScriptName"], font["isCustomFont"])
-            for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
-        ]
-    return used
-
-
 @needs_browser
 @pytest.mark.parametrize(
     "lang, family, name, title",
@@ -157,7 +141,7 @@ def test_chinese_and_vietnamese_are_drawn_in_the_pages_own_fonts(pages, tmp_path
         heading = f"{name} · {title}"
         assert page.text_content("h1") == heading
         assert page.evaluate(f"document.fonts.check('16px \"cardgen {family}\"', {json.dumps(heading)})")
-        used = _fonts_drawing(page, "h1, h1 span, #players, label")
+        used = fonts_drawing(page, "h1, h1 span, #players, label")
         assert {f"{family}-Bold", f"{family}-Regular"} <= {name for name, _ in used}
         assert all(custom for _, custom in used), used
         # Laid out with the bundled font's own advance widths, not a system font's.

@@ -17,7 +17,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from cardgen.text.fonts import FontBook
 from conftest import ROOT, run
-from narrator_browser import browser, needs_browser
+from narrator_browser import browser, fonts_drawing, needs_browser
 
 KINDS = ["cards", "rulebook", "script", "narrator"]
 
@@ -124,22 +124,6 @@ BUNDLED = {
 }
 
 
-def _fonts_drawing(page, selector: str) -> list[tuple[str, bool]]:
-    """The fonts the browser drew the text of each node matching `selector` with (DevTools' own
-    account), as (PostScript name, whether a web font of the page)."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("DOM.enable")
-    cdp.send("CSS.enable")
-    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
-    used = []
-    for node in cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]:
-        used += [
-            (font["postScriptName"], font["isCustomFont"])
-            for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
-        ]
-    return used
-
-
 @needs_browser
 @pytest.mark.parametrize(
     "lang, heading, faces",
@@ -154,7 +138,7 @@ def test_chinese_and_vietnamese_are_set_in_the_bundled_fonts(site, tmp_path, lan
         page.goto((site / "site" / "werewolf" / f"{lang}.html").as_uri())
         page.wait_for_load_state("load")
         page.evaluate("document.fonts.ready.then(() => true)")
-        used = _fonts_drawing(page, "h1, h2, nav, .downloads li, figcaption, .guide li")
+        used = fonts_drawing(page, "h1, h2, nav, .downloads li, figcaption, .guide li")
         # The page's language in its own fonts first; the other languages' names may take another bundled one.
         assert faces <= {name for name, _ in used} <= BUNDLED
         assert all(custom for _, custom in used)

@@ -10,6 +10,16 @@ LANG_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$"
 PHASE_KINDS = ["first-night", "night", "dawn", "day", "end"]
 SECRET_WORD = ["choose", "show", "initials", "ask", "guess"]
 CHOICES = ["target", "protect", "save", "poison", "kill", "love", "charm", "block", "jail", "note"]
+
+
+def ids(description: str, *, one: bool = False, at_least: int = 0) -> dict:
+    """The schema of a list of card, team or group ids; with `one`, a single id may stand for the list."""
+    schema: dict = {"type": ["string", "array"] if one else "array", "items": {"$ref": "#/$defs/id"}}
+    if at_least:
+        schema["minItems"] = at_least
+    return {**schema, "description": description}
+
+
 # What the narrator page keeps on a seat from night to night, besides its card, and how long it stays:
 # the night it was left (until that dawn), the day after it (until the next dawn) or the whole game. A
 # step's `if-died` may name one, as it names a card.
@@ -47,28 +57,16 @@ CARD_RULES: dict = {
         "not-self": {"type": "array", "items": {"enum": CHOICES}, "description": "Effects not on itself."},
         "dies-instead": {"type": "boolean", "description": "Its protect: it dies in place of a client hit."},
         "leaves": {"enum": list(REMINDERS), "description": "The reminder its note choices leave on a player."},
-        "jails": {"type": "array", "items": {"$ref": "#/$defs/id"}, "description": "Teams its jail holds."},
-        "spares": {"type": "array", "items": {"$ref": "#/$defs/id"}, "description": "Teams its target spares."},
-        "members": {
-            "type": "array",
-            "items": {"$ref": "#/$defs/id"},
-            "description": "Cards and teams that wake and choose with it (a gang).",
-        },
-        "death-disables": {
-            "type": "array",
-            "items": {"$ref": "#/$defs/id"},
-            "description": "Cards left powerless by its death.",
-        },
+        "jails": ids("Teams its jail holds."),
+        "spares": ids("Teams its target spares."),
+        "members": ids("Cards and teams that wake and choose with it (a gang)."),
+        "death-disables": ids("Cards left powerless by its death."),
         "death-takes": {
             "type": "array",
             "items": {"enum": list(REMINDERS)},
             "description": "Players carrying one of these reminders die with it.",
         },
-        "death-unless-by": {
-            "type": "array",
-            "items": {"$ref": "#/$defs/id"},
-            "description": "Killed by one of these cards, its death disables and takes no one.",
-        },
+        "death-unless-by": ids("Killed by one of these cards, its death disables and takes no one."),
         "survives-vote": {
             "type": "boolean",
             "description": "Voted out, it may show its card and stay alive, with the reminder revealed.",
@@ -83,11 +81,7 @@ NIGHT_RULES: dict = {
         "description": "A victim both protected and saved dies all the same.",
     },
     "not-self": {"type": "boolean", "description": "No card's choice may pick its own player."},
-    "struck-powerless": {
-        "type": "array",
-        "items": {"$ref": "#/$defs/id"},
-        "description": "Teams whose players, hit by a kill earlier in the night, do nothing that night.",
-    },
+    "struck-powerless": ids("Teams whose players, hit by a kill earlier in the night, do nothing that night."),
 }
 
 # What a step may say about itself, wherever steps are written (script phases, setup, a card's night call).
@@ -134,12 +128,11 @@ STEP_MARKS: dict = {
         "enum": ["deaths"],
         "description": "Narrator page: here it announces who died, from the night's choices.",
     },
-    "if-died": {
-        "type": ["string", "array"],
-        "items": {"$ref": "#/$defs/id"},
-        "description": "Narrator page: read this step only when a player who has just died (at this dawn, "
+    "if-died": ids(
+        "Narrator page: read this step only when a player who has just died (at this dawn, "
         "or by the vote or shot just now) held one of these cards or carried one of these reminders.",
-    },
+        one=True,
+    ),
     "if-deaths": {
         "type": "boolean",
         "description": "Narrator page: read this step only when someone has just died (true) or only when "
@@ -151,18 +144,14 @@ STEP_MARKS: dict = {
         "description": "Narrator page: the player named here tells the page their secret role on its "
         "private screen (the Mayor's card from the middle).",
     },
-    "if-secret": {
-        "type": ["string", "array"],
-        "items": {"$ref": "#/$defs/id"},
-        "description": "Narrator page: this step's secret (the word, its letters) is shown only when the "
+    "if-secret": ids(
+        "Narrator page: this step's secret (the word, its letters) is shown only when the "
         "secret role is one of these cards; otherwise the page shows nothing for as long.",
-    },
-    "winners": {
-        "type": "array",
-        "items": {"$ref": "#/$defs/id"},
-        "minItems": 1,
-        "description": "Narrator page: the game ends at this step, and the page asks which of these teams won.",
-    },
+        one=True,
+    ),
+    "winners": ids(
+        "Narrator page: the game ends at this step, and the page asks which of these teams won.", at_least=1
+    ),
 }
 
 DEFS: dict = {
@@ -260,16 +249,8 @@ DEFS: dict = {
                 "--players N; otherwise the rulebook's setup table).",
             },
             "if": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}},
-            "if-all": {
-                "type": ["string", "array"],
-                "items": {"$ref": "#/$defs/id"},
-                "description": "Keeps the step only in games with every one of these cards.",
-            },
-            "unless": {
-                "type": ["string", "array"],
-                "items": {"$ref": "#/$defs/id"},
-                "description": "Leaves the step out of games with any of these cards.",
-            },
+            "if-all": ids("Keeps the step only in games with every one of these cards.", one=True),
+            "unless": ids("Leaves the step out of games with any of these cards.", one=True),
             "version": {
                 "$ref": "#/$defs/id",
                 "description": "In the setup or a card's night call (not in a version's phases): the step "
@@ -353,12 +334,7 @@ DEFS: dict = {
         "description": "A constraint of a legal table, checked for --roles, --players/--with and the "
         "narrator page's setup: exactly one of at-most, at-least, exactly, from-players, never-with.",
         "properties": {
-            "of": {
-                "type": "array",
-                "minItems": 1,
-                "items": {"$ref": "#/$defs/id"},
-                "description": "The card, team and group ids whose cards the rule counts.",
-            },
+            "of": ids("The card, team and group ids whose cards the rule counts.", at_least=1),
             "says": {"$ref": "#/$defs/text", "description": "The rule in words: the warning a table breaking it gets."},
             **{
                 kind: {
@@ -378,12 +354,7 @@ DEFS: dict = {
                 "minimum": 1,
                 "description": "None of these cards at a table of fewer players.",
             },
-            "never-with": {
-                "type": "array",
-                "minItems": 1,
-                "items": {"$ref": "#/$defs/id"},
-                "description": "Card, team and group ids none of whose cards plays beside these.",
-            },
+            "never-with": ids("Card, team and group ids none of whose cards plays beside these.", at_least=1),
             "players": {
                 "type": "array",
                 "minItems": 1,
