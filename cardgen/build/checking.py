@@ -50,7 +50,8 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
     A game folder in decks/ that is a symbolic link leading out of it is refused, like any file that
     leaves its folder."""
     from cardgen.deck.load import include_strays, load_game
-    from cardgen.deck.schema import ID_PATTERN
+    from cardgen.deck.schema import ID_MAX, ID_PATTERN
+    from cardgen.deck.schema_check import too_long
     from cardgen.deck.validate import validate_game
 
     names = list(names)
@@ -75,6 +76,11 @@ def check(project: Project, names: Iterable[str], strict: bool) -> tuple[list[Ga
                         f"'{folder.name}' cannot be a game's id, which is its folder's name: rename "
                         "the folder in kebab-case English (a-z, 0-9 and -), like my-game",
                     )
+                )
+                continue
+            if len(folder.name) > ID_MAX:
+                problems.append(
+                    Problem(Where(project.display(folder)), f"{too_long(folder.name)}: shorten the folder's name")
                 )
                 continue
             # A game outside the project is named relative to the folder that holds it; a bundled one as it ships.

@@ -21,6 +21,33 @@ from cardgen.cli.options import (
 from cardgen.core.problems import DeckError, Problem, did_you_mean
 
 
+class _HostedAt(click.ParamType):
+    """Where TTS fetches the sheet images: the saved object names every image by this prefix, and TTS
+    loads whatever it names, so only a web or file address may stand there, never a script
+    (`javascript:`) or a path that climbs (`../../`)."""
+
+    name = "ADDRESS"
+
+    def convert(self, value, param, ctx):
+        from urllib.parse import urlsplit
+
+        expected = "an http://, https:// or file:// address ending in / (like https://example.org/cards/)"
+        try:
+            parts = urlsplit(value)
+        except ValueError:
+            parts = None
+        scheme = parts.scheme.lower() if parts else ""
+        # urlsplit drops tabs and line breaks silently: the address TTS is given must be the one written.
+        hidden = any(char.isspace() or not char.isprintable() for char in value)
+        placed = parts is not None and (
+            bool(parts.netloc) if scheme in ("http", "https") else scheme == "file" and parts.path.startswith("/")
+        )
+        # Each image's file name is appended to it: without the closing / they would run into its last name.
+        if hidden or not placed or not value.endswith("/"):
+            self.fail(f"expected {expected}, got {value!r}", param, ctx)
+        return value
+
+
 @click.command("export")
 @click.argument("game")
 @click.option(
@@ -36,6 +63,7 @@ from cardgen.core.problems import DeckError, Problem, did_you_mean
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True, help="Resolution of the PNGs.")
 @click.option(
     "--url",
+    type=_HostedAt(),
     help="With --for tts: the address the sheet images will be hosted at, ending in / "
     "(default: bare file names, for images copied into TTS's Mods/Images folder).",
 )

@@ -30,6 +30,19 @@ def new_group() -> None:
     """Write commented starting files for a new card or game."""
 
 
+def _check_id(value: str, like: str) -> None:
+    """Refuses an id that no deck could use: one that is no kebab-case English, or too long for file names."""
+    import re
+
+    from cardgen.deck.schema import ID_MAX, ID_PATTERN
+    from cardgen.deck.schema_check import too_long
+
+    if not re.match(ID_PATTERN, value):
+        raise click.ClickException(f"'{value}' is not a valid id: kebab-case English, like {like}")
+    if len(value) > ID_MAX:
+        raise click.ClickException(too_long(value))
+
+
 def _write_new(path: Path, text: str) -> None:
     if path.exists():
         raise click.ClickException(f"{path} exists already; cardgen new never overwrites a file")
@@ -49,15 +62,11 @@ def _write_new(path: Path, text: str) -> None:
 @decks_option
 def new_role_command(game, card_id, into, decks, includes) -> None:
     """A new card file ID for GAME that validates and builds as it is."""
-    import re
-
     from cardgen.build import check
     from cardgen.deck import newfiles
-    from cardgen.deck.schema import ID_PATTERN
     from cardgen.documents import templating
 
-    if not re.match(ID_PATTERN, card_id):
-        raise click.ClickException(f"'{card_id}' is not a valid id: kebab-case English, like little-girl")
+    _check_id(card_id, "little-girl")
     project = common.project(decks, includes)
     try:
         (files,), _ = check(project, [game], strict=False)
@@ -86,16 +95,12 @@ def new_role_command(game, card_id, into, decks, includes) -> None:
 @decks_option
 def new_game_command(game_id, langs, decks, includes) -> None:
     """A new game folder ID under decks/, with one card, that validates and builds as it is."""
-    import re
-
     import yaml
 
     from cardgen.deck import newfiles
-    from cardgen.deck.schema import ID_PATTERN
     from cardgen.documents import templating
 
-    if not re.match(ID_PATTERN, game_id):
-        raise click.ClickException(f"'{game_id}' is not a valid id: kebab-case English, like my-game")
+    _check_id(game_id, "my-game")
     _check_languages(langs)
     project = common.project(decks, includes)
     # Outside any project the new game starts one here: cardgen's own decks are not written to.
@@ -146,14 +151,12 @@ def init_command(directory, from_game, game_id, langs, requirement) -> None:
     """A new project in DIRECTORY (default: here), as mkdocs new makes one: a game in decks/, cardgen.toml,
     a .gitignore, a README with the next commands, the deck files' JSON Schemas for editors and a GitHub
     workflow that builds the decks and publishes their site. Never overwrites a file."""
-    import re
     import shlex
 
     import yaml
 
     from cardgen.core.bundled import folder as bundled_folder
     from cardgen.deck import newfiles
-    from cardgen.deck.schema import ID_PATTERN
     from cardgen.documents import templating
 
     if from_game is not None:
@@ -170,8 +173,7 @@ def init_command(directory, from_game, game_id, langs, requirement) -> None:
             )
         game_id, game = from_game, newfiles.bundled_game(from_game)
     else:
-        if not re.match(ID_PATTERN, game_id):
-            raise click.ClickException(f"'{game_id}' is not a valid id: kebab-case English, like my-game")
+        _check_id(game_id, "my-game")
         _check_languages(langs)
         try:
             game = {

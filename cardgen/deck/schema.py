@@ -3,7 +3,7 @@
 ``validate`` interprets these same dictionaries, so the checks and the schema
 that editors use cannot drift apart. Only the keywords the validator knows are
 used: type (a name or a list of names), properties, required,
-additionalProperties, propertyNames, pattern, enum, minimum, maximum, items,
+additionalProperties, propertyNames, pattern, maxLength, enum, minimum, maximum, items,
 minItems, maxItems, minProperties, oneOf, description, $defs and $ref.
 """
 
@@ -12,13 +12,15 @@ from __future__ import annotations
 from cardgen.deck.schema_defs import (
     CARD_RULES,
     DEFS,
-    ID_PATTERN,
+    ID_KEYS,
     LANG_PATTERN,
     LAYOUTS,
     NIGHT_RULES,
     PHASE_KINDS,
     STEP_MARKS,
 )
+from cardgen.deck.schema_defs import ID_MAX as ID_MAX  # what an id is, for the checks that import the schema
+from cardgen.deck.schema_defs import ID_PATTERN as ID_PATTERN
 
 _ORDER = {
     "type": "number",
@@ -61,7 +63,7 @@ NIGHT_SCRIPT: dict = {
             "description": "Per version of the script (an id of script.yaml's `versions`), the card's own "
             "lines there in place of `say`, `do` and their marks; `before`, `then` and `after` stay, each "
             "step kept or left out by its own `version`.",
-            "propertyNames": {"pattern": ID_PATTERN},
+            "propertyNames": ID_KEYS,
             "additionalProperties": {"$ref": "#/$defs/night-lines"},
         },
     },
@@ -100,7 +102,7 @@ GAME: dict = {
         "back": {"$ref": "#/$defs/back"},
         "teams": {
             "type": "object",
-            "propertyNames": {"pattern": ID_PATTERN},
+            "propertyNames": ID_KEYS,
             "additionalProperties": {
                 "type": "object",
                 "required": ["name", "color"],
@@ -120,7 +122,7 @@ GAME: dict = {
         "groups": {
             "type": "object",
             "description": "Kinds of card: a name, or a mapping with the name and more.",
-            "propertyNames": {"pattern": ID_PATTERN},
+            "propertyNames": ID_KEYS,
             "additionalProperties": {"oneOf": [{"$ref": "#/$defs/text"}, {"$ref": "#/$defs/group"}]},
         },
         "fonts": {
@@ -169,7 +171,7 @@ GAME: dict = {
         "setups": {
             "type": "object",
             "description": "What to deal by player count; the first is the default.",
-            "propertyNames": {"pattern": ID_PATTERN},
+            "propertyNames": ID_KEYS,
             "additionalProperties": {"$ref": "#/$defs/setup"},
         },
         "table-rules": {
@@ -265,7 +267,7 @@ RULEBOOK: dict = {
         "sections": {
             "type": "object",
             "description": "The written sections, in order: a title and a body (paragraphs, - bullets).",
-            "propertyNames": {"pattern": ID_PATTERN},
+            "propertyNames": ID_KEYS,
             "additionalProperties": {
                 "type": "object",
                 "required": ["title", "body"],
@@ -325,7 +327,7 @@ SCRIPT: dict = {
         },
         "versions": {
             "type": "object",
-            "propertyNames": {"pattern": ID_PATTERN},
+            "propertyNames": ID_KEYS,
             "additionalProperties": {
                 "type": "object",
                 "required": ["name", "phases"],

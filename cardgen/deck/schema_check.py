@@ -34,6 +34,14 @@ _FORMS = {
 }
 
 
+def too_long(value: str, limit: int = schema.ID_MAX) -> str:
+    """What an id longer than `limit` is told: it would name a file no file system can write."""
+    return (
+        f"'{value[:30]}…' is {len(value)} characters long; an id may have at most {limit}, "
+        "as it becomes part of file names"
+    )
+
+
 @cache
 def _accepted(kinds: tuple[str, ...]) -> tuple[tuple[type, ...], bool]:
     """The Python types of the schema types, and whether a boolean is one of them: bool is an int in
@@ -108,6 +116,8 @@ class _SchemaCheck:
                 if form
                 else f"{value!r} does not have the expected form ({rule.get('description', rule['pattern'])})",
             )
+        if "maxLength" in rule and isinstance(value, str) and len(value) > rule["maxLength"]:
+            self.report(path, too_long(value, rule["maxLength"]))
         if "minimum" in rule and isinstance(value, (int, float)) and value < rule["minimum"]:
             self.report(path, f"expected at least {rule['minimum']}, got {value}")
         if "maximum" in rule and isinstance(value, (int, float)) and value > rule["maximum"]:
@@ -147,6 +157,8 @@ class _SchemaCheck:
                     self.report(
                         path + (key,), f"'{key}' is not {_FORMS.get(names['pattern'], _FORMS[schema.ID_PATTERN])}"
                     )
+                if names and len(key) > names.get("maxLength", len(key)):
+                    self.report(path + (key,), too_long(key, names["maxLength"]))
                 if isinstance(extra, dict):
                     self.check(item, extra, path + (key,))
 

@@ -5,8 +5,14 @@ of :mod:`cardgen.deck.schema` refer to."""
 from __future__ import annotations
 
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+# Ids name output files, two of them and a language in one name at most (a game and its setup, a group
+# and its card): at 80 characters each such a name stays within the 255 bytes every file system allows.
+ID_MAX = 80
+# An id written as a mapping's key (a team, a group, a setup).
+ID_KEYS = {"pattern": ID_PATTERN, "maxLength": ID_MAX}
 LAYOUTS = ["role", "token", "words", "night-order", "text"]
-LANG_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]+)?$"
+# A region or script subtag has at most 8 characters (BCP 47): language codes are in file names too.
+LANG_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]{1,8})?$"
 PHASE_KINDS = ["first-night", "night", "dawn", "day", "end"]
 SECRET_WORD = ["choose", "show", "initials", "ask", "guess"]
 CHOICES = ["target", "protect", "save", "poison", "kill", "love", "charm", "block", "jail", "note"]
@@ -171,7 +177,7 @@ DEFS: dict = {
         "type": "string",
         "description": "A file inside the game folder, relative to it.",
     },
-    "id": {"type": "string", "pattern": ID_PATTERN},
+    "id": {"type": "string", **ID_KEYS},
     "range": {
         "type": "object",
         "description": "From min to max, whole numbers.",
@@ -224,7 +230,7 @@ DEFS: dict = {
                     },
                     "per-card": {
                         "type": "object",
-                        "propertyNames": {"pattern": ID_PATTERN},
+                        "propertyNames": ID_KEYS,
                         "additionalProperties": {"type": "integer", "minimum": 1},
                         "minProperties": 1,
                     },
@@ -306,7 +312,7 @@ DEFS: dict = {
                 "type": "object",
                 "description": "Per card id (or a team, group or pool to choose that many cards from): "
                 "one number for every player count, or one per count.",
-                "propertyNames": {"pattern": ID_PATTERN},
+                "propertyNames": ID_KEYS,
                 "additionalProperties": {"type": ["integer", "array"], "items": {"type": "integer", "minimum": 0}},
             },
             "fill": {"$ref": "#/$defs/id"},
@@ -314,7 +320,7 @@ DEFS: dict = {
                 "type": "object",
                 "description": "Per id that `cards` counts instead of a card: the cards it is chosen from "
                 "(without a pool, a team's or group's id chooses from every card of it in the box).",
-                "propertyNames": {"pattern": ID_PATTERN},
+                "propertyNames": ID_KEYS,
                 "additionalProperties": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/id"}},
             },
             "extra": {"type": "integer", "minimum": 0},

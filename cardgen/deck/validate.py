@@ -21,9 +21,10 @@ from cardgen.core.phrases import fallback_language
 from cardgen.core.problems import Problem, Where, did_you_mean
 from cardgen.deck import schema, table_rules
 from cardgen.deck.load import GameFiles
-from cardgen.deck.schema_check import check_schema, dotted, mapping_at, refs, unknown
+from cardgen.deck.schema_check import check_schema, dotted, mapping_at, refs, too_long, unknown
 from cardgen.deck.schema_defs import REMINDERS
 from cardgen.deck.validate_script import check_setups, check_steps
+from cardgen.deck.validate_text import check_text, repeated_words, same_names
 from cardgen.deck.yaml_doc import Doc, KeyPath
 
 
@@ -74,53 +75,6 @@ def _written(text: dict, lang: str) -> bool:
     """Whether a text has something in that language: an empty one (a TODO of cardgen new) has not."""
     value = text.get(lang)
     return value is not None and (not isinstance(value, str) or bool(value.strip()))
-
-
-def check_text(
-    doc: Doc, path: KeyPath, icons: frozenset[str] = frozenset(), markup_marks: bool = True
-) -> list[Problem]:
-    """What a text holds that would not print as written: a script cardgen cannot shape (an error),
-    a `:word:` that is no card's icon and a `**` or `*` never closed (warnings), each at its line."""
-    from cardgen.text import markup, writing
-
-    value = doc.get(path)
-    problems = []
-
-    def at(index: int) -> Where:
-        return Where(doc.file, doc.text_line(path, value[:index].count("\n")))
-
-    found = writing.unsupported(value)
-    if found:
-        char, script, needs = found
-        lang = f"the '{path[-1]}' text" if len(path) > 1 else "the text"
-        problems.append(
-            Problem(
-                at(value.index(char)),
-                f"{dotted(path)}: {lang} is in {script} script "
-                f"('{char}' U+{ord(char):04X}), which needs shaping ({needs}) that cardgen "
-                "does not do yet; see the scripts cardgen prints in docs/designing.md",
-            )
-        )
-    if not markup_marks:
-        return problems
-    for index, name in markup.icon_names(value):
-        if name not in icons:
-            hint = did_you_mean(name, icons)
-            problems.append(
-                Problem(
-                    at(index),
-                    f"{dotted(path)}: ':{name}:' is no card's icon{hint}; it prints as "
-                    "written (only cards with an SVG symbol have one)",
-                    "warning",
-                )
-            )
-    for index, mark, opened in markup.unpaired(value):
-        style = {"*": "italic", "**": "bold", "***": "bold italic"}.get(mark, "a style")
-        what = "opens {} that is never closed" if opened else "closes {} that was never opened"
-        problems.append(
-            Problem(at(index), f"{dotted(path)}: '{mark}' {what.format(style)}; it prints as written", "warning")
-        )
-    return problems
 
 
 def svg_refs(files: GameFiles) -> list[tuple[Where, str, Path, Path]]:
@@ -228,6 +182,7 @@ def _check_words(files: GameFiles, path: KeyPath, spec: dict, languages: list[st
             if isinstance(word, str)
             for problem in check_text(doc, (level, index), markup_marks=False)
         ]
+        problems += repeated_words(doc)
         for level, per_card in levels.items():
             words = doc.data.get(level)
             if not isinstance(words, list):
@@ -388,6 +343,8 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
                     f"'{card_id}' is not a valid id: file names are kebab-case English, like little-girl.yaml",
                 )
             )
+        elif len(card_id) > schema.ID_MAX:
+            problems.append(Problem(Where(doc.file), f"{too_long(card_id)}: shorten the file's name"))
         problems += check_schema(doc, schema.CARD)
         if not isinstance(doc.data, dict):
             continue
@@ -408,7 +365,7 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
                 )
             )
         problems += _check_night(doc)
-    return problems
+    return problems + same_names(files)
 
 
 def _check_night(doc: Doc) -> list[Problem]:

@@ -115,15 +115,59 @@ _CONTROL_NAMES = {
 }
 
 
+def _written_pairs(root: yaml.Node) -> dict[int, list]:
+    """The key-value pairs as written of each mapping with a merge key (``<<``), by its node's id: the
+    constructor replaces them with the merged ones before the positions are walked."""
+    written: dict[int, list] = {}
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            if any(key_node.tag == _MERGE for key_node, _ in node.value):
+                written[id(node)] = list(node.value)
+            stack += [item for pair in node.value for item in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            stack += node.value
+    return written
+
+
+def _pairs(node: yaml.MappingNode, written: dict[int, list]) -> tuple[list, list]:
+    """A mapping's pairs as written, the merge keys left out, and the pairs it takes from its merge keys
+    (YAML 1.1 merge: a key written in the mapping, before or after the ``<<``, overrides a merged one)."""
+    own = written.get(id(node))
+    if own is None:
+        return node.value, []
+    explicit = [(key_node, value_node) for key_node, value_node in own if key_node.tag != _MERGE]
+    keys = {key_node.value for key_node, _ in explicit if isinstance(key_node, yaml.ScalarNode)}
+    # The constructor put the merged pairs first, the later of two merged sources winning, as in the data.
+    merged = {
+        key_node.value: (key_node, value_node)
+        for key_node, value_node in node.value[: len(node.value) - len(explicit)]
+        if isinstance(key_node, yaml.ScalarNode) and key_node.value not in keys
+    }
+    return explicit, list(merged.values())
+
+
 def _walk(
-    node: yaml.Node, path: KeyPath, lines: dict, blocks: set, problems: list, file: str, source: str | None
+    node: yaml.Node,
+    path: KeyPath,
+    lines: dict,
+    blocks: set,
+    problems: list,
+    file: str,
+    source: str | None,
+    written: dict[int, list],
 ) -> None:
     """Records the line of each value and the block scalars; adds duplicate keys and, unless `source`
     is None (a file that can hold none), control characters to problems."""
     lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
+        explicit, merged = _pairs(node, written)
         seen: dict[Any, int] = {}
-        for key_node, value_node in node.value:
+        for key_node, value_node in explicit:
             key = key_node.value
             line = key_node.start_mark.line + 1
             if key in seen:
@@ -137,13 +181,17 @@ def _walk(
                 and (found := _control_problem(key_node, path, source, file))
             ):
                 problems.append(found)
-            _walk(value_node, path + (key,), lines, blocks, problems, file, source)
+            _walk(value_node, path + (key,), lines, blocks, problems, file, source, written)
             # A nested mapping or list starts on a later line; its key's line is where to look.
             if not isinstance(value_node, yaml.ScalarNode):
                 lines[path + (key,)] = line
+        for key_node, value_node in merged:
+            _walk(value_node, path + (key_node.value,), lines, blocks, problems, file, source, written)
+            if not isinstance(value_node, yaml.ScalarNode):
+                lines[path + (key_node.value,)] = key_node.start_mark.line + 1
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            _walk(item, path + (index,), lines, blocks, problems, file, source)
+            _walk(item, path + (index,), lines, blocks, problems, file, source, written)
     elif isinstance(node, yaml.ScalarNode):
         if node.style == "|":
             blocks.add(path)
@@ -343,6 +391,8 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
                     f"more than {MAX_NODES} values once its aliases (*) are expanded; a deck file needs far fewer",
                 )
             ]
+        # Only a mapping with a `<<` key is changed by the constructor.
+        written = _written_pairs(node) if "<<" in text else {}
         try:
             data = _construct(loader, node, bool(anchored))
         except (ValueError, KeyError, TypeError, OverflowError, AttributeError):
@@ -375,7 +425,16 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
     problems: list[Problem] = []
     try:
         # A control character is in the file as it is or as a backslash escape: most files have neither.
-        _walk(node, (), lines, blocks, problems, display, text if "\\" in text or _CONTROL.search(text) else None)
+        _walk(
+            node,
+            (),
+            lines,
+            blocks,
+            problems,
+            display,
+            text if "\\" in text or _CONTROL.search(text) else None,
+            written,
+        )
     except RecursionError:
         return None, [Problem(Where(display), "nested too deeply to be a deck file")]
     # An alias repeats its anchor's nodes: their problems are said once.

@@ -220,8 +220,13 @@ def _generate(env, template_dirs: Sequence[Path], name: str, context: dict[str, 
         raise TemplateError(file or name, line, _OUT_OF_MEMORY) from None
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(exc.filename or name, exc.lineno, exc.message or "syntax error") from None
-    except jinja2.TemplateNotFound:
-        raise TemplateError(name, None, f"no such template in {', '.join(map(str, template_dirs))}") from None
+    except jinja2.TemplateNotFound as exc:
+        file, line = _template_line(exc)
+        if file is None:
+            raise TemplateError(name, None, f"no such template in {', '.join(map(str, template_dirs))}") from None
+        # An {% include %} (or import, or extends) of a template that is nowhere: its line is the mistake.
+        missing = ", ".join(f"'{each}'" for each in getattr(exc, "templates", None) or [exc.name])
+        raise TemplateError(file, line, f"no template {missing} in the templates folders to include here") from None
     except (
         jinja2.TemplateError,
         TypeError,

@@ -7,11 +7,15 @@ hangul syllables and the like. Scripts whose letters change shape with their nei
 stack or run right to left need a shaping engine, which cardgen does not have: Arabic would print
 unjoined and left to right, Devanagari without its conjuncts. Such text is refused until shaping
 exists, rather than printed wrong. docs/designing.md lists both kinds.
+
+Also the invisible characters a text may hold: a text in, its first format character (Unicode
+category Cf) that has no place there out; and a text as it looks, for telling whether two are the same.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # (first, last, script, what it needs); Unicode blocks, in order.
 _NEEDS_SHAPING: tuple[tuple[int, int, str, str], ...] = (
@@ -42,7 +46,7 @@ _NEEDS_SHAPING: tuple[tuple[int, int, str, str], ...] = (
     (0xA800, 0xABFF, "an Indic or Southeast Asian script", "shaping"),
     (0xFB1D, 0xFB4F, "Hebrew", "right to left"),
     (0xFB50, 0xFDFF, "Arabic", "joined letters, right to left"),
-    (0xFE70, 0xFEFF, "Arabic", "joined letters, right to left"),
+    (0xFE70, 0xFEFE, "Arabic", "joined letters, right to left"),  # U+FEFF is the invisible BOM
     (0x10800, 0x10FFF, "a right-to-left script", "right to left"),
     (0x11000, 0x11FFF, "an Indic script", "shaping"),
     (0x1E800, 0x1EFFF, "a right-to-left script", "right to left"),
@@ -69,3 +73,76 @@ def unsupported(text: str) -> tuple[str, str, str] | None:
             if first <= code <= last:
                 return char, script, needs
     return None
+
+
+# Scripts whose letters change shape with their neighbours: there a zero-width non-joiner or joiner between
+# two letters is spelling (Persian's ZWNJ in می‌خواهم, a half form's ZWJ in Devanagari), not a trick.
+_JOINING = frozenset(
+    {
+        "Arabic",
+        "Syriac",
+        "N'Ko",
+        "Mongolian",
+        "Devanagari",
+        "Bengali",
+        "Gurmukhi",
+        "Gujarati",
+        "Oriya",
+        "Tamil",
+        "Telugu",
+        "Kannada",
+        "Malayalam",
+        "Sinhala",
+        "Myanmar",
+        "Khmer",
+        "an Indic or Southeast Asian script",
+        "an Indic script",
+    }
+)
+JOINERS = "\u200c\u200d"
+SOFT_HYPHEN = "\u00ad"
+
+
+def invisible(text: str, word: bool) -> tuple[int, str] | None:
+    """(index, character) of the first format character of text (Unicode category Cf: a bidi control, a
+    zero-width space, a BOM...) that has no place there, or None.
+
+    They reorder what a page shows ("Seer" as "reeS") or hide a difference between two names, and cardgen
+    prints none of them. Kept: a joiner inside a word of a script it shapes (:data:`_JOINING`), and, in a
+    running text but not in a `word` (a name, a title, a game's word, shown whole and compared), a soft
+    hyphen: a long German or Finnish word may mark where it can be hyphenated, as ReportLab and browsers do.
+    """
+    if text.isascii():
+        return None
+    for index, char in enumerate(text):
+        if char < SOFT_HYPHEN or unicodedata.category(char) != "Cf":
+            continue
+        if (char in JOINERS and _joins(text, index)) or (char == SOFT_HYPHEN and not word):
+            continue
+        return index, char
+    return None
+
+
+def _joins(text: str, index: int) -> bool:
+    """Whether the character at index stands between two letters (or a letter's marks) of one joining script."""
+    if index == 0 or index + 1 >= len(text):
+        return False
+    before, after = text[index - 1], text[index + 1]
+    script = _script(before)
+    return (
+        script in _JOINING
+        and _script(after) == script
+        and all(unicodedata.category(char)[0] in "LM" for char in (before, after))
+    )
+
+
+def _script(char: str) -> str | None:
+    code = ord(char)
+    return next((script for first, last, script, _ in _NEEDS_SHAPING if first <= code <= last), None)
+
+
+def looks(text: str) -> str:
+    """A text as a reader sees it: composed (NFC), without format characters, its spaces collapsed. Two
+    texts that look the same give the same."""
+    shown = "".join(char for char in text if char < SOFT_HYPHEN or unicodedata.category(char) != "Cf")
+    return " ".join(unicodedata.normalize("NFC", shown).split())
