@@ -5,7 +5,6 @@ pinyin over Chinese names. Read back from the PDFs, with the exact messages a us
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 from collections import defaultdict
 
@@ -16,7 +15,7 @@ from pypinyin import Style, pinyin
 from cardgen.core.units import Rect
 from cardgen.text import markup
 from cardgen.text.linebreak import CANNOT_START
-from conftest import ROOT, run, write
+from conftest import ROOT, run
 from pdfread import Box, Char, chars, pages
 
 CHINESE_CLOSING = "，。、：；！？）］｝〕〉》」』】〗”’…"
@@ -104,7 +103,10 @@ def test_the_second_language_is_smaller_and_in_another_colour_and_style(cards, g
         second = [c for line in body for c in line if c.rgb == (0x33, 0x62, 0x8F)]
         assert "".join(c.text for c in first) == plain(card.ability.value), card.id
         assert "".join(c.text for c in second) == plain(other.ability.value), card.id
-        assert max(c.size for c in second) < min(c.size for c in first), card.id
+        # Smaller, or both at the least size of a bilingual card (6.5 pt), which the second never goes below.
+        assert max(c.size for c in second) < min(c.size for c in first) or {c.size for c in first + second} == {6.5}, (
+            card.id
+        )
         if deck.second.lang != "zh":  # Noto Sans SC has no italic: there the colour alone sets it apart
             assert all("Italic" in c.font for c in second), card.id
         # The name's second line: smaller, and in the regular weight under the bold first.
@@ -191,38 +193,6 @@ def test_pinyin_needs_chinese_in_the_build(tmp_path):
         "pair with it, like --lang zh+en"
     )
     assert not list(tmp_path.rglob("*.pdf"))
-
-
-def long_abilities(project) -> None:
-    """The mini game's Seer with an ability that fits a card in either language, not in both (beside a
-    picture: without one the text would have the picture's room too)."""
-    en = "Each night, look at one player's card and keep what you learn to yourself until the day. " * 5
-    vi = "Mỗi đêm, xem lá bài của một người chơi và giữ kín điều mình biết cho tới khi trời sáng. " * 5
-    write(
-        project,
-        "roles/seer.yaml",
-        f"name: {{en: Seer, vi: Tiên tri}}\nteam: village\ncount: 1\n"
-        f"ability:\n  en: {en.strip()}\n  vi: {vi.strip()}\n"
-        "symbol: symbols/wolf.svg\n"
-        "night:\n  order: 50\n  first-night-only: false\n",
-    )
-
-
-def test_an_ability_that_fits_in_one_language_but_not_in_two_names_the_role_and_both_languages(mini, tmp_path):
-    long_abilities(mini)
-    out = tmp_path / "out"
-    alone = run("build", "--decks", str(mini / "decks"), "--lang", "en", "--lang", "vi", "--out", str(out))
-    assert alone.exit_code == 0, alone.stderr
-    result = run("build", "--decks", str(mini / "decks"), "--lang", "en+vi", "-q", "--out", str(out))
-    assert result.exit_code == 1
-    message = result.stderr.splitlines()[0]
-    assert re.fullmatch(
-        r"decks/mini/roles/seer\.yaml:5: error: seer: the ability text in 'en' and 'vi' does not fit its "
-        r"box together: \d+\.\d mm too tall at the smallest size \(6\.5 pt, 'vi' at 5\.59 pt\); "
-        r"shorten them",
-        message,
-    ), message
-    assert not (out / "mini" / "mini-cards-en+vi.pdf").exists()
 
 
 def test_a_size_with_no_room_for_two_languages_says_so(mini, tmp_path):

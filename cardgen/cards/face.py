@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from cardgen.cards import art
+from cardgen.cards import art, bilingual
 from cardgen.cards.faces import (
     RASTER,
     BackFace,
@@ -34,7 +34,6 @@ from cardgen.cards.faces import (
     WordRow,
     WordsFace,
     back_light,
-    merged,
     spec_box,
     without_picture,
 )
@@ -79,26 +78,52 @@ class _Composer:
         second: Text | None = None,
         title: bool = False,
         ruby: bool = False,
+        shorts: tuple[Text | None, Text | None] | None = None,
     ) -> textfit.Fitted:
         """A text fitted into its box; on a bilingual deck with `second` (the text in the second language)
         beneath it, fitted together. `title`: a name or heading (its second line keeps its colour, at the
-        layout's weight), else body text; `ruby`: pinyin over its Chinese (with --pinyin)."""
+        layout's weight), else body text; `ruby`: pinyin over its Chinese (with --pinyin); `shorts`: the
+        card's short forms in the two languages, which a bilingual card falls back to (bilingual.attempts)."""
         spans = spans if spans is not None else markup.parse(text.value, self.icons)
-        layers = [self.layer(spans, self.deck.lang, color, spec, ruby)]
-        other, bilingual = self.deck.second, self.bilingual()
-        if bilingual and other is not None and second is not None and second.value != text.value:
-            look = bilingual["title" if title else "text"]
-            layers.append(
-                self.layer(
-                    markup.parse(second.value, self.icons),
-                    other.lang,
-                    look.get("color", color),
-                    {**spec, **look},
-                    ruby,
-                    look["scale"],
-                    look["gap"],
-                )
-            )
+        other, spec_two = self.deck.second, self.bilingual()
+        if spec_two is None or other is None:
+            return self.fitted([self.layer(spans, self.deck.lang, color, spec, ruby)], box, spec, text, what, owner)
+        # No text on a bilingual card is set below its least size, and its first language never smaller.
+        least = spec_two["min-size"]
+        spec = {**spec, "min-size": max(spec["min-size"], least)} if bilingual.holds_two(spans, second, text) else spec
+        look = {**spec, **spec_two["title" if title else "text"]}
+
+        def layers(first: tuple[markup.Span, ...], below: Text | None) -> list[textfit.Layer]:
+            top = [self.layer(first, self.deck.lang, color, spec, ruby)]
+            if below is None or below.value == text.value:
+                return top
+            parsed = markup.parse(below.value, self.icons)
+            return top + [
+                self.layer(parsed, other.lang, look.get("color", color), look, ruby, look["scale"], look["gap"], least)
+            ]
+
+        tried = bilingual.attempts(
+            spans, second, shorts, lambda short: markup.parse(short.value, self.icons), other.lang
+        )
+        for first, below, _ in tried[:-1]:
+            fitted = self.fitted(layers(first, below), box, spec, text, what, owner, None)
+            if fitted.fits:
+                return fitted
+        first, below, note = tried[-1]
+        return self.fitted(layers(first, below), box, spec, text, what, owner, note)
+
+    def fitted(
+        self,
+        layers: list[textfit.Layer],
+        box: Rect,
+        spec: Mapping,
+        text: Text,
+        what: str,
+        owner: str,
+        note: str | None = "",
+    ) -> textfit.Fitted:
+        """The layers fitted into the box; where they do not fit, a problem naming the card that `note`
+        ends (bilingual.overflow), or none with no note: a bilingual card tries a shorter form next."""
         fitted = textfit.fit_layers(
             layers,
             self.book,
@@ -108,34 +133,13 @@ class _Composer:
             min_size=spec["min-size"],
             align=spec.get("align", "left"),
         )
-        langs = " and ".join(f"'{layer.lang}'" for layer in layers)
-        smallest = f"{spec['min-size']} pt" + "".join(
-            f", '{layer.lang}' at {spec['min-size'] * layer.scale:g} pt" for layer in layers[1:]
-        )
-        them = "them" if len(layers) > 1 else "it"
-        together = " together" if len(layers) > 1 else ""
-        if fitted.overflow > 0:
-            self.problems.append(
-                Problem(
-                    text.where,
-                    f"{owner}: the {what} in {langs} does not fit its box{together}: "
-                    f"{fitted.overflow:.1f} mm too tall at the smallest size ({smallest}); shorten {them}",
-                )
-            )
-        elif fitted.overflow_width > 0:
-            self.problems.append(
-                Problem(
-                    text.where,
-                    f"{owner}: the {what} in {langs} does not fit its box{together}: a word is "
-                    f"{fitted.overflow_width:.1f} mm too wide at the smallest size ({smallest}); "
-                    "shorten or break it",
-                )
-            )
+        if note is not None and not fitted.fits:
+            self.problems.append(Problem(text.where, bilingual.overflow(fitted, layers, spec, what, owner, note)))
         return fitted
 
     def bilingual(self) -> Mapping | None:
         """The bilingual layout of the card being composed, on a bilingual deck. A size with none is an
-        error of its own (bilingual_layouts), and its cards stay in one language meanwhile."""
+        error of its own (bilingual.layouts), and its cards stay in one language meanwhile."""
         spec = self.layout.get("bilingual")
         return spec if self.deck.second is not None and isinstance(spec, Mapping) else None
 
@@ -148,6 +152,7 @@ class _Composer:
         ruby: bool,
         scale: float = 1.0,
         gap: float = 0.0,
+        least: float = 0.0,
     ) -> textfit.Layer:
         """One language's text of a box, in the weight and slant the spec gives it (bold: all bold; a
         second language's `bold: false` takes bold off a name, `italic: true` slants a text)."""
@@ -166,6 +171,7 @@ class _Composer:
             gap,
             readings("".join(s.text for s in spans)) if chinese else None,
             self.layout["pinyin"]["scale"],
+            least=least,
         )
 
     def framed(self, size: Size) -> tuple[Rect, Rect]:
@@ -258,6 +264,7 @@ class _Composer:
                 card.id,
                 "#1d1d1d",
                 second=other.ability if other else None,
+                shorts=(card.short, other.short if other else None),
             ),
             ability_box=ability_box,
             label_box=label_box,
@@ -401,6 +408,7 @@ class _Composer:
                 "#1d1d1d",
                 spans,
                 second=other.ability if other else None,
+                shorts=(card.short if spans is None else None, other.short if other else None),
             ),
             text_box=text_box,
         )
@@ -465,7 +473,7 @@ def compose_faces(
     `pinyin`: pinyin over the Chinese names of role cards."""
     problems: list[Problem] = []
     if deck.second is not None:
-        layouts, problems = bilingual_layouts(deck, layouts)
+        layouts, problems = bilingual.layouts(deck, layouts)
     composer = _Composer(deck, layouts, book, ink_saver, words or {}, pinyin)
     composer.problems += problems
     second_groups = {group.id: group for group in deck.second.groups} if deck.second else {}
@@ -473,27 +481,3 @@ def compose_faces(
     backs = {group.id: composer.back(group, second_groups.get(group.id)) for group in deck.groups}
     card_backs = {card.id: composer.card_back(card, deck.second_card(card)) for card in deck.cards if card.back_face}
     return Faces(layouts, fronts, backs, card_backs), composer.problems
-
-
-def bilingual_layouts(deck: Deck, layouts: Mapping[str, Mapping]) -> tuple[dict[str, dict], list[Problem]]:
-    """The layouts of a bilingual deck: each size's, with its `bilingual.layout` keys put in; a size
-    whose layout says `bilingual: none` cannot hold two languages, which is a problem for a group of it."""
-    out, problems = {}, []
-    for name, layout in layouts.items():
-        spec = layout.get("bilingual")
-        if isinstance(spec, Mapping):
-            out[name] = merged(layout, spec.get("layout", {}))
-            continue
-        out[name] = dict(layout)
-        for group in deck.groups:
-            if group.size_name == name and any(card.group.id == group.id for card in deck.cards):
-                problems.append(
-                    Problem(
-                        group.name.where,
-                        f"{group.id}: {name} cards are too small for two "
-                        f"languages ({deck.key}): build them at a larger size "
-                        "(--card-size poker, or the group's size:) or in one "
-                        "language",
-                    )
-                )
-    return out, problems

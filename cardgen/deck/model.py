@@ -218,6 +218,7 @@ class Card:
     art: Art | None = None
     extra_cards: int = 0  # with it dealt, more fill cards dealt and left over in the middle
     rules: tuple[tuple[str, object], ...] = ()  # the narrator page's rules of the card (YAML `rules`), lists as tuples
+    short: Text | None = None  # `short-ability` in this language: what a bilingual card prints when both don't fit
 
     @property
     def night_order(self) -> int | float | None:

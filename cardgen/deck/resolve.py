@@ -431,6 +431,9 @@ def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group]
         count=spec.get("count", 1),
         name=r.text(doc, ("name",)),
         ability=r.text(doc, ("ability",)),
+        short=r.plain(doc, ("short-ability", r.lang))
+        if spec.get("short-ability", {}).get(r.lang, "").strip()
+        else None,
         symbol=r.file(spec.get("symbol"), doc),
         nights=_nights(r, doc),
         layout=spec.get("layout", group.layout),

@@ -223,6 +223,12 @@ CARD: dict = {
             },
         },
         "ability": {"$ref": "#/$defs/text"},
+        "short-ability": {
+            "$ref": "#/$defs/short-text",
+            "description": "The ability said in fewer words, in some or all of the game's languages: a "
+            "bilingual card (--lang vi+en) prints it when the full texts of both languages do not fit at "
+            "6.5 pt, the second language's first, then both.",
+        },
         "layout": {"type": "string", "enum": LAYOUTS},
         "back": {
             "type": "object",

@@ -168,6 +168,14 @@ DEFS: dict = {
         "additionalProperties": {"type": "string"},
         "minProperties": 1,
     },
+    "short-text": {
+        "type": "object",
+        "description": "A shorter form of a text, in any of the game's languages (none need have one), by "
+        "language code.",
+        "propertyNames": {"pattern": LANG_PATTERN},
+        "additionalProperties": {"type": "string"},
+        "minProperties": 1,
+    },
     "color": {
         "type": "string",
         "pattern": r"^#[0-9a-fA-F]{6}$",

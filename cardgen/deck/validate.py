@@ -36,14 +36,17 @@ def _check_translations(
     each says printable (:func:`check_text`)."""
     problems = []
     fallback = fallback_language(languages)
-    for path in refs(doc, rule, "#/$defs/text"):
+    # A short form (`short-ability`) is in the languages that need one: only what it says is checked.
+    shorts = refs(doc, rule, "#/$defs/short-text")
+    for path in refs(doc, rule, "#/$defs/text") + shorts:
         text = doc.get(path)
         if not isinstance(text, dict):
             continue
         where = doc.where(path)
-        if not _written(text, fallback):
+        short = path in shorts
+        if not short and not _written(text, fallback):
             problems.append(Problem(where, f"{dotted(path)}: no '{fallback}' text to fall back on"))
-        lacking = [lang for lang in languages if lang != fallback and not _written(text, lang)]
+        lacking = [lang for lang in languages if lang != fallback and not _written(text, lang) and not short]
         if lacking:
             shown = "English" if fallback == "en" else f"'{fallback}'"
             problems.append(

@@ -8,9 +8,10 @@ Chinese lines broken in :mod:`cardgen.text.linebreak`, and ruby laid out in
 
 :func:`fit_layers` fits texts in two languages into one box together (a
 bilingual card): one paragraph a language, each broken by its own language's
-rules, the ones below the first at a fraction of its size, all shrinking
-together. A layer with readings is ruby: each character with its reading (its
-pinyin) centred above it, the pair kept as one unit when lines break.
+rules, the ones below the first at a fraction of its size (but never under
+their own least size), all shrinking together. A layer with readings is ruby:
+each character with its reading (its pinyin) centred above it, the pair kept
+as one unit when lines break.
 """
 
 from __future__ import annotations
@@ -65,8 +66,9 @@ class Fitted:
 @dataclass(frozen=True)
 class Layer:
     """One language's text in a box it shares (:func:`fit_layers`): its size is `scale` times the
-    first layer's, `leading` its language's least line height, `gap` the room above it (a fraction of
-    its size); `readings`, one a character of its text (empty for none), are set above the characters
+    first layer's but at least `least` pt (a small scale never takes it below what a table reads),
+    `leading` its language's least line height, `gap` the room above it (a fraction of its size);
+    `readings`, one a character of its text (empty for none), are set above the characters
     at `ruby` times its size, in the fonts of `ruby_lang`."""
 
     spans: tuple[Span, ...]
@@ -78,6 +80,7 @@ class Layer:
     readings: tuple[str, ...] | None = None
     ruby: float = 0.5
     ruby_lang: str = "zh-Latn"  # the readings' language (pinyin), whose fonts draw them
+    least: float = 0.0
 
 
 def fit(
@@ -123,7 +126,8 @@ def fit_layers(
     step: float = 0.25,
 ) -> Fitted:
     """Layers one under the other in a width × height mm box, at the largest size of the first (on
-    the step grid, from max_size to min_size pt) at which they all fit; the others at their scale of it.
+    the step grid, from max_size to min_size pt) at which they all fit; the others at their scale of it,
+    or their least size.
     Overflow is that of all of them together at min_size."""
     if not layers or not 0 < min_size <= max_size or step <= 0:
         raise ValueError(f"need layers and 0 < min_size <= max_size, step > 0; got {min_size}, {max_size}, {step}")
@@ -162,7 +166,7 @@ def _fit(
         """Each layer's layout with its top (pt below the first's), the height of all and the widest excess."""
         placed, top = [], 0.0
         for n, (layer, make) in enumerate(zip(layers, prepared)):
-            layer_size = size * layer.scale
+            layer_size = max(size * layer.scale, layer.least)
             top += layer.gap * layer_size if n else 0.0
             layout = make(layer_size)
             placed.append((top, layout))
