@@ -135,13 +135,23 @@ def validate_command(ctx, games, quiet, verbose, decks, includes, **_options) ->
 
 
 def _unread_data_problems(project) -> list[Problem]:
-    """What `box` and `export --for` would refuse in the data files a game's check does not read: the
-    tuck box's and the print services'."""
+    """What `box` and `export --for` would refuse in the project's own data files that a game's check
+    does not read: the tuck box's and the print services' (cardgen's own are tested)."""
+    from cardgen.core.project import BUILTIN
     from cardgen.outputs.print_service import load_service, service_ids
 
+    def own(name: str) -> bool:
+        return not project.template(name).resolve().is_relative_to(BUILTIN.resolve())
+
     problems = []
-    reads: list[Callable[[], object]] = [functools.partial(project.template_data, "box.yaml")]
-    reads += [functools.partial(load_service, project, service) for service in service_ids(project)]
+    reads: list[Callable[[], object]] = (
+        [functools.partial(project.template_data, "box.yaml")] if own("box.yaml") else []
+    )
+    reads += [
+        functools.partial(load_service, project, service)
+        for service in service_ids(project)
+        if own(f"exports/{service}.yaml")
+    ]
     for read in reads:
         try:
             read()
