@@ -68,13 +68,12 @@ from pathlib import Path
 
 from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
 
-from cardgen.core import contained, units
+from cardgen.core import contained, limits, units
 
 FITS = ("contain", "cover")
-# Decoded pixels: far more than a card needs (a poker card's art box takes about 600 x 310 at
-# 300 DPI); measured, a 25-megapixel RGBA PNG takes a build to about 0.5 GB. A JPEG counts as the
-# decoder's draft scaling reads it, so a camera's large photo passes.
-MAX_PIXELS = 25_000_000
+# Decoded pixels: the budget of every picture (a poker card's art box takes about 600 x 310 at 300
+# DPI). A JPEG counts as the decoder's draft scaling reads it, so a camera's large photo passes.
+MAX_PIXELS = limits.MAX_PIXELS
 MAX_ART_BYTES = 64 * 1024 * 1024
 ACCEPTED = {"PNG": "PNG", "JPEG": "JPEG", "MPO": "JPEG"}
 PNG_COMPRESS_LEVEL = 6

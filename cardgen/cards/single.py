@@ -8,7 +8,7 @@ import io
 from typing import TYPE_CHECKING
 
 from cardgen.cards.layout import Page, Slot
-from cardgen.core import units
+from cardgen.core import limits, units
 from cardgen.core.units import Rect, Size
 
 if TYPE_CHECKING:
@@ -40,6 +40,17 @@ def print_pdf(prepared: Prepared, pages: list[Page], sheet: dict) -> bytes:
     if prepared.faces is None:
         raise ValueError(f"{prepared.deck.game}: cards drawn from a deck prepared without its faces")
     return render.render_pdf(prepared.deck, pages, prepared.faces, prepared.book, options)
+
+
+def over_budget(prepared: Prepared, bleed: float, dpi: float) -> str | None:
+    """Why the deck's card pictures, with `bleed` all round, cannot be drawn at `dpi` within the pixel
+    budget (said of its largest size), or None when they can."""
+    sizes = {card.group.size_name: card.group.size for card in prepared.deck.copies}
+    if not sizes:
+        return None
+    name = max(sizes, key=lambda size: sizes[size].w * sizes[size].h)
+    why = limits.over_budget(sizes[name].w + 2 * bleed, sizes[name].h + 2 * bleed, dpi)
+    return why and f"the '{name}' cards{' with their bleed' if bleed else ''}, {why}"
 
 
 def rasterise(pdf: bytes, pages: list[Page], numbers: list[int], dpi: float) -> dict[int, bytes]:

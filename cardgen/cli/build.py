@@ -6,8 +6,10 @@ Thin on purpose: the build lives in cardgen.build; these read the command line a
 
 from __future__ import annotations
 
+import functools
 import json
 import time
+from collections.abc import Callable
 
 import click
 
@@ -116,17 +118,46 @@ def validate_command(ctx, games, quiet, verbose, decks, includes, **_options) ->
     level = common.verbosity(quiet, verbose)
     project = common.project(decks, includes)
     options, settings_warnings = gather(ctx, project)
+    unread = _unread_data_problems(project)
     try:
         checked, warnings = validate(
             project, games, options, common.progress("checking", level) if level > 0 else lambda jobs: jobs
         )
     except DeckError as exc:
-        raise DeckProblems(settings_warnings + exc.problems, quiet) from None
+        raise DeckProblems(settings_warnings + unread + exc.problems, quiet) from None
+    if unread:
+        raise DeckProblems(settings_warnings + unread + warnings, quiet)
     warnings = settings_warnings + warnings
     warn(warnings, quiet)
     kinds = ("warning",) if quiet else ("warning", "note")
     counts = [count(n, kind) for kind in kinds if (n := sum(1 for w in warnings if w.severity == kind))]
     click.echo(", ".join([f"{count(len(checked), 'game')} valid", *counts]))
+
+
+def _unread_data_problems(project) -> list[Problem]:
+    """What `box` and `export --for` would refuse in the project's own data files that a game's check
+    does not read: the tuck box's and the print services' (cardgen's own are tested)."""
+    from cardgen.core.project import BUILTIN
+    from cardgen.outputs.print_service import load_service, service_ids
+
+    def own(name: str) -> bool:
+        return not project.template(name).resolve().is_relative_to(BUILTIN.resolve())
+
+    problems = []
+    reads: list[Callable[[], object]] = (
+        [functools.partial(project.template_data, "box.yaml")] if own("box.yaml") else []
+    )
+    reads += [
+        functools.partial(load_service, project, service)
+        for service in service_ids(project)
+        if own(f"exports/{service}.yaml")
+    ]
+    for read in reads:
+        try:
+            read()
+        except DeckError as exc:
+            problems += exc.problems
+    return problems
 
 
 @click.command("watch")

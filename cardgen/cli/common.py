@@ -39,10 +39,17 @@ class DeckProblems(click.ClickException):
 
 
 def project(decks: Path | None, includes: tuple[Path, ...] = ()) -> Project:
+    """The project a command runs in, its settings file checked: every command refuses what a build would
+    (the commands that read the [build] table check its values too, and say the warnings)."""
+    from cardgen.core.config import settings_problems
+
     try:
         found = Project.at(decks, includes)
+        problems = settings_problems(found.root)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
+    if any(problem.severity == "error" for problem in problems):
+        raise DeckProblems(problems)
     diagnostics.remember_root(found.root)
     return found
 

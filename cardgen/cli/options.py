@@ -15,6 +15,7 @@ import click
 
 from cardgen.cli.common import DeckProblems, _store_level
 from cardgen.cli.diagnostics import diagnostic_format_option
+from cardgen.core.config import MAX_BACK_OFFSET, is_number
 from cardgen.core.problems import DeckError, Problem, did_you_mean
 from cardgen.core.project import Project
 
@@ -44,8 +45,10 @@ class _Offset(click.ParamType):
             x, y = (float(part) for part in value.split(","))
         except ValueError:
             self.fail(f"expected two numbers in mm as X,Y (like 0.5,-1), got {value!r}", param, ctx)
-        if not all(abs(v) < 50 for v in (x, y)):  # also refuses nan and inf
-            self.fail(f"expected offsets of less than 50 mm, got {value!r}", param, ctx)
+        if not all(abs(v) <= MAX_BACK_OFFSET for v in (x, y)):  # also refuses nan and inf
+            self.fail(
+                f"expected offsets from -{MAX_BACK_OFFSET:g} to {MAX_BACK_OFFSET:g} mm, got {value!r}", param, ctx
+            )
         return x, y
 
 
@@ -280,11 +283,11 @@ def gather(ctx: click.Context, project: Project, **fixed) -> tuple[BuildOptions,
     import os
 
     from cardgen.build.options import BuildOptions
-    from cardgen.core.config import build_settings, cardgen_problems
+    from cardgen.core.config import build_settings, settings_problems
 
     try:
         settings = build_settings(project.root)
-        problems = cardgen_problems(project.root)
+        problems = settings_problems(project.root)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     values = dict(ctx.params)
@@ -333,12 +336,12 @@ def _setting(ctx: click.Context, param: click.Option, value: object) -> tuple[ob
         )
     elif isinstance(param.type, _Offset):
         expected, ok = "[x, y] in mm", False
-        if isinstance(value, list) and len(value) == 2 and all(_number(v) for v in value):
+        if isinstance(value, list) and len(value) == 2 and all(is_number(v) for v in value):
             ok, value = True, ",".join(map(str, value))
     elif isinstance(param.type, click.types.IntParamType):
         expected, ok = "a whole number", isinstance(value, int) and not isinstance(value, bool)
     elif isinstance(param.type, click.types.FloatParamType):
-        expected, ok = "a number of mm", _number(value)
+        expected, ok = "a number of mm", is_number(value)
     else:
         expected, ok = "a string", isinstance(value, str)
     if not ok:
@@ -347,10 +350,6 @@ def _setting(ctx: click.Context, param: click.Option, value: object) -> tuple[ob
         return param.process_value(ctx, value), None
     except click.BadParameter as exc:
         return None, exc.message
-
-
-def _number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def back_offset_of(project: Project, offset: tuple[float, float] | None, printer: str | None) -> tuple[float, float]:

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from cardgen.core import bundled, contained
+from cardgen.core import bundled, contained, limits
 from cardgen.core.problems import DeckError, Problem, Where, relative
 
 BUILTIN = bundled.ROOT
@@ -142,6 +142,12 @@ class Project:
                         "expected a mapping of names to mappings, like the built-in file of that name",
                     )
                 ]
+            )
+        bounds = limits.problems(name, data)
+        if bounds:
+            text = read_text(path, folder, self.display(path))
+            raise DeckError(
+                [Problem(Where(self.display(path), yaml12.line_of(text, key)), message) for key, message in bounds]
             )
         _PARSED[path] = (stat.st_size, stat.st_mtime_ns), data
         return copy.deepcopy(data)

@@ -1,4 +1,5 @@
-"""YAML 1.2 on PyYAML's fast C loader: YAML text in, plain values out, as YAML 1.2 reads them.
+"""YAML 1.2 on PyYAML's fast C loader: YAML text in, plain values (or the line of one of them) out, as
+YAML 1.2 reads them.
 
 PyYAML implements YAML 1.1, where ``no``, ``yes``, ``on``, ``off`` (and their capitalised
 forms) are booleans, ``010`` is eight, ``1:30`` is ninety and ``2024-01-01`` a date. In a deck
@@ -69,3 +70,27 @@ def safe_load(text: str) -> Any:
         return loader.get_single_data()
     finally:
         loader.dispose()
+
+
+def line_of(text: str, path: tuple) -> int | None:
+    """The line of the value at a key path of a YAML text (of its nearest parent there; None for none),
+    read again from the text: for a message about a value found wrong once it was loaded."""
+    loader = Loader(text)
+    try:
+        node = loader.get_single_node()
+    finally:
+        loader.dispose()
+    line = None
+    for key in path:
+        if isinstance(node, yaml.MappingNode):
+            found = [(k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == str(key)]
+            if not found:
+                break
+            key_node, node = found[-1]
+            line = key_node.start_mark.line + 1
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line

@@ -36,8 +36,9 @@ from pathlib import Path
 from cardgen.build import Prepared, card_sizes
 from cardgen.build.game_decks import ExportReport, GameLanguages
 from cardgen.cards.layout import Page
-from cardgen.cards.single import first_copies, print_pages, print_pdf, rasterise
+from cardgen.cards.single import first_copies, over_budget, print_pages, print_pdf, rasterise
 from cardgen.core import units
+from cardgen.core.problems import Problem
 from cardgen.core.project import Project
 from cardgen.core.write import remove_abandoned, write_atomic
 
@@ -102,6 +103,11 @@ def export(project: Project, game: str, options: ExportOptions) -> ExportReport:
     sheet = project.template_data("sheet.yaml")
     for prepared in decks:
         lang, report = prepared.deck.key, decks.report
+        why = over_budget(prepared, options.bleed, options.dpi) if options.png else None
+        if why:
+            problem = Problem(None, f"--dpi {options.dpi}: {why}")
+            decks.problems += [problem] if problem not in decks.problems else []  # once, not once per language
+            continue
         pages = print_pages(prepared, options.bleed)
         pdf = print_pdf(prepared, pages, sheet)
         if options.pdf:

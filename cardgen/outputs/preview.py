@@ -7,6 +7,7 @@ rasterised small; the gallery comes from templates/preview/gallery.html.j2.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ from PIL import Image
 
 from cardgen.build import BuildOptions, Pipeline, check, languages
 from cardgen.cards.single import card_pictures
+from cardgen.core import limits
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import Project
 from cardgen.core.write import write_atomic
@@ -30,14 +32,24 @@ class PreviewReport:
 
 
 def _contact_sheet(pictures: list[bytes]) -> bytes:
+    """The pictures in rows of COLUMNS; for a large deck at a high --dpi, each smaller, so that the sheet
+    stays within the pixel budget."""
     import io
 
-    images = [Image.open(io.BytesIO(png)) for png in pictures]
-    width = max(i.width for i in images)
-    height = max(i.height for i in images)
+    images: list[Image.Image] = [Image.open(io.BytesIO(png)) for png in pictures]
     rows = -(-len(images) // COLUMNS)
     columns = min(COLUMNS, len(images))
-    sheet = Image.new("RGB", (columns * (width + GAP) + GAP, rows * (height + GAP) + GAP), (244, 241, 234))
+    scale = 1.0
+    while True:
+        width = max(round(i.width * scale) for i in images)
+        height = max(round(i.height * scale) for i in images)
+        size = (columns * (width + GAP) + GAP, rows * (height + GAP) + GAP)
+        if size[0] * size[1] <= limits.MAX_PIXELS:
+            break
+        scale *= 0.9 * math.sqrt(limits.MAX_PIXELS / (size[0] * size[1]))
+    if scale < 1:
+        images = [i.resize((max(1, round(i.width * scale)), max(1, round(i.height * scale)))) for i in images]
+    sheet = Image.new("RGB", size, (244, 241, 234))
     for index, image in enumerate(images):
         row, column = divmod(index, COLUMNS)
         sheet.paste(image, (GAP + column * (width + GAP), GAP + row * (height + GAP)))

@@ -35,7 +35,7 @@ from cardgen.build import Prepared
 from cardgen.build.game_decks import ExportReport, GameLanguages
 from cardgen.cards.layout import Page
 from cardgen.cards.single import print_pages, print_pdf, rasterise
-from cardgen.core import units
+from cardgen.core import limits, units
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import BUILTIN, Project
 from cardgen.core.write import remove_stale, write_atomic
@@ -104,7 +104,9 @@ def load_service(project: Project, service_id: str) -> Service:
     sizes = {}
     for name in reader.mapping("sizes"):
         entry = ("sizes", name)
-        sizes[str(name)] = Trim(reader.length(entry + ("width",)), reader.length(entry + ("height",)))
+        sizes[str(name)] = Trim(
+            reader.length((*entry, "width"), limits.CARD), reader.length((*entry, "height"), limits.CARD)
+        )
     files = {str(role): reader.pattern(("files", role)) for role in reader.mapping("files")}
     needed = ("deck",) if fmt == "pdf-x1a" else ("front", "back", "shared-back", "list")
     for role in needed:
@@ -115,12 +117,19 @@ def load_service(project: Project, service_id: str) -> Service:
         name=reader.text(("name",)),
         file=doc.file,
         format=fmt,
-        bleed=reader.length(("bleed",)),
-        safe=reader.length(("safe",)),
+        bleed=reader.length(("bleed",), limits.BLEED),
+        safe=reader.length(("safe",), limits.SAFE),
         dpi=reader.number(("dpi",), 72, 1200),
         sizes=sizes,
         files=files,
     )
+    if fmt == "png":
+        for name, trim in sizes.items():
+            why = limits.over_budget(
+                trim.width + 2 * service["bleed"], trim.height + 2 * service["bleed"], service["dpi"]
+            )
+            if why:
+                reader.problem(("dpi",), f"dpi: the '{name}' cards with their bleed, {why}")
     if fmt == "pdf-x1a":
         order = tuple(data.get("order") or ())
         if sorted(order) != sorted(SIDES):
@@ -174,16 +183,20 @@ class _Reader:
             self.problem((key,), f"{key}: expected one of {', '.join(choices)}, got {value!r}")
         return value
 
-    def length(self, path: tuple) -> float:
+    def length(self, path: tuple, bound: limits.Bound) -> float:
         value = self.value(path)
         try:
             mm = units.length(value)
         except ValueError as exc:
             if value is not None:
                 self.problem(path, f"{'.'.join(map(str, path))}: {exc}")
-            return 0.0
-        if mm < 0:
-            self.problem(path, f"{'.'.join(map(str, path))}: must not be negative")
+            return bound.low
+        if not bound.holds(mm):
+            self.problem(
+                path,
+                f"{'.'.join(map(str, path))}: expected a length from {bound.low:g} to {bound.high:g} mm, got {value!r}",
+            )
+            return bound.low
         return mm
 
     def number(self, path: tuple, low: float, high: float):

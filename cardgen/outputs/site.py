@@ -224,11 +224,14 @@ def _page(
 
 
 def _dpi(prepared: Any) -> float:
-    """The resolution at which the deck's shortest card is PIXELS_HIGH pixels high."""
-    from cardgen.core import units
+    """The resolution at which the deck's shortest card is PIXELS_HIGH pixels high; lower where its
+    largest card would then pass the pixel budget (tokens beside big cards): the small cards' pictures
+    are then less than PIXELS_HIGH high."""
+    from cardgen.core import limits, units
 
-    shortest = min(card.group.size.h for card in prepared.deck.cards)
-    return PIXELS_HIGH * units.MM_PER_INCH / shortest
+    sizes = {card.group.size for card in prepared.deck.cards}
+    highest = units.dpi_for(PIXELS_HIGH, min(size.h for size in sizes))
+    return min(highest, *(limits.max_dpi(size.w, size.h) for size in sizes))
 
 
 def _webp(png: bytes) -> bytes:
