@@ -68,6 +68,8 @@ _LIBRARY_ROOTS = tuple(
 _LIBRARY_FILES = {os.path.realpath(os.path.expanduser(f"~/.reportlab_{name}")) for name in ("mods", "settings")}
 _LIBRARY_FILES |= {"/dev/null", "/dev/urandom"}
 _LIBRARY_FILES |= {"/proc/loadavg"}  # how many cores are busy: the build's default number of workers
+# A project template runs in a child whose processor time the parent reads when the wall clock runs late.
+_CHILD_STAT = re.compile(r"/proc/\d+/stat")
 
 
 class Watch:
@@ -126,7 +128,9 @@ class Watch:
             {
                 p
                 for p in self.reads
-                if not self._inside(p, self.allowed + _LIBRARY_ROOTS + self._own) and p not in _LIBRARY_FILES
+                if not self._inside(p, self.allowed + _LIBRARY_ROOTS + self._own)
+                and p not in _LIBRARY_FILES
+                and not _CHILD_STAT.fullmatch(p)
             }
         )
 
