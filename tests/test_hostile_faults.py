@@ -195,13 +195,17 @@ def test_a_write_error_in_the_worker_processes_names_each_file_and_keeps_the_ear
     [
         (["site"], "site/mini", "mini-cards-en.pdf"),
         (["export", "mini"], "mini", "mini-print-en.pdf"),
+        (["calibrate"], ".", "calibration-a4-long.pdf"),
     ],
-    ids=["site", "export"],
+    ids=["site", "export", "calibrate"],
 )
-def test_a_full_disk_while_making_a_site_or_an_export_names_the_file(project, full_disk, command, folder, first):
+def test_a_full_disk_while_making_a_site_an_export_or_a_calibration_sheet_names_the_file(
+    project, full_disk, command, folder, first
+):
     out = project / "out"
     full_disk(out / folder)
-    result, _ = cli(project.parent, *command, "--decks", str(project / "decks"), "--out", str(out), "--lang", "en")
+    language = ["--lang", "en"] if command != ["calibrate"] else []
+    result, _ = cli(project.parent, *command, "--decks", str(project / "decks"), "--out", str(out), *language)
     assert (result.exit_code, result.stderr.splitlines()[-2:]) == (
         1,
         [f"error: cannot write {out / folder / first}: {NO_SPACE}", "1 error"],
