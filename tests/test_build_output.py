@@ -316,7 +316,7 @@ def test_write_atomic_keeps_the_old_file_when_the_rename_fails(tmp_path, monkeyp
         raise OSError("rename refused")
 
     monkeypatch.setattr(os, "replace", fail)
-    with pytest.raises(OSError, match="rename refused"):
+    with pytest.raises(write.Unwritable, match="rename refused"):
         write_atomic(target, b"new" * 1000)
     assert target.read_bytes() == b"old good file"
     assert _temp_files(tmp_path) == []
@@ -347,7 +347,7 @@ def test_write_atomic_keeps_the_old_file_when_writing_fails_half_way(tmp_path, m
             return getattr(self.handle, name)
 
     monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: HalfWriter(real_fdopen(fd, *a, **k)))
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(write.Unwritable, match="No space left"):
         write_atomic(target, b"new data " * 1000)
     assert target.read_bytes() == b"old good file"
     assert _temp_files(tmp_path) == []

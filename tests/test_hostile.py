@@ -2130,6 +2130,17 @@ def _children(pid: int) -> list[int]:
         return []
 
 
+def _drawing_workers(process: subprocess.Popen) -> list[int]:
+    """The worker processes of a parallel build, once they have started on their first jobs."""
+    end = time.monotonic() + 120
+    while len(_children(process.pid)) < 2 and process.poll() is None and time.monotonic() < end:
+        time.sleep(0.01)
+    workers = _children(process.pid)
+    assert len(workers) >= 2 and process.poll() is None, "the build ended before it had workers"
+    time.sleep(0.3)  # into their first jobs
+    return workers
+
+
 def _alive_in_group(pgid: int) -> bool:
     try:
         os.killpg(pgid, 0)
@@ -2159,12 +2170,7 @@ def test_a_signal_to_a_parallel_build_ends_its_workers_and_removes_its_temporary
         preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL),
     )
     try:
-        end = time.monotonic() + 120
-        while len(_children(process.pid)) < 2 and process.poll() is None and time.monotonic() < end:
-            time.sleep(0.01)
-        workers = _children(process.pid)
-        assert len(workers) >= 2 and process.poll() is None, "the build ended before it had workers"
-        time.sleep(0.3)  # into their first jobs
+        _drawing_workers(process)
         process.send_signal(signum)
         _, err = process.communicate(timeout=30)
         end = time.monotonic() + 15

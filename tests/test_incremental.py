@@ -114,7 +114,7 @@ def test_a_project_moved_elsewhere_is_still_up_to_date(tmp_path, monkeypatch):
     manifest = (root / "output" / "cardgen-manifest.json").read_text(encoding="utf-8")
     assert str(tmp_path) not in manifest
     kept = json.loads(manifest)
-    assert kept["format"] == 2
+    assert kept["format"] == 3
     assert "decks/mini/game.yaml" in kept["digests"]
     assert sorted(kept["last"]["outputs"]) == [f"output/{name}" for name in sorted(mtimes(root / "output"))]
     before = mtimes(root / "output")

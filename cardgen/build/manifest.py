@@ -11,8 +11,18 @@ An output made for one table (``-<N>p``, planning.table_name) also hashes the ta
 whole box's outputs never do, so a tailored build leaves them up to date.
 
 File contents are hashed once and remembered by path, size and modification
-time, so a build with nothing to do reads no font or image again. The
-manifest is written atomically, like every output.
+time, so a build with nothing to do reads no font or image again. A file
+whose modification time was less than SETTLED_NS before the build that
+hashed it is "racily clean", as git calls it: it may have been changed again
+within the same tick of the file system's clock (2 s on FAT, and `cp -p` or
+`rsync -t` restore a time), keeping its size and time, so its stat proves
+nothing and it is hashed again. An output is up to date only while it still
+has the bytes that were written, checked the same way.
+
+The manifest is written atomically, like every output: saved whole, or left
+as it was. One that cannot be read as a manifest of this format (edited by
+hand, damaged) counts as none: every output is built again, with a warning
+naming it (``Manifest.problem``).
 
 Its paths are relative to the folder that holds the output folder (the
 project, as a rule), so that an output folder restored in another checkout
@@ -28,16 +38,21 @@ import importlib.metadata
 import importlib.util
 import json
 import os
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
 from cardgen import __version__
 from cardgen.build.kinds import KINDS, TABLE
+from cardgen.core.problems import Problem, Where, relative
 from cardgen.core.write import write_atomic
 
 NAME = "cardgen-manifest.json"
-# 2: paths relative to the output folder's parent.
-FORMAT = 2
+# 2: paths relative to the output folder's parent; 3: each digest with the time of the build that took it.
+FORMAT = 3
+# A file changed this recently may change again within the same tick of its clock, keeping its size and
+# modification time (git calls this "racily clean"): its stat proves nothing, its content is read.
+SETTLED_NS = 2_000_000_000
 
 
 def _files(folder: Path, skip: tuple[str, ...] = ()) -> list[Path]:
@@ -79,59 +94,93 @@ def code() -> str:
     return h.hexdigest()
 
 
-def request(asked: object, folders: Iterable[Path]) -> str:
-    """A hash of what a build is asked (`asked`, its repr) and of the name, size and modification
-    time of every file in `folders`: equal hashes, equal inputs (as far as the digests above trust
-    size and time), without a file read."""
-    return state(asked, folders)[0]
+def _newer(folders: Iterable[Path], than: int) -> list[str]:
+    """The files in `folders` modified after `than` (ns)."""
+    return [path for path, stat in _stats(folders) if stat.st_mtime_ns > than]
 
 
-def state(asked: object, folders: Iterable[Path]) -> tuple[str, int]:
-    """request()'s hash, and the newest modification time (ns) of those files."""
-    h = hashlib.sha256(f"{code()}\0{asked!r}\n".encode())
-    newest = 0
+def _stats(folders: Iterable[Path]) -> Iterable[tuple[str, os.stat_result]]:
+    """Every file in `folders` (links not followed), in a stable order, with its lstat."""
     for folder in folders:
         for top, dirs, names in os.walk(folder):
             dirs.sort()
             for name in sorted(names):
                 path = os.path.join(top, name)
                 try:
-                    stat = os.lstat(path)
+                    yield path, os.lstat(path)
                 except OSError:
                     continue
-                h.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-                newest = max(newest, stat.st_mtime_ns)
+
+
+def state(asked: object, folders: Iterable[Path]) -> tuple[str, int]:
+    """A hash of what a build is asked (`asked`, its repr) and of the name, size and modification
+    time of every file in `folders`, without a file read, and the newest of those times (ns): equal
+    hashes, equal inputs, as far as size and time tell (see SETTLED_NS for when they cannot)."""
+    h = hashlib.sha256(f"{code()}\0{asked!r}\n".encode())
+    newest = 0
+    for path, stat in _stats(folders):
+        h.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+        newest = max(newest, stat.st_mtime_ns)
     return h.hexdigest(), newest
 
 
 class Manifest:
     def __init__(self, out: Path):
         self.path = out / NAME
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            data = {}  # an earlier format (absolute paths), or none: everything is stale
+        # Every file this build stats is stated after this: a digest taken now holds for a file whose
+        # time was settled before it.
+        self.start = time.time_ns()
+        self.problem: Problem | None = None
+        self.changed = False  # a file was hashed (again)
+        data = self._read()
         self.base = Path(os.path.abspath(out)).parent
-        self.outputs: dict[str, dict] = data.get("outputs", {}) if isinstance(data, dict) else {}
-        self.digests: dict[str, list] = data.get("digests", {}) if isinstance(data, dict) else {}
-        # The last build that succeeded: what it was asked, the state of every file it could have read,
-        # and what it reported.
-        last = data.get("last", {}) if isinstance(data.get("last"), dict) else {}
-        if isinstance(last.get("outputs"), list):
+        self.outputs: dict[str, dict] = data.get("outputs", {})
+        self.digests: dict[str, list] = data.get("digests", {})
+        # The last build that succeeded: what it was asked, when it started, the state of every file it
+        # could have read, and what it reported.
+        last = data.get("last", {})
+        if last:
             last = {**last, "outputs": [str(self._path(name)) for name in last["outputs"]]}
         self.last: dict = last
         self.listed: dict[tuple[Path, tuple[str, ...]], list[Path]] = {}
         self.out = out
 
+    def _read(self) -> dict:
+        """The manifest's data; empty when there is none, of an earlier format (absolute paths), or one
+        that is not a manifest (then with `problem` saying so): every output is then stale."""
+        try:
+            data = json.loads(self.path.read_bytes())
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError, RecursionError):
+            data = None
+        if isinstance(data, dict) and data.get("format") != FORMAT and "outputs" in data:
+            return {}
+        if isinstance(data, dict) and _well_formed(data):
+            return data
+        self.problem = Problem(
+            Where(relative(self.path)),
+            "not a manifest cardgen can read (edited or damaged); every output is built again",
+            "warning",
+        )
+        return {}
+
+    def _known(self, path: Path, stat: os.stat_result) -> str | None:
+        """A kept digest of `path` that holds for a file of this stat without reading it: the same size
+        and modification time, a time that was settled when the digest was taken; else None."""
+        known = self.digests.get(self._portable(path))
+        if known and known[:2] == [stat.st_size, stat.st_mtime_ns] and known[1] + SETTLED_NS <= known[3]:
+            return known[2]
+        return None
+
     def digest(self, path: Path) -> str:
         stat = path.stat()
-        known = self.digests.get(self._portable(path))
-        if known and known[:2] == [stat.st_size, stat.st_mtime_ns]:
-            return known[2]
+        known = self._known(path, stat)
+        if known is not None:
+            return known
         sha = hashlib.sha256(path.read_bytes()).hexdigest()
-        self.digests[self._portable(path)] = [stat.st_size, stat.st_mtime_ns, sha]
+        self.digests[self._portable(path)] = [stat.st_size, stat.st_mtime_ns, sha, self.start]
+        self.changed = True
         return sha
 
     def inputs(
@@ -168,27 +217,37 @@ class Manifest:
     def record(self, target: Path, inputs: str) -> None:
         self.outputs[self._key(target)] = {"inputs": inputs, "output": self.digest(target)}
 
-    def unchanged(self, request: str) -> dict | None:
-        """What the last build reported, when it was asked the same `request` (see `request`) and every
-        output it wrote or kept is still the file it left; else None."""
+    def unchanged(self, request: str, newest: int, folders: Iterable[Path]) -> dict | None:
+        """What the last build reported, when it was asked the same `request` (see `state`), every file
+        in `folders` is as it was (read only when its time was not settled then: `newest` is the latest)
+        and every output it wrote or kept is still the file it left; else None. Files read again and
+        found the same are kept as checked now (`changed`: then save() the manifest)."""
         last = self.last
         if last.get("request") != request:
             return None
-        for name in last.get("outputs", []):
-            known = self.digests.get(self._portable(Path(name)))
-            try:
-                stat = Path(name).stat()
-            except OSError:
-                return None
-            if not known or known[:2] != [stat.st_size, stat.st_mtime_ns]:
-                return None
-        return last
+        racy = _newer(folders, last["start"] - SETTLED_NS) if newest + SETTLED_NS > last["start"] else []
+        if not all(self._same(Path(name)) for name in [*racy, *last["outputs"]]):
+            return None
+        if self.changed:
+            self.last = {**last, "start": self.start}  # every file is checked as of this build's start
+        return self.last
+
+    def _same(self, path: Path) -> bool:
+        """Whether a file still has the bytes of its kept digest: its stat tells, else its content."""
+        try:
+            stat = path.stat()
+            if self._known(path, stat) is not None:
+                return True
+            known = self.digests.get(self._portable(path)) or [None, None, None]
+            return known[0] == stat.st_size and self.digest(path) == known[2]
+        except OSError:
+            return False
 
     def save(self) -> None:
         # Digests of files that are gone would only grow the manifest.
         digests = {path: value for path, value in self.digests.items() if self._path(path).exists()}
         last = self.last
-        if isinstance(last.get("outputs"), list):
+        if last:
             last = {**last, "outputs": [self._portable(Path(name)) for name in last["outputs"]]}
         data = {
             "cardgen": __version__,
@@ -215,3 +274,48 @@ class Manifest:
             return Path(os.path.relpath(full))
         except ValueError:  # another drive (Windows)
             return full
+
+
+def _well_formed(data: dict) -> bool:
+    """Whether a manifest's data has the shape save() writes, with names a path can have."""
+    outputs, digests, last = data.get("outputs"), data.get("digests"), data.get("last")
+    if not (isinstance(outputs, dict) and isinstance(digests, dict) and isinstance(last, dict)):
+        return False
+    if not all(
+        isinstance(entry, dict) and _texts(entry.get("inputs"), entry.get("output")) for entry in outputs.values()
+    ):
+        return False
+    if not (_texts(*outputs, *digests) and all(_digest(entry) for entry in digests.values())):
+        return False
+    return not last or (
+        _texts(last.get("request"))
+        and _whole(last.get("start"))
+        and isinstance(last.get("outputs"), list)
+        and _texts(*last["outputs"])
+        and isinstance(last.get("warnings"), list)
+        and all(_warning(warning) for warning in last["warnings"])
+    )
+
+
+def _texts(*values: object) -> bool:
+    return all(isinstance(value, str) and "\0" not in value for value in values)
+
+
+def _whole(*values: object) -> bool:
+    return all(isinstance(value, int) and not isinstance(value, bool) for value in values)
+
+
+def _digest(entry: object) -> bool:
+    """[size, modification time, sha256, the start of the build that took it]."""
+    return isinstance(entry, list) and len(entry) == 4 and _whole(entry[0], entry[1], entry[3]) and _texts(entry[2])
+
+
+def _warning(warning: object) -> bool:
+    """[[file, line] or null, message, severity], as Report's warnings are kept."""
+    if not (isinstance(warning, list) and len(warning) == 3 and _texts(warning[1])):
+        return False
+    where, severity = warning[0], warning[2]
+    return severity in ("error", "warning", "note") and (
+        where is None
+        or (isinstance(where, list) and len(where) == 2 and _texts(where[0]) and (where[1] is None or _whole(where[1])))
+    )

@@ -48,10 +48,11 @@ def validate(
     return games, warnings + problems
 
 
-def _asked(project: Project, names: list[str], options: BuildOptions) -> str | None:
-    """What a build of bundled or project games is asked, with the state of every file it may read
-    (see manifest.request); None for a game named by its path, which may lie anywhere."""
-    from cardgen.build.manifest import request
+def _asked(project: Project, names: list[str], options: BuildOptions) -> tuple[str, int] | None:
+    """What a build of bundled or project games is asked, with the state of every file it may read, and
+    the newest of their modification times (see manifest.state); None for a game named by its path, which
+    may lie anywhere."""
+    from cardgen.build.manifest import state
 
     if not project.by_id(names):
         return None
@@ -64,7 +65,7 @@ def _asked(project: Project, names: list[str], options: BuildOptions) -> str | N
         project.fonts,
         project.includes,
     )
-    return request(asked, project.folders())
+    return state(asked, project.folders())
 
 
 def build(
@@ -74,16 +75,18 @@ def build(
     progress: Callable[[Iterable], Iterable] = lambda jobs: jobs,
 ) -> Report:
     from cardgen.build.manifest import Manifest
-    from cardgen.core.write import remove_abandoned
+    from cardgen.core.write import Unwritable, remove_abandoned
 
     start = time.perf_counter()
     names = list(names)
     manifest = Manifest(options.out)
     asked = _asked(project, names, options)
     if asked is not None and not options.force:
-        last = manifest.unchanged(asked)
+        last = manifest.unchanged(*asked, project.folders())
         if last is not None:
             # Nothing it reads changed since the last build, which succeeded: its report stands.
+            if manifest.changed:
+                manifest.save()  # what was read again to tell is not read the next time
             for folder in {options.out, *(Path(name).parent for name in last["outputs"])}:
                 if folder.is_dir():
                     remove_abandoned(folder)
@@ -147,7 +150,8 @@ def build(
         {}
         if asked is None or problems
         else {
-            "request": asked,
+            "request": asked[0],
+            "start": manifest.start,
             "outputs": [str(path) for path in [*report.kept, *report.files]],
             "warnings": [
                 [[w.where.file, w.where.line] if w.where else None, w.message, w.severity] for w in report.warnings
@@ -156,7 +160,12 @@ def build(
     )
     if report.files or manifest.last != last:
         manifest.last = last
-        manifest.save()
+        try:
+            manifest.save()
+        except Unwritable as exc:
+            problems += exc.problems  # the last build's manifest stays, whole: what changed is built again
+    if manifest.problem is not None:
+        report.warnings.append(manifest.problem)  # not kept in `last`: a later build has a manifest
     report.seconds = time.perf_counter() - start
     if problems:
         # A problem of a file every language shares stops every language: say it once.

@@ -1,5 +1,5 @@
 """Running the jobs: (game, language, outputs) in, each job's written files and problems out, in
-worker processes when there are free cores, ended cleanly by signals."""
+worker processes when there are free cores, ended cleanly by signals and with their build, however it ends."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def run_job(
 ) -> JobResult:
     """Stages 3-6 for one game in one language: the files of `todo` written (the game's others are up
     to date), or its problems."""
-    from cardgen.core.write import write_atomic
+    from cardgen.core.write import Unwritable, write_atomic
 
     # A worker started without the build's makes its own: templates are read for every build, never kept stale.
     pipeline = pipeline or Pipeline(project, options)
@@ -70,11 +70,12 @@ def run_job(
             if target.tailored:
                 result.saved = (made.sheets, made.box_sheets)
     for target, data, pages in outputs:
+        # One file that cannot be written (a full disk) is said, and the others are still tried.
         try:
             write_atomic(target.path, data)
-        except OSError as exc:
-            result.problems = [Problem(None, f"cannot write {target.path}: {exc.strerror or exc}")]
-            return result
+        except Unwritable as exc:
+            result.problems += exc.problems
+            continue
         result.written.append((target, pages))
     return result
 
@@ -100,7 +101,10 @@ def run_all(
     import concurrent.futures
 
     pool = concurrent.futures.ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_start_worker, initargs=(pipeline if context is not None else None,)
+        workers,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(pipeline if context is not None else None, os.getpid()),
     )
     try:
         futures = [
@@ -155,13 +159,42 @@ def _forking():
 
 
 _worker_pipeline: Pipeline | None = None
+_parent: int | None = None  # the build's process id, as a worker saw it at its start
 
 
-def _start_worker(pipeline: Pipeline | None) -> None:
-    """A worker's start: SIGTERM ends it as Ctrl-C does, and a forked worker keeps the build's pipeline."""
-    global _worker_pipeline
-    _worker_pipeline = pipeline
+def _start_worker(pipeline: Pipeline | None, parent: int) -> None:
+    """A worker's start: SIGTERM ends it as Ctrl-C does, so does its build's end, however it ends (a
+    SIGKILL runs no cleanup of the build's), and a forked worker keeps the build's pipeline."""
+    global _worker_pipeline, _parent
+    _worker_pipeline, _parent = pipeline, parent
     end_on_signals()
+    end_with_parent()
+    _check_parent()  # the build may have ended before the worker asked to be told
+
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def end_with_parent() -> None:
+    """On Linux, the kernel sends this process SIGTERM when the process that started it ends
+    (PR_SET_PDEATHSIG); elsewhere the worker looks between jobs (_check_parent)."""
+    import ctypes
+    import signal
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        # The C library the interpreter is linked with, looked up in the running process: no search.
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # a C library without prctl: the look between jobs stays
+
+
+def _check_parent() -> None:
+    """Ends this worker at once when the build that started it is gone (its parent is another now)."""
+    if _parent is not None and os.getppid() != _parent:
+        os._exit(1)
 
 
 def _in_worker(
@@ -169,6 +202,7 @@ def _in_worker(
 ) -> JobResult:
     """run_job in a worker process; a signal that ends the build ends the worker too, once the job's
     cleanups have run (the pool would otherwise hand it the next job)."""
+    _check_parent()
     try:
         return run_job(project, options, files, lang, todo, pipeline=_worker_pipeline)
     except SystemExit as exc:

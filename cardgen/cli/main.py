@@ -18,6 +18,7 @@ import click
 from cardgen import __version__
 from cardgen.cli import build, common, completions, export, listing, narrator, new, serve, site
 from cardgen.cli.options import shared
+from cardgen.core.problems import DeckError
 
 
 class _Process(click.Group):
@@ -59,6 +60,9 @@ class _Process(click.Group):
         except click.ClickException as exc:
             _show(exc)
             sys.exit(exc.exit_code)
+        except DeckError as exc:  # a file that could not be written, where the command does not catch it
+            _show(common.DeckProblems(exc.problems))
+            sys.exit(1)
         except click.Abort as exc:
             if isinstance(exc.__cause__, KeyboardInterrupt):
                 click.echo(f"interrupted: {INTERRUPTED}", err=True)

@@ -102,9 +102,19 @@ def decks_option(command):
     )(command)
 
 
+def _writable_folder(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    from cardgen.core.contained import missing_folder
+
+    why = missing_folder(value) if value is not None else None
+    if why:
+        raise click.BadParameter(why)
+    return value
+
+
 out_option = click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
+    callback=_writable_folder,
     help="Output folder (default: the project's output/; outside any project, ./output; with --decks, ./output).",
 )
 
@@ -284,6 +294,7 @@ def gather(ctx: click.Context, project: Project, **fixed) -> tuple[BuildOptions,
 
     from cardgen.build.options import BuildOptions
     from cardgen.core.config import build_settings, settings_problems
+    from cardgen.core.contained import missing_folder
 
     try:
         settings = build_settings(project.root)
@@ -306,6 +317,8 @@ def gather(ctx: click.Context, project: Project, **fixed) -> tuple[BuildOptions,
     if values.get("out") is not None and ctx.get_parameter_source("out") != click.core.ParameterSource.COMMANDLINE:
         # A project's own folder, wherever in the project cardgen runs (as its output/ is).
         values["out"] = Path(os.path.relpath(project.root / values["out"]))
+    if values.get("out") is None and (why := missing_folder(project.output)):
+        problems.append(Problem(None, why))  # --out and [build] out were checked as they were read
     strict = fixed.get("strict", values.get("strict", False))
     if any(problem.fails(strict) for problem in problems):
         raise DeckProblems(problems)

@@ -21,12 +21,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
-from cardgen.build.manifest import state
-from cardgen.core.write import write_atomic
-
-# A file changed this recently may change again within the same tick of its clock, keeping its size and
-# modification time (git calls this "racily clean"): an answer that read it is not kept.
-SETTLED_NS = 2_000_000_000
+from cardgen.build.manifest import SETTLED_NS, state
+from cardgen.core.write import Unwritable, write_atomic
 
 T = TypeVar("T")
 
@@ -63,9 +59,10 @@ def remembered(question: str, asked: object, folders: Iterable[Path], answer: Ca
         except (OSError, ValueError, AttributeError, KeyError):
             pass
     result = answer()
+    # An answer that read a racily clean file (manifest.SETTLED_NS) is not kept.
     if entry is not None and time.time_ns() - newest > SETTLED_NS:
         try:
             write_atomic(entry, json.dumps({"key": key, "answer": result}, ensure_ascii=False).encode("utf-8"))
-        except OSError:
+        except Unwritable:
             pass
     return result

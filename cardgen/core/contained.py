@@ -179,6 +179,16 @@ def folder_reason(path: Path, parent: Path) -> str | None:
     return None if os.path.isdir(real) else f"{_kind(os.stat(real).st_mode)} where a folder belongs"
 
 
+def missing_folder(path: Path) -> str | None:
+    """Why cardgen cannot write into the folder `path`: it, or a folder it is in, is a symbolic link to
+    a folder that is not there (cardgen follows a link to write into it, but makes no folder a link
+    names, as `mkdir -p` does not); None otherwise."""
+    for link in (path, *path.parents):
+        if os.path.islink(link) and not os.path.exists(link):
+            return f"{link} is a symbolic link to a missing folder {os.readlink(link)}"
+    return None
+
+
 def read(path: Path, folder: Path, limit: int) -> bytes:
     """The bytes of a file of `folder`, at most `limit` of them; raises Refused (with the reason) for a
     file that breaks the rule, and for one larger than `limit` ("N MiB, more than the M MiB ...")."""

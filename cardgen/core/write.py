@@ -15,10 +15,28 @@ import sys
 import tempfile
 from pathlib import Path
 
+from cardgen.core.problems import DeckError, Problem
+
 TEMP_PREFIX = ".cardgen-"
 
 
+class Unwritable(DeckError):
+    """A file that could not be written, as a problem: "cannot write PATH: No space left on device"."""
+
+    def __init__(self, target: Path, exc: OSError):
+        self.target, self.error = target, exc
+        super().__init__([Problem(None, f"cannot write {target}: {exc.strerror or exc}")])
+
+
 def write_atomic(target: Path, data: bytes) -> None:
+    """Writes `data` to `target` whole or not at all; raises Unwritable when it cannot."""
+    try:
+        _write(target, data)
+    except OSError as exc:
+        raise Unwritable(target, exc) from None
+
+
+def _write(target: Path, data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     # The writer's process id in the name tells a later build whether the file is abandoned.
     fd, temp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=".tmp", dir=target.parent)
@@ -79,18 +97,32 @@ def remove_abandoned(folder: Path) -> list[Path]:
     build's own temporary files are left alone. Returns what it removed."""
     removed = []
     for temp in folder.glob(f"{TEMP_PREFIX}*.tmp"):
-        pid = temp.name[len(TEMP_PREFIX) :].split("-", 1)[0]
-        # Only names this module writes: ASCII digits of a real pid, on a file.
-        if not (pid.isascii() and pid.isdigit() and len(pid) <= 10 and temp.is_file()):
+        pid = _writer(temp)
+        if pid is None or not temp.is_file():
             continue
         try:
-            alive = _alive(int(pid))
+            alive = _alive(pid)
         except (OverflowError, ValueError):
             continue
         if not alive:
             temp.unlink(missing_ok=True)
             removed.append(temp)
     return removed
+
+
+def _writer(path: Path) -> int | None:
+    """The process id in a temporary file's name as write_atomic gives it, else None."""
+    if not (path.name.startswith(TEMP_PREFIX) and path.name.endswith(".tmp")):
+        return None
+    pid = path.name[len(TEMP_PREFIX) :].split("-", 1)[0]
+    # Only names this module writes: ASCII digits of a real pid.
+    return int(pid) if pid.isascii() and pid.isdigit() and len(pid) <= 10 else None
+
+
+def temporary(path: Path) -> bool:
+    """Whether `path` is named as write_atomic names its temporary files: only remove_abandoned may
+    delete one, since another run may be writing it right now."""
+    return _writer(path) is not None
 
 
 def remove_stale(folder: Path, keep: set[Path]) -> None:

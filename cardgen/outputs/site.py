@@ -19,10 +19,12 @@ The pages come from templates/site/.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
 import math
+import os
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -34,7 +36,7 @@ from cardgen.build import BuildOptions, Pipeline, build, check, languages, targe
 from cardgen.core.phrases import fallback_language, in_language
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import Project
-from cardgen.core.write import remove_abandoned, write_atomic
+from cardgen.core.write import remove_abandoned, temporary, write_atomic
 
 SITE = "site"
 # A card shows SHOWN CSS pixels high (site.css); its picture has twice as many pixels and a little more,
@@ -320,12 +322,16 @@ def _render(project: Project, name: str, context: dict) -> str:
 
 
 def _remove_others(root: Path, written: set[Path]) -> None:
-    """Files a previous site had that this one has not (a game or language since removed)."""
-    if not root.is_dir():
-        return
-    remove_abandoned(root)
-    for path in sorted(root.rglob("*"), reverse=True):
-        if path.is_file() and path not in written:
-            path.unlink()
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
+    """Files a previous site had that this one has not (a game or language since removed). Another
+    site being made into the same folder at once may be writing its temporary files, or filling a
+    folder found empty, right now: only those of a run that is gone are removed."""
+    # Bottom up, and a folder that is gone or not empty by now is passed over: the other run's.
+    for top, _, names in os.walk(root, topdown=False):
+        folder = Path(top)
+        remove_abandoned(folder)
+        for name in names:
+            if folder / name not in written and not temporary(folder / name):
+                (folder / name).unlink(missing_ok=True)
+        if folder != root:
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only an empty one

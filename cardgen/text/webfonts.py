@@ -30,7 +30,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from cardgen.core import cache as user_cache
-from cardgen.core.write import write_atomic
+from cardgen.core.write import Unwritable, write_atomic
 from cardgen.text.fonts import FontBook
 
 FORMAT = "woff2"
@@ -183,7 +183,7 @@ def subset(path: Path, codepoints: set[int]) -> bytes:
     if entry is not None:
         try:
             write_atomic(entry, data)
-        except OSError:
+        except Unwritable:
             pass  # a cache that cannot be written is no cache
     return data
 
