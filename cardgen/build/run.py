@@ -86,7 +86,10 @@ def build(
         if last is not None:
             # Nothing it reads changed since the last build, which succeeded: its report stands.
             if manifest.changed:
-                manifest.save()  # what was read again to tell is not read the next time
+                try:
+                    manifest.save()  # what was read again to tell is not read the next time
+                except Unwritable:
+                    pass  # only a saving of time: the outputs are up to date, and the old manifest says so
             for folder in {options.out, *(Path(name).parent for name in last["outputs"])}:
                 if folder.is_dir():
                     remove_abandoned(folder)
