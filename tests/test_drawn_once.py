@@ -20,8 +20,7 @@ from reportlab.platypus import BaseDocTemplate
 
 from cardgen.build import BuildOptions
 from cardgen.build import workers as build_module
-from cardgen.cards import render
-from cardgen.core.units import Rect
+from cardgen.cards import pattern, render
 from cardgen.deck import load as load_module
 from cardgen.documents import typeset
 from conftest import ROOT, run
@@ -173,16 +172,10 @@ def _origins(page) -> list[tuple[str, float, float]]:
     return out
 
 
-def _tile_by_tile(self, path, color, size, step, paint):
+def _tile_by_tile(self, path, color, size, step, card, area):
     """The back pattern as it was drawn before it became one form: each symbol placed on each back."""
-    row, y = 0, paint.y
-    while y < paint.top:
-        x = paint.x + (step / 2 if row % 2 else 0)
-        while x < paint.right:
-            self.symbol(path, color, Rect(x, y, size, size))
-            x += step
-        y += step * 0.8
-        row += 1
+    for tile in pattern.tiles(card, area, size, step):
+        self.symbol(path, color, tile)
 
 
 @pytest.mark.parametrize(

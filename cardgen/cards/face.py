@@ -439,7 +439,7 @@ class _Composer:
                 None,
                 back_light(group.back.color, spec),
             )
-        emblem_w = size.w * spec["symbol"]
+        emblem_w = min(size.w, size.h) * spec["symbol"]  # a landscape card's emblem fits its height
         emblem = Rect((size.w - emblem_w) / 2, size.h * 0.55 - emblem_w / 2, emblem_w, emblem_w)
         title_h = size.h * spec["title"]["height"]
         title_box = Rect(size.w * 0.1, emblem.y - title_h - size.h * 0.04, size.w * 0.8, title_h)

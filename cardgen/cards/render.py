@@ -20,12 +20,12 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.cards import art
+from cardgen.cards import art, pattern
 from cardgen.cards.faces import RASTER, BackFace, Face, Faces, ListFace, RoleFace, TokenFace, WordsFace
 from cardgen.cards.icons import IconPainter, has_holes, icon_bytes
 from cardgen.cards.layout import Page, Slot, widest_bleed
 from cardgen.core import pdfinfo
-from cardgen.core.units import Rect, mm, pt
+from cardgen.core.units import Rect, Size, mm, pt
 from cardgen.deck.model import Deck, Group, team_color
 from cardgen.text import textfit
 from cardgen.text.fonts import FontBook
@@ -96,7 +96,7 @@ class _Painter:
         self.icons = IconPainter(canvas, body_font)
         self.icons.register_inline(inline_icons(deck))
         self.images: dict[str, ImageReader] = {}
-        self.patterns: dict[tuple[Path, str, Rect], str] = {}
+        self.patterns: dict[tuple[Path, str, float, float, Size, Rect], str] = {}
 
     # -- symbols: each (file, colour) becomes one PDF form, drawn as often as needed
     def picture(self, path: Path, box: Rect, fit: str = "contain", focus: tuple[float, float] = (0.5, 0.5)) -> None:
@@ -243,10 +243,10 @@ class _Painter:
         fill = self.circle if group.shape == "round" else self.rect
         fill(paint, fill=white if ink else _hex_color(design.color))
         if design.pattern:
-            pattern = spec["pattern"]
+            tiled = spec["pattern"]
             # On the dark back the pattern is the back colour a little lighter; ink-saver keeps it faint on white.
-            color = tint(design.color, self.layout["ink-saver"]["tint"] if ink else 1 - pattern["tint"])
-            self.pattern(design.pattern, color, pattern["size"], pattern["step"], area)
+            color = tint(design.color, self.layout["ink-saver"]["tint"] if ink else 1 - tiled["tint"])
+            self.pattern(design.pattern, color, tiled["size"], tiled["step"], group.size, area)
         if design.symbol:
             light = _hex_color(back.light)
             if ink:
@@ -262,31 +262,27 @@ class _Painter:
         if back.title and back.title_box:
             textfit.draw(back.title, self.c, back.title_box.x, back.title_box.top, valign_height=back.title_box.h)
 
-    def pattern(self, path: Path, color: Color, size: float, step: float, area: Rect) -> None:
-        """The symbol in rows across the area, every other row shifted by half a step: one form per
-        pattern, colour and area, made the first time and placed on every back that shows it.
+    def pattern(self, path: Path, color: Color, size: float, step: float, card: Size, area: Rect) -> None:
+        """The symbol in rows across the area, fitted to the card (see cardgen.cards.pattern): one form
+        per pattern, colour, card size and area, made the first time and placed on every back that shows it.
 
         The area is the same for every card of a size, wherever it sits: a back whose bleed a neighbour
         cuts short still shows the pattern where the others do. Rows started from each back's own
-        paint edge would set the paws 3 mm apart on cards from the edge and the middle of a sheet,
+        paint edge would set the symbols 3 mm apart on cards from the edge and the middle of a sheet,
         and a card told apart by its back is a marked card."""
-        key = (path, color.hexval(), area)
+        key = (path, color.hexval(), size, step, card, area)
         name = self.patterns.get(key)
         if name is None:
-            tiles = []
-            row, y = 0, area.y
-            while y < area.top:
-                x = area.x + (step / 2 if row % 2 else 0)
-                while x < area.right:
-                    tiles.append(Rect(x, y, size, size))
-                    x += step
-                y += step * 0.8
-                row += 1
+            tiles = pattern.tiles(card, area, size, step)
             # The symbol's own form first, so that forms are numbered as when each tile drew its own.
             self.icons.form(icon_bytes(path), color)
             self.patterns[key] = name = f"Pattern{len(self.patterns)}"
             self.c.beginForm(
-                name, pt(area.x), pt(area.y), pt(max(tile.right for tile in tiles)), pt(max(tile.top for tile in tiles))
+                name,
+                pt(min(tile.x for tile in tiles)),
+                pt(min(tile.y for tile in tiles)),
+                pt(max(tile.right for tile in tiles)),
+                pt(max(tile.top for tile in tiles)),
             )
             for tile in tiles:
                 self.symbol(path, color, tile)
