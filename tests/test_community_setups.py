@@ -19,7 +19,7 @@ BOARDS = {
 def test_setup_list_shows_the_official_table_and_the_boards_groups_play():
     assert run("setup", "werewolf", "--list").stdout == (
         "werewolf: 4 setups\n"
-        "  standard        Standard                        8–18 players\n"
+        "  standard        Standard                        5–18 players\n"
         "  board-9         Classic 9-player board          9 players     ○\n"
         "  board-12-idiot  12-player board with the Idiot  12 players    ○\n"
         "  board-12-guard  12-player board with the Guard  12 players    ○\n"

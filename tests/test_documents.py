@@ -46,7 +46,7 @@ def test_rulebook_lists_every_role_from_the_cards_and_the_setup_table(werewolf):
         assert heading in text
     for role in ("Little Girl", "Village Idiot", "Pied Piper", "Sheriff", "Scapegoat"):
         assert role in text
-    assert "8–18 players" in text
+    assert "5–18 players" in text
     assert "fit 66 × 91 mm sleeves" in " ".join(text.split())
 
 

@@ -116,11 +116,11 @@ def test_werewords_deals_one_card_more_than_players():
 
 
 def test_setup_outside_the_table_is_a_clear_error():
-    result = run("setup", "werewolf", "--players", "5")
+    result = run("setup", "werewolf", "--players", "4")
     assert result.exit_code == 1
     game = (ROOT / "decks" / "werewolf" / "game.yaml").read_text(encoding="utf-8").splitlines()
     line = game.index("  standard:") + 1
     assert result.stderr == (
         f"decks/werewolf/game.yaml:{line}: error: --players: setup 'standard' of werewolf has no row "
-        "for 5 players (rows: 8–18)\n1 error\n"
+        "for 4 players (rows: 5–18)\n1 error\n"
     )

@@ -238,8 +238,8 @@ def standard_line(game: str) -> str:
             "salem-1692 deals every player the same number of cards",
         ),
         (
-            ["werewolf", "--roles", "werewolf,seer,villager:4"],
-            "decks/werewolf/game.yaml:1: warning: --roles: 6 players, but werewolf is for 8–18 players",
+            ["werewolf", "--roles", "werewolf,seer,villager:2"],
+            "decks/werewolf/game.yaml:1: warning: --roles: 4 players, but werewolf is for 5–18 players",
         ),
     ],
 )
@@ -290,7 +290,7 @@ def test_options_that_do_not_go_together(tmp_path):
         ),
         (
             ["setup", "werewolf", "--setup", "standard"],
-            f"{standard_line('werewolf')}: error: --setup standard: setup 'standard' of werewolf has rows for 8–18 "
+            f"{standard_line('werewolf')}: error: --setup standard: setup 'standard' of werewolf has rows for 5–18 "
             "players: say how many with --players N\n1 error\n",
         ),
     ]

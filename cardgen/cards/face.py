@@ -354,24 +354,23 @@ class _Composer:
         On a bilingual deck each role is called by both names, and the card's text is in both beneath."""
         spans = list(markup.parse(card.ability.value, self.icons))
         bilingual, other_deck = self.bilingual(), self.deck.second
-        seconds = {c.id: c.call_name for c in other_deck.cards} if bilingual and other_deck else {}
+        seconds = {c.id: c for c in other_deck.cards} if bilingual and other_deck else {}
         if "order" in self.deck.night.house:
             spans.append(markup.Span("\n" + self.strings["house_order"], italic=True))
         run_in = self.layout["night-order"].get("list") == "run-in"
         for night, roles in self.deck.night_lists:
             if night:
                 spans.append(markup.Span("\n" + self.strings[f"{night}_night"], bold=True))
-            for number, role in enumerate((c for c in roles if c.id != card.id), start=1):
+            steps = [(role, name) for role, name in self.deck.listed(roles) if role.id != card.id]
+            for number, (role, name) in enumerate(steps, start=1):
                 # The break goes after the dot, never before it: a no-break space holds it to the role before.
                 before = "\u00a0· " if run_in and number > 1 else "\n"
-                spans += [markup.Span(f"{before}{number}.\u00a0", bold=True), markup.Span(role.call_name)]
-                if bilingual and other_deck and seconds.get(role.id, role.call_name) != role.call_name:
+                spans += [markup.Span(f"{before}{number}.\u00a0", bold=True), markup.Span(name)]
+                twin = seconds.get(role.id)
+                second = (twin.call_name if name == role.call_name else twin.also_wakes) if twin else None
+                if bilingual and other_deck and second and second != name:
                     opening, closing = bilingual["aside"]
-                    spans += [
-                        markup.Span(opening),
-                        markup.Span(seconds[role.id], lang=other_deck.lang),
-                        markup.Span(closing),
-                    ]
+                    spans += [markup.Span(opening), markup.Span(second, lang=other_deck.lang), markup.Span(closing)]
         return self.text(card, other, "night-order", tuple(spans))
 
     def text(

@@ -131,6 +131,8 @@ def setup_command(game, players, setup_id, extra_cards, roles, listing, lang, as
         return
     names = {card.id: deck.introduced(card) for card in deck.cards}
     source = "--roles" if table.chosen else table.checked_setup.id
+    if not table.chosen and table.players in table.checked_setup.house_players:
+        source += ", ◆ our own row"
     total = sum(table.dealt.values()) + sum(n for n, _ in table.choose.values())
     click.echo(f"{files.id}, {table.players} players ({source}): {total} cards")
     for card_id, number in table.dealt.items():

@@ -165,6 +165,7 @@ class NightScript:
     then: tuple[Step, ...] = ()  # after say and do, before the go-to-sleep line
     group: bool = False  # several players answer the call
     marks: Marks = Marks()
+    also_wakes: Text | None = None  # who wakes on their own in `after` (Cupid's Lovers): a step of the night lists
     # Per script version, the card's own lines there (say, do and marks only) in place of these.
     versions: tuple[tuple[str, NightScript], ...] = ()
 
@@ -249,6 +250,12 @@ class Card:
         call = next((script.call for script in self.scripts if script.call), None)
         return call.value if call else self.name.value
 
+    @property
+    def also_wakes(self) -> str | None:
+        """Who wakes on their own in the card's `after` steps (Cupid's Lovers), by the name the lists give them."""
+        woken = next((script.also_wakes for script in self.scripts if script.also_wakes), None)
+        return woken.value if woken else None
+
 
 @dataclass(frozen=True)
 class Part:
@@ -319,6 +326,9 @@ class Setup:
     community: bool = False  # widely played by groups, neither the sources' nor ours
     choose: tuple[dict, ...] = ()  # per player count: team, group or pool id -> how many of its cards to choose
     pools: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # such an id -> the cards chosen from
+    # Our own parts of a table that is otherwise the sources': the cards' rows and the player counts' columns.
+    house_rows: tuple[str, ...] = ()
+    house_players: tuple[int, ...] = ()
 
     def deal(self, players: int) -> dict:
         return self.deals[self.players.index(players)]
@@ -436,6 +446,11 @@ class Deck:
         if self.one_night_order:
             return ((None, self.night_order),)
         return tuple((night, tuple(card for card, _ in self.calls(night))) for night in NIGHTS)
+
+    def listed(self, cards: tuple[Card, ...]) -> tuple[tuple[Card, str], ...]:
+        """A night list's steps: each card by its call name, and after it whoever wakes on their own in its
+        `after` steps (the Lovers after Cupid), as a step of their own."""
+        return tuple((card, name) for card in cards for name in (card.call_name, card.also_wakes) if name is not None)
 
     @property
     def night_order(self) -> tuple[Card, ...]:

@@ -281,8 +281,7 @@ def _steps(r: _Resolver, doc: Doc, path: KeyPath) -> tuple[Step, ...]:
 
 
 def _nights(r: _Resolver, doc: Doc) -> Nights:
-    """The short form (one order every night, or the first only) or the full form (a first and an
-    other part, each with its order and its own texts)."""
+    """The short form (one order every night, or the first only) or the full form (first, other: each its own)."""
     spec = doc.data.get("night")
     if not spec:
         return Nights()
@@ -311,6 +310,7 @@ def _night_script(r: _Resolver, doc: Doc, path: KeyPath) -> NightScript | None:
         after=_steps(r, doc, path + ("after",)) if "after" in spec else (),
         group=spec.get("group", False),
         marks=_marks(spec),
+        also_wakes=r.text(doc, path + ("also-wakes",)) if "also-wakes" in spec else None,
         versions=tuple(
             (version, _night_lines(r, doc, path + ("versions", version))) for version in spec.get("versions", {})
         ),
@@ -417,6 +417,8 @@ def _setup(r: _Resolver, game: Doc, setup_id: str, spec: dict, kinds: table_rule
         spec.get("origin") == "community",
         tuple({key: n for key, n in row.items() if key in chosen} for row in rows) if chosen else (),
         chosen,
+        tuple(spec.get("house-rows", ())),
+        tuple(spec.get("house-players", ())),
     )
 
 

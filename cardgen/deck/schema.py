@@ -36,6 +36,11 @@ NIGHT_SCRIPT: dict = {
     "additionalProperties": False,
     "properties": {
         "call": {"$ref": "#/$defs/text"},
+        "also-wakes": {
+            "$ref": "#/$defs/text",
+            "description": "Who wakes on their own in `after` (Cupid's Lovers): the night lists name them "
+            "right after the card.",
+        },
         "group": {
             "type": "boolean",
             "description": "Several players answer the call: the wake-up and go-to-sleep lines use the plural.",

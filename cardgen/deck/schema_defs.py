@@ -333,6 +333,20 @@ DEFS: dict = {
             },
             "extra": {"type": "integer", "minimum": 0},
             "house": {"type": "boolean", "description": "The table is ours, not the sources'."},
+            "house-rows": {
+                "type": "array",
+                "items": {"$ref": "#/$defs/id"},
+                "uniqueItems": True,
+                "description": "The rows (ids `cards` or `fill` counts) that are ours in a table of the "
+                "sources': the rulebook marks them.",
+            },
+            "house-players": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 1},
+                "uniqueItems": True,
+                "description": "The player counts (of `players`) whose rows are ours in a table of the "
+                "sources': the rulebook marks their columns.",
+            },
             "origin": {
                 "type": "string",
                 "enum": ["community"],

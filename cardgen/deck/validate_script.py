@@ -9,11 +9,12 @@ from typing import Any
 
 from cardgen.core.problems import Problem, did_you_mean
 from cardgen.deck import schema
+from cardgen.deck import setups as setup_rows
 from cardgen.deck.load import GameFiles
 from cardgen.deck.schema_check import dotted, mapping_at, refs, unknown
 from cardgen.deck.setups import pools, setup_cards
 from cardgen.deck.table_rules import kinds_written
-from cardgen.deck.yaml_doc import Doc
+from cardgen.deck.yaml_doc import Doc, KeyPath
 
 _STEP_KINDS = ("say", "do", "roles", "deal")
 
@@ -115,6 +116,21 @@ def _well_formed_setup(spec: Any) -> bool:
     )
 
 
+def _house_parts(game: Doc, path: KeyPath, spec: dict) -> list[Problem]:
+    """The rows and columns a setup marks as ours are rows and columns of its table."""
+    rows = [*spec["cards"], *([spec["fill"]] if "fill" in spec else [])]
+    wrong = [
+        ("house-rows", i, f"'{card_id}' is no row of this table (rows: {', '.join(rows)})")
+        for i, card_id in enumerate(spec.get("house-rows", []))
+        if card_id not in rows
+    ] + [
+        ("house-players", i, f"{n} is no player count of this table ({setup_rows.counts(spec['players'])})")
+        for i, n in enumerate(spec.get("house-players", []))
+        if n not in spec["players"]
+    ]
+    return [Problem(game.where(path + (key, i)), f"{dotted(path + (key, i))}: {why}") for key, i, why in wrong]
+
+
 def check_setups(files: GameFiles) -> list[Problem]:
     game = files.checked_game
     problems: list[Problem] = []
@@ -168,6 +184,7 @@ def check_setups(files: GameFiles) -> list[Problem]:
                     Problem(game.where(path + ("pools", pool)), f"{dotted(path + ('pools', pool))}: '{pool}' {why}")
                 )
         problems += unknown(game, path + ("fill",), "card", box) if "fill" in spec else []
+        problems += _house_parts(game, path, spec)
         if "extra" in spec and "fill" not in spec:
             # Without a card to take the seats, the extra cards would be ignored in silence.
             problems.append(

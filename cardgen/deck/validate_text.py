@@ -14,7 +14,7 @@ from cardgen.deck.yaml_doc import Doc, KeyPath
 from cardgen.text import writing
 
 # The texts shown whole and told apart by the players: names (a card's call at night too) and titles.
-_NAMES = ("name", "call", "title")
+_NAMES = ("name", "call", "also-wakes", "title")
 
 
 def _invisible(char: str, word: bool) -> str:

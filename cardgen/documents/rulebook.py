@@ -5,7 +5,7 @@ night order and every role's ability come from the deck, so a custom card
 appears by itself and nothing is written twice; the written sections come from
 the game's rulebook.yaml and the words every game shares from
 templates/documents/text.yaml. Whatever the deck marks as a house rule (a
-section's `house` parts, a setup step, a setup table, the night order or the
+section's `house` parts, a setup step, a setup table or its rows and columns, the night order or the
 dead-roles rule) is printed with the mark, and the legend once under the title. Setups groups
 commonly play (``origin: community``) come in a table of their own with their own mark and legend.
 On a bilingual deck each role's section gives its second-language name in brackets.
@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from cardgen.core.phrases import FALLBACK, fill
-from cardgen.deck.model import Deck, Marks, Part, Setup, team_color
+from cardgen.deck.model import Card, Deck, Marks, Part, Setup, team_color
 from cardgen.deck.tonight import Tonight
 from cardgen.documents.script_lines import deal_line, marked
 
@@ -58,6 +58,13 @@ def _setup_steps(deck: Deck, text: Mapping) -> list[str]:
         line = marked(line, step.marks, text)
         steps.append(f"**{versions[step.version]}:** {line}" if step.version and len(versions) > 1 else line)
     return steps
+
+
+def _sides(card: Card, text: Mapping) -> str:
+    """A card by name, or by both its names where its back is a face of its own (the Yes/No token)."""
+    if card.back_face and card.back_face.name.value != card.name.value:
+        return fill(text["two_sided"], front=card.name.value, back=card.back_face.name.value)
+    return card.name.value
 
 
 def _per_player(setup: Setup) -> list[int] | None:
@@ -121,8 +128,8 @@ def _night_order(deck: Deck, text: Mapping) -> dict | None:
         {
             "title": text[f"{night}_night_list"] if night else None,
             "roles": [
-                card.call_name + (f" ({text['first_night_only']})" if night is None and card.first_night_only else "")
-                for card in cards
+                name + (f" ({text['first_night_only']})" if night is None and card.first_night_only else "")
+                for card, name in deck.listed(cards)
             ],
         }
         for night, cards in deck.night_lists
@@ -154,7 +161,7 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
         if not cards:
             continue
         size = sizes[group.size_name]
-        distinct = list(dict.fromkeys(card.name.value for card in cards))
+        distinct = list(dict.fromkeys(_sides(card, text) for card in cards))
         components.append(
             {
                 "name": group.name.value,
@@ -169,8 +176,8 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
                 "cards": []
                 if group.layout == "words"
                 else [
-                    f"{name} ×{sum(c.count for c in cards if c.name.value == name)}"
-                    if sum(c.count for c in cards if c.name.value == name) > 1
+                    f"{name} ×{sum(c.count for c in cards if _sides(c, text) == name)}"
+                    if sum(c.count for c in cards if _sides(c, text) == name) > 1
                     else name
                     for name in distinct
                 ],
@@ -184,9 +191,13 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
                     None, [setup.name.value if setup.name and len(deck.setups) > 1 else "", mark if setup.house else ""]
                 )
             ),
-            "players": setup.players,
+            # The mark before a column's count, held to it: in a narrow column a mark after it reads as the next's.
+            "players": [f"{mark}{n}" if n in setup.house_players else n for n in setup.players],
             "rows": [
-                {"name": names[card_id], "counts": [deal.get(card_id, 0) for deal in setup.deals]}
+                {
+                    "name": f"{mark} {names[card_id]}" if card_id in setup.house_rows else names[card_id],
+                    "counts": [deal.get(card_id, 0) for deal in setup.deals],
+                }
                 for card_id in dict.fromkeys(card_id for deal in setup.deals for card_id in deal)
             ]
             + [
@@ -232,7 +243,7 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
     setup_steps = _setup_steps(deck, text)
     house = (
         any(part.house for s in rulebook.sections for part in s.parts)
-        or any(s.house for s in deck.setups)
+        or any(s.house or s.house_rows or s.house_players for s in deck.setups)
         or bool(deck.night.house and night_order)
         or any(step.marks.house for step in (deck.script.setup if deck.script else ()))
     )
