@@ -43,7 +43,12 @@ TABLES = {
         (("--roles", "werewolf:2,seer,witch,thief,sheriff,villager:3"), {"own": True}),
     ],
     "mafia-vendetta": [((), {}), (("--players", "12", "--with", "psycho"), {"players": 12, "extra": ("psycho",)})],
-    "salem-1692": [((), {}), (("--players", "6", "--setup", "advanced"), {"players": 6, "setup": 1})],
+    "salem-1692": [
+        ((), {}),
+        (("--players", "6", "--setup", "advanced"), {"players": 6, "setup": 1}),
+        # Above 7 players the option of two Town Hall cards each (`up-to-players: 7`) is left out.
+        (("--players", "9"), {"players": 9}),
+    ],
     "werewords": [
         ((), {}),
         (

@@ -38,7 +38,7 @@ def test_unknown_key_is_a_warning_unless_strict(mini: Path):
     seer.write_text(seer.read_text(encoding="utf-8") + "nigth: {order: 3}\n", encoding="utf-8")
     expected = (
         "decks/mini/roles/seer.yaml:10: warning: nigth: unknown key (did you mean 'night'?); "
-        "accepted keys: name, team, group, count, extra-cards, symbol, art, ability, short-ability, layout, back, night, rules\n"
+        "accepted keys: name, team, group, count, extra-cards, symbol, art, ability, short-ability, layout, back, night, rules, in-play-only\n"
     )
     lenient = run("validate", "--decks", str(mini / "decks"))
     assert (lenient.exit_code, lenient.stderr) == (0, expected)

@@ -243,19 +243,21 @@ class Pipeline:
 
     def cards(self, prepared: Prepared, files: GameFiles, tailored: bool) -> Made:
         """The card sheets' PDF: the whole box's, or (`tailored`) just the cards of the build's table."""
-        from cardgen.cards import render
+        from cardgen.cards import render, table_faces
         from cardgen.deck.tonight import printed
 
-        deck, pages, box_sheets = prepared.deck, prepared.pages, 0
+        deck, pages, box_sheets, faces = prepared.deck, prepared.pages, 0, prepared.checked_faces
         if tailored:
             deck = printed(deck, self.table(deck, files))
             pages = self.impose(deck)
             box_sheets = sheets_of_paper(prepared.pages)
+            faces = table_faces.retold(prepared.checked_faces, prepared.deck, deck, self.card_layouts, prepared.book,
+                                       self.words(deck.key), self.options.ink_saver, self.options.pinyin)  # fmt: skip
         options = self.options
         render_options = render.RenderOptions(
             options.ink_saver, self.read("sheet.yaml"), self.words(deck.key), options.back_offset
         )
-        pdf = render.render_pdf(deck, pages, prepared.checked_faces, prepared.book, render_options)
+        pdf = render.render_pdf(deck, pages, faces, prepared.book, render_options)
         return Made(
             pdf,
             len(pages),

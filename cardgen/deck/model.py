@@ -94,10 +94,12 @@ class Marks:
     secret_role: str | None = None  # choose: the page asks for the secret role here, on its private screen
     if_secret: tuple[str, ...] = ()  # cards: the step's secret is shown only when the secret role is one of them
     winners: tuple[str, ...] = ()  # teams: the game ends here, and the page asks which of them won
+    up_to_players: int | None = None  # the step is read at a table of at most this many players
 
-    def read_in(self, tailored: bool) -> bool:
-        """Whether the step is read in a script for one table (tailored), or for the whole box."""
-        return self.if_tailored in (None, tailored)
+    def read_in(self, tailored: bool, players: int | None = None) -> bool:
+        """Whether the step is read in a script for one table (tailored) of `players`, or for the whole box."""
+        fits = players is None or self.up_to_players is None or players <= self.up_to_players
+        return self.if_tailored in (None, tailored) and fits
 
 
 # When a line is read: clauses of card ids, every clause met when at least one of its ids is. An id is
@@ -220,6 +222,21 @@ class Card:
     extra_cards: int = 0  # with it dealt, more fill cards dealt and left over in the middle
     rules: tuple[tuple[str, object], ...] = ()  # the narrator page's rules of the card (YAML `rules`), lists as tuples
     short: Text | None = None  # `short-ability` in this language: what a bilingual card prints when both don't fit
+    in_play_only: tuple[Step, ...] = ()  # words of its texts a table prints only with one of their cards in play
+
+    def for_table(self, in_play: frozenset[str]) -> Card:
+        """The card as a table prints it: without the words of `in-play-only` whose cards are not in play."""
+        dropped = [part.wording for part in self.in_play_only if not part.applies(in_play)]
+        if not dropped:
+            return self
+
+        def cut(text: Text) -> Text:
+            value = text.value
+            for words in dropped:
+                value = value.replace(words, "")
+            return Text(value, text.where)
+
+        return replace(self, ability=cut(self.ability), short=cut(self.short) if self.short else None)
 
     @property
     def night_order(self) -> int | float | None:

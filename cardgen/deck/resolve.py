@@ -246,6 +246,7 @@ def _marks(spec: dict) -> Marks:
         spec.get("secret-role"),
         _ids(spec.get("if-secret", ())),
         tuple(spec.get("winners", ())),
+        spec.get("up-to-players"),
     )
 
 
@@ -391,14 +392,14 @@ def _win_check(r: _Resolver, doc: Doc) -> tuple[Step, ...]:
         return ()
     if isinstance(value, dict):
         return (Step("check", r.text(doc, ("win-check",)), None),)
+    return _conditional(r, doc, "win-check")
+
+
+def _conditional(r: _Resolver, doc: Doc, key: str) -> tuple[Step, ...]:
+    """A list of texts, each with the cards of its `if` (the win check's parts, a card's `in-play-only`)."""
     return tuple(
-        Step(
-            "check",
-            r.text(doc, ("win-check", i, "text")),
-            None,
-            (part["if"],) if isinstance(part.get("if"), str) else tuple(part.get("if", ())),
-        )
-        for i, part in enumerate(value)
+        Step("check", r.text(doc, (key, i, "text")), None, _ids(part.get("if", ())))
+        for i, part in enumerate(doc.data.get(key, ()))
     )
 
 
@@ -441,6 +442,7 @@ def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group]
         layout=spec.get("layout", group.layout),
         extra_cards=spec.get("extra-cards", 0),
         rules=_rules(spec.get("rules", {})),
+        in_play_only=_conditional(r, doc, "in-play-only"),
         back_face=BackFace(r.text(doc, ("back", "name")), r.file(back.get("symbol"), doc)) if back else None,
         art=Art(
             r.path(spec["art"]["file"], doc),

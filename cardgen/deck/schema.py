@@ -18,6 +18,7 @@ from cardgen.deck.schema_defs import (
     NIGHT_RULES,
     PHASE_KINDS,
     STEP_MARKS,
+    ids,
 )
 from cardgen.deck.schema_defs import ID_MAX as ID_MAX  # what an id is, for the checks that import the schema
 from cardgen.deck.schema_defs import ID_PATTERN as ID_PATTERN
@@ -264,6 +265,21 @@ CARD: dict = {
             },
         },
         "rules": CARD_RULES,
+        "in-play-only": {
+            "type": "array",
+            "description": "Words of the ability (or short-ability) that a table's cards (cardgen build --players "
+            "N) print only when one of the cards of `if` is in play: each `text` is a piece of the ability as "
+            "written, in every language; the whole box prints every word.",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["if", "text"],
+                "properties": {
+                    "if": ids("The cards one of which must be in play for the table to read the words.", one=True),
+                    "text": {"$ref": "#/$defs/text"},
+                },
+            },
+        },
     },
 }
 

@@ -286,6 +286,12 @@ DEFS: dict = {
                 "--setup or --roles, or a table chosen on the narrator page), or only "
                 "in the one for the whole box and in the rulebook (false).",
             },
+            "up-to-players": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Read this step at a table of at most this many players (the whole box's "
+                "script and the rulebook keep it), e.g. an option the rules give small tables only.",
+            },
             **STEP_MARKS,
         },
     },

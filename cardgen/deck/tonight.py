@@ -411,8 +411,9 @@ def printed(deck: Deck, table: Tonight) -> Deck:
     """The deck an evening prints: the cards dealt to the seats, a player aid for each seat, the
     cards in play beside the deal, the cards derived from any of those (the facilitator's cards), and
     every card that is equipment rather than a role (answer tokens, word cards, reference cards:
-    cards of a group no setup deals, that neither wake at night nor are named by the script).
-    The whole box for the whole box."""
+    cards of a group no setup deals, that neither wake at night nor are named by the script), each
+    without the words it prints only with other cards in play (`in-play-only`: a player aid's win of
+    a side not dealt). The whole box for the whole box."""
     if table.players is None:
         return deck
     seats, optional = (
@@ -436,4 +437,11 @@ def printed(deck: Deck, table: Tonight) -> Deck:
     for card in deck.cards:
         if card.derived_from:
             number[card.id] = card.count if number.get(card.derived_from) else 0
-    return replace(deck, cards=tuple(replace(card, count=number[card.id]) for card in deck.cards if number[card.id]))
+    second = deck.second and replace(deck.second, cards=tuple(c.for_table(table.in_play) for c in deck.second.cards))
+    return replace(
+        deck,
+        cards=tuple(
+            replace(card.for_table(table.in_play), count=number[card.id]) for card in deck.cards if number[card.id]
+        ),
+        second=second,
+    )

@@ -237,10 +237,7 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
     if script and isinstance(script.data, dict):
         parts = script.data.get("win-check")
         for index, part in enumerate(parts if isinstance(parts, list) else []):
-            condition = part.get("if") if isinstance(part, dict) else None
-            for number, card_id in enumerate([condition] if isinstance(condition, str) else condition or []):
-                where = ("win-check", index, "if") + ((number,) if isinstance(condition, list) else ())
-                problems += unknown(script, where, "card", cards) if isinstance(card_id, str) else []
+            problems += _unknown_cards(script, ("win-check", index, "if"), part, cards)
         for key in ("unheld-roles-if", "always-held"):
             if isinstance(script.data.get(key), list):
                 for index in range(len(script.data[key])):
@@ -367,8 +364,41 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
                     f"group; the game's groups: {', '.join(groups) or 'none'}",
                 )
             )
-        problems += _check_night(doc)
+        problems += _check_night(doc) + _check_in_play_only(doc, list(files.cards))
     return problems + same_names(files)
+
+
+def _unknown_cards(doc: Doc, path: KeyPath, part: object, cards: list[str]) -> list[Problem]:
+    """The ids of a part's `if` (at path: one id, or a list) that are none of the game's cards."""
+    condition = part.get("if") if isinstance(part, dict) else None
+    problems = []
+    for number, card_id in enumerate([condition] if isinstance(condition, str) else condition or []):
+        where = path + ((number,) if isinstance(condition, list) else ())
+        problems += unknown(doc, where, "card", cards) if isinstance(card_id, str) else []
+    return problems
+
+
+def _check_in_play_only(doc: Doc, cards: list[str]) -> list[Problem]:
+    """Each of a card's `in-play-only` words names the game's cards and is a piece of its ability or
+    short-ability as written in that language: words that a change of the text lost would print on."""
+    parts = doc.data.get("in-play-only")
+    problems = []
+    for index, part in enumerate(parts if isinstance(parts, list) else []):
+        if not isinstance(part, dict):
+            continue
+        problems += _unknown_cards(doc, ("in-play-only", index, "if"), part, cards)
+        texts = part.get("text")
+        for lang, words in texts.items() if isinstance(texts, dict) else []:
+            written = [mapping_at(doc.data, key).get(lang) for key in ("ability", "short-ability")]
+            if isinstance(words, str) and words and not any(isinstance(t, str) and words in t for t in written):
+                problems.append(
+                    Problem(
+                        doc.where(("in-play-only", index, "text", lang)),
+                        f"in-play-only.{index}.text.{lang}: '{words}' is in neither the ability nor the "
+                        f"short-ability in '{lang}'; write it exactly as the text has it",
+                    )
+                )
+    return problems
 
 
 def _check_night(doc: Doc) -> list[Problem]:

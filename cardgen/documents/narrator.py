@@ -46,6 +46,7 @@ _MARKS = {
     "secret_role": "secretRole",
     "if_secret": "ifSecret",
     "winners": "winners",
+    "up_to_players": "upTo",
 }
 
 

@@ -39,7 +39,7 @@ def context(deck: Deck, text: Mapping, tonight: Tonight) -> dict:
                         "house": line.marks.house,
                     }
                     for line in phase.lines
-                    if line.applies(tonight.in_play, tonight.players is not None)
+                    if line.applies(tonight.in_play, tonight.players is not None, tonight.players)
                 ],
             }
             for phase in version.phases

@@ -150,9 +150,10 @@ class Line:
     part: str | None = None  # in a night call: wake, unheld, action (the card's first own line), own, sleep
     since: Since = Since()
 
-    def applies(self, in_play: frozenset[str], tailored: bool) -> bool:
-        """Whether the line is read with these cards in play, in a script for one table (tailored) or not."""
-        return self.marks.read_in(tailored) and met(self.when, in_play)
+    def applies(self, in_play: frozenset[str], tailored: bool, players: int | None = None) -> bool:
+        """Whether the line is read with these cards in play, in a script for one table (tailored) of
+        `players` or not."""
+        return self.marks.read_in(tailored, players) and met(self.when, in_play)
 
 
 @dataclass(frozen=True)

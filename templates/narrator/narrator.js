@@ -190,7 +190,8 @@ function script() {
   const play = inPlay();
   return D.versions[S.version].phases.map((phase) => ({
     ...phase,
-    lines: phase.lines.filter((line) => applies(line, play) && (line.tailored ?? !!setupOf()) === !!setupOf())
+    lines: phase.lines.filter((line) => applies(line, play) && (line.tailored ?? !!setupOf()) === !!setupOf()
+      && !(setupOf() && line.upTo && S.players > line.upTo))
       .map((line) => (line.kind === "deal" ? { ...line, kind: "do", text: dealLine() }
         : line.kind === "check" ? { ...line, text: checkLine(play) } : line)),
   }));
