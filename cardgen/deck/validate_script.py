@@ -120,11 +120,11 @@ def _house_parts(game: Doc, path: KeyPath, spec: dict) -> list[Problem]:
     """The rows and columns a setup marks as ours are rows and columns of its table."""
     rows = [*spec["cards"], *([spec["fill"]] if "fill" in spec else [])]
     wrong = [
-        ("house-rows", i, f"'{card_id}' is no row of this table (rows: {', '.join(rows)})")
+        ("house-rows", i, f"'{card_id}' is no row here (rows: {', '.join(rows)})")
         for i, card_id in enumerate(spec.get("house-rows", []))
         if card_id not in rows
     ] + [
-        ("house-players", i, f"{n} is no player count of this table ({setup_rows.counts(spec['players'])})")
+        ("house-players", i, f"{n} is no player count here ({setup_rows.counts(spec['players'])})")
         for i, n in enumerate(spec.get("house-players", []))
         if n not in spec["players"]
     ]
