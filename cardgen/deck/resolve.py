@@ -397,6 +397,7 @@ def _win_check(r: _Resolver, doc: Doc) -> tuple[Step, ...]:
             r.text(doc, ("win-check", i, "text")),
             None,
             (part["if"],) if isinstance(part.get("if"), str) else tuple(part.get("if", ())),
+            unless=(part["unless"],) if isinstance(part.get("unless"), str) else tuple(part.get("unless", ())),
         )
         for i, part in enumerate(value)
     )

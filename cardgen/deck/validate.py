@@ -237,10 +237,11 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
     if script and isinstance(script.data, dict):
         parts = script.data.get("win-check")
         for index, part in enumerate(parts if isinstance(parts, list) else []):
-            condition = part.get("if") if isinstance(part, dict) else None
-            for number, card_id in enumerate([condition] if isinstance(condition, str) else condition or []):
-                where = ("win-check", index, "if") + ((number,) if isinstance(condition, list) else ())
-                problems += unknown(script, where, "card", cards) if isinstance(card_id, str) else []
+            for key in ("if", "unless"):
+                condition = part.get(key) if isinstance(part, dict) else None
+                for number, card_id in enumerate([condition] if isinstance(condition, str) else condition or []):
+                    where = ("win-check", index, key) + ((number,) if isinstance(condition, list) else ())
+                    problems += unknown(script, where, "card", cards) if isinstance(card_id, str) else []
         for key in ("unheld-roles-if", "always-held"):
             if isinstance(script.data.get(key), list):
                 for index in range(len(script.data[key])):
