@@ -34,10 +34,12 @@ def plain(text: str) -> str:
 
 
 def read(path: Path) -> str:
-    """The whole PDF's text, closed up as `plain`. Card sheets are read with pypdfium2 (fast over the backs)."""
+    """The whole PDF's text, closed up as `plain`; a document without each page's header and footer (its
+    first two lines), so that a step runs on across a page turn. Card sheets are read with pypdfium2 (fast
+    over the backs)."""
     if "-cards-" in path.name:
         return plain(" ".join(page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(path)))
-    return plain(" ".join(page.extract_text() for page in pypdf.PdfReader(path).pages))
+    return plain(" ".join(" ".join(page.extract_text().splitlines()[2:]) for page in pypdf.PdfReader(path).pages))
 
 
 def card(deck: Path, card_id: str) -> dict:
