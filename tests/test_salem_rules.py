@@ -115,13 +115,14 @@ def test_every_death_is_followed_by_the_win_check(built, lang):
             for step in steps
             if step.get("deadly")
         ]
-        # Accusations, the Black Cat's reveal at Conspiracy, a Confession, the Night's victim.
-        assert len(deadly) == 4
+        # Accusations, the Black Cat's reveal at Conspiracy, the card pass after it (it can make every living
+        # player a witch), a Confession, the Night's victim.
+        assert len(deadly) == 5
         for step in deadly:
             # Right after the step, behind at most its countdown and the "Win check:" label.
             after = text[text.index(step) + len(step) :]
             assert 0 <= after.find(check) < 80, (version, step)
-        assert text.count(check) == 4
+        assert text.count(check) == 5
 
 
 @pytest.mark.parametrize("lang", LANGS)

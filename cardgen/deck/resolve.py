@@ -396,9 +396,16 @@ def _win_check(r: _Resolver, doc: Doc) -> tuple[Step, ...]:
 
 
 def _conditional(r: _Resolver, doc: Doc, key: str) -> tuple[Step, ...]:
-    """A list of texts, each with the cards of its `if` (the win check's parts, a card's `in-play-only`)."""
+    """A list of texts, each with the cards of its `if` and `unless` (the win check's parts, a card's
+    `in-play-only`)."""
     return tuple(
-        Step("check", r.text(doc, (key, i, "text")), None, _ids(part.get("if", ())))
+        Step(
+            "check",
+            r.text(doc, (key, i, "text")),
+            None,
+            _ids(part.get("if", ())),
+            unless=_ids(part.get("unless", ())),
+        )
         for i, part in enumerate(doc.data.get(key, ()))
     )
 

@@ -327,7 +327,7 @@ SCRIPT: dict = {
         },
         "win-check": {
             "description": "What the moderator checks after a death and who wins then: a text, or parts of it "
-            "each kept only when the cards its `if` names are in play.",
+            "each kept only when one of the cards its `if` names is in play and none of its `unless` cards is.",
             "oneOf": [
                 {"$ref": "#/$defs/text"},
                 {
@@ -340,6 +340,7 @@ SCRIPT: dict = {
                         "properties": {
                             "text": {"$ref": "#/$defs/text"},
                             "if": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}},
+                            "unless": {"type": ["string", "array"], "items": {"$ref": "#/$defs/id"}},
                         },
                     },
                 },

@@ -237,7 +237,8 @@ def _check_texts_files(files: GameFiles, languages: list[str], icons: frozenset[
     if script and isinstance(script.data, dict):
         parts = script.data.get("win-check")
         for index, part in enumerate(parts if isinstance(parts, list) else []):
-            problems += _unknown_cards(script, ("win-check", index, "if"), part, cards)
+            for key in ("if", "unless"):
+                problems += _unknown_cards(script, ("win-check", index, key), part, cards, key)
         for key in ("unheld-roles-if", "always-held"):
             if isinstance(script.data.get(key), list):
                 for index in range(len(script.data[key])):
@@ -368,9 +369,9 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     return problems + same_names(files)
 
 
-def _unknown_cards(doc: Doc, path: KeyPath, part: object, cards: list[str]) -> list[Problem]:
-    """The ids of a part's `if` (at path: one id, or a list) that are none of the game's cards."""
-    condition = part.get("if") if isinstance(part, dict) else None
+def _unknown_cards(doc: Doc, path: KeyPath, part: object, cards: list[str], key: str = "if") -> list[Problem]:
+    """The ids of a part's `key` (at path: one id, or a list) that are none of the game's cards."""
+    condition = part.get(key) if isinstance(part, dict) else None
     problems = []
     for number, card_id in enumerate([condition] if isinstance(condition, str) else condition or []):
         where = path + ((number,) if isinstance(condition, list) else ())

@@ -234,7 +234,7 @@ def data(deck: Deck, text: Mapping, page_text: Mapping, settings: Mapping, tonig
         # rules.js's game.rules: the night's rules, and how long each reminder lasts.
         "gameRules": {**_camel(deck.night.rules), "reminders": REMINDERS},
         "winCheck": [
-            {"text": part.wording, **({"when": [list(part.when)]} if part.when else {})}
+            {"text": part.wording, **({"when": [list(clause) for clause in part.condition]} if part.condition else {})}
             for part in deck.checked_script.win_check
         ],
         "stops": script_lines.FULL_WIDTH_STOPS,
