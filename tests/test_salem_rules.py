@@ -77,7 +77,8 @@ def test_each_version_runs_setup_dawn_turns_night_end_in_order(built, lang):
         positions = [
             text.index(plain(step["do"][lang]))
             for step in SCRIPT["setup"]
-            if "do" in step and step.get("version") in (None, version)
+            # A table of 8 leaves out the steps for smaller tables (the two Town Hall cards each).
+            if "do" in step and step.get("version") in (None, version) and step.get("up-to-players", 8) >= 8
         ]
         positions += [
             text.index(plain(phase["title"][lang]) + plain(next(iter(phase["steps"][0].values()))[lang]))
