@@ -60,6 +60,13 @@ def reading(printed: list[Char]) -> str:
     return "".join(c.text for line in lines(printed) for c in line)
 
 
+def said(card, text: str) -> str:
+    """The second language's ability as a card prints it: in full, or its short-ability where both full texts
+    do not fit together (the Imposter, with its Loner's goal, in es+zh)."""
+    full = plain(card.ability.value)
+    return full if full in text or card.short is None else plain(card.short.value)
+
+
 @pytest.mark.parametrize("game, pair", [("werewolf", "vi+en"), ("mafia-vendetta", "es+zh"), ("salem-1692", "zh+vi")])
 def test_every_role_card_reads_name_team_and_ability_in_both_languages_in_order(cards, game, pair):
     prepared, pdf = cards(game, pair)
@@ -76,7 +83,7 @@ def test_every_role_card_reads_name_team_and_ability_in_both_languages_in_order(
         for first, second in (
             (plain(card.name.value), plain(other.name.value)),
             (teams[0], "·" + teams[1]),
-            (plain(card.ability.value), plain(other.ability.value)),
+            (plain(card.ability.value), said(other, reading(printed))),
         ):
             expected += [first] if second in (first, "·" + first) else [first, second]
         text, at = reading(printed), 0
@@ -102,7 +109,7 @@ def test_the_second_language_is_smaller_and_in_another_colour_and_style(cards, g
         first = [c for line in body for c in line if c.rgb == (0x1D, 0x1D, 0x1D)]
         second = [c for line in body for c in line if c.rgb == (0x33, 0x62, 0x8F)]
         assert "".join(c.text for c in first) == plain(card.ability.value), card.id
-        assert "".join(c.text for c in second) == plain(other.ability.value), card.id
+        assert "".join(c.text for c in second) == said(other, "".join(c.text for c in second)), card.id
         # Smaller, or both at the least size of a bilingual card (6.5 pt), which the second never goes below.
         assert max(c.size for c in second) < min(c.size for c in first) or {c.size for c in first + second} == {6.5}, (
             card.id
