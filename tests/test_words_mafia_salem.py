@@ -177,7 +177,8 @@ def test_no_spanish_line_says_a_protected_player_is_killed(mafia):
     for wrong in ("Siesanochelomatan", "Siestanochelomatan", "Lamuertedela Mafia", "Unamuertefalla"):
         assert plain(wrong) not in text
     assert text.count(plain("intentan matarlo")) >= 4  # the Nurse's and the Bodyguard's cards and calls
-    assert plain("Un jugador protegido o seducido no muere aunque lo ataquen.") in text
+    assert plain("Un jugador protegido no muere aunque lo ataquen.") in text
+    assert plain("Un jugador seducido no muere aunque lo ataquen.") in text
 
 
 # Salem ------------------------------------------------------------------------------------------------
