@@ -269,7 +269,7 @@ def test_a_pair_writes_its_own_cards_and_documents_beside_the_first_languages(tm
         return " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(folder / name).pages)
 
     rulebook, plain_rulebook = text("werewolf-rulebook-vi+en.pdf"), text("werewolf-rulebook-vi.pdf")
-    for role in ("Tiên tri (Seer)", "Phù Thủy (Witch)", "Cảnh sát trưởng (Sheriff)"):
+    for role in ("Tiên tri (Seer)", "Phù thuỷ (Witch)", "Cảnh sát trưởng (Sheriff)"):
         assert role in rulebook
         assert role not in plain_rulebook
     assert "Tiếng Việt + English" in rulebook

@@ -79,7 +79,7 @@ def test_every_script_page_names_game_language_setup_and_page(werewolf):
     pages = pypdf.PdfReader(werewolf / "werewolf-script-zh.pdf").pages
     for number, page in enumerate(pages, start=1):
         text = page.extract_text()
-        assert text.startswith("狼人杀 · 法官台词 · 中文 · 盒中全部卡牌")
+        assert text.startswith("狼人杀 · 主持人台词 · 中文 · 盒中全部卡牌")
         assert f"第 {number} 页，共 {len(pages)} 页" in text
 
 

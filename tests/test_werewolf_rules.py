@@ -115,7 +115,7 @@ def test_the_werewolves_are_called_in_the_plural_in_spanish_and_the_zh_script_is
     assert "Hombreslobo,abridlosojos." in spanish and "Hombreslobo,cerradlosojos." in spanish
     assert "Hombreslobo,abre" not in spanish and "Hombreslobo,cierra" not in spanish
     chinese = pypdf.PdfReader(box / "werewolf-script-zh.pdf").pages[0].extract_text()
-    assert chinese.startswith("狼人杀 · 法官台词 · 中文")
+    assert chinese.startswith("狼人杀 · 主持人台词 · 中文")
 
 
 @pytest.mark.parametrize("lang", LANGS)

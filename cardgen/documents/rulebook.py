@@ -56,7 +56,9 @@ def _setup_steps(deck: Deck, text: Mapping) -> list[str]:
             continue
         line = deal_line(deck, Tonight(frozenset(), ""), text) if step.kind == "deal" else step.wording
         line = marked(line, step.marks, text)
-        steps.append(f"**{versions[step.version]}:** {line}" if step.version and len(versions) > 1 else line)
+        steps.append(
+            f"**{versions[step.version]}**{text['colon']}{line}" if step.version and len(versions) > 1 else line
+        )
     return steps
 
 
@@ -128,7 +130,7 @@ def _night_order(deck: Deck, text: Mapping) -> dict | None:
         {
             "title": text[f"{night}_night_list"] if night else None,
             "roles": [
-                name + (f" ({text['first_night_only']})" if night is None and card.first_night_only else "")
+                name + (" " + text["first_night_mark"] if night is None and card.first_night_only else "")
                 for card, name in deck.listed(cards)
             ],
         }

@@ -13,6 +13,10 @@ from functools import cache
 # The language whose texts get pinyin (its primary subtag: zh, zh-Hans and zh-Hant alike).
 CHINESE = "zh"
 
+# Words of the bundled names that pypinyin's dictionary reads wrongly: in transliterated names 塞 is
+# sài, 缪 miù and 勒 lè; 护士 ends in a neutral tone; 猜中 is hitting the mark, zhòng.
+_CORRECTIONS = {"塞缪尔": "sài miù ěr", "伯勒斯": "bó lè sī", "护士": "hù shi", "猜中": "cāi zhòng"}
+
 
 def has_chinese(lang: str) -> bool:
     return lang.replace("_", "-").split("-")[0] == CHINESE
@@ -23,6 +27,7 @@ def readings(text: str) -> tuple[str, ...]:
     """The reading of each character of text, "" for characters that have none."""
     from pypinyin import Style, pinyin
 
+    _correct()
     # pypinyin takes a list from `errors` (its documented use), though its stubs allow only text.
     found = [reading[0] for reading in pinyin(text, style=Style.TONE, errors=_unread)]  # type: ignore[arg-type]
     if len(found) == len(text):
@@ -34,3 +39,11 @@ def readings(text: str) -> tuple[str, ...]:
 def _unread(chars: str) -> list[str]:
     """No reading for each character pypinyin has none for."""
     return [""] * len(chars)
+
+
+@cache
+def _correct() -> None:
+    """Teach pypinyin the corrected words, once."""
+    from pypinyin import load_phrases_dict
+
+    load_phrases_dict({word: [[syllable] for syllable in reading.split()] for word, reading in _CORRECTIONS.items()})
