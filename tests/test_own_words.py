@@ -29,10 +29,6 @@ THRESHOLD = {"vi": 0.65, "es": 0.65, "zh": 0.55}
 # Normalised sentences that may match a source: every moderator says them the same way, or they are
 # a name. Each with why.
 ALLOWED = {
-    "vi": {
-        # Salem's script names its readers with the game's own titles for them.
-        normalise("Lời thoại Người Điều Phối / Người Rao Tin", "vi"): "the script's title",
-    },
     "zh": {
         # The name of one of the source's three variants, which our rulebook quotes as its title.
         normalise("不管怎样，这的确不是他！", "zh"): "a variant's name, quoted as its title",
