@@ -130,7 +130,7 @@ def _night_order(deck: Deck, text: Mapping) -> dict | None:
         {
             "title": text[f"{night}_night_list"] if night else None,
             "roles": [
-                name + (" " + text["first_night_mark"] if night is None and card.first_night_only else "")
+                name + (text["first_night_mark"] if night is None and card.first_night_only else "")
                 for card, name in deck.listed(cards)
             ],
         }

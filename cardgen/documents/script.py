@@ -15,9 +15,9 @@ from cardgen.documents.script_lines import Line, check_text, deal_line, lines, m
 def nights_mark(line: Line, text: Mapping) -> str:
     """What a line read on some nights only says of them, after its text."""
     if line.since.first_only:
-        return " " + text["first_night_mark"]
+        return text["first_night_mark"]
     if line.since.from_night:
-        return " " + fill(text["from_night"], n=line.since.from_night)
+        return fill(text["from_night"], n=line.since.from_night)
     return ""
 
 
