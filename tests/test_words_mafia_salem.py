@@ -120,7 +120,7 @@ LONER_ON_THE_AID = {
     "en": "A Loner wins if alive when the Mafia win, or if left alone.",
     "vi": "Kẻ Đơn Độc thắng nếu còn sống khi Mafia thắng, hoặc khi chỉ còn lại một mình.",
     "zh": "独行者在黑手党获胜时仍活着，或只剩自己一人时获胜。",
-    "es": "Un Solitario gana si sigue con vida cuando gana la Mafia, o si queda a solas.",
+    "es": "Un Solitario gana si sigue con vida cuando gana la Mafia, o si no queda nadie más.",
 }
 
 
