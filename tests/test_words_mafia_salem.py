@@ -5,7 +5,8 @@ Mafia: the win check a Yakuza table hears names the Yakuza where it is read; a L
 from their card, the player aid and a line read aloud at setup; the Psycho's and the Sheriff's cards
 say the Vixen's charm stops their kill; the Spanish Sheriff is the Alguacil and the Vietnamese Femme
 Fatale the source's Quyến Rũ Màn Đêm; no Spanish line says a protected player is killed. Salem: the
-win check follows Conspiracy's card pass; a death on a turn takes the Matchmaker's partner along.
+win check follows Conspiracy's card pass; a death on a turn takes the Matchmaker's partner along; a
+native moderator's corrections of the vi, zh and es cards and script are printed.
 """
 
 from __future__ import annotations
@@ -233,6 +234,48 @@ def test_the_vietnamese_win_check_asks_a_real_question(salem):
     text = read(salem / "salem-1692-script-vi-8p.pdf")
     # "có phải … không?" asks; the old line stated it and ended in a question mark.
     assert plain("Mọi người còn sống có phải đều là Phù Thuỷ") in text and plain("không? Nếu phải,") in text
+
+
+# What a native moderator corrected in Salem: (card sheet or script, a phrase now printed, a phrase gone).
+SALEM_CORRECTED = {
+    "vi": [
+        ("cards", "nhưng từ đó không còn Thanh Tra", "vai Thanh Tra bị loại"),
+        ("cards", "Mỗi lá Bằng Chứng chơi lên bạn", "Lá Bằng Chứng đặt lên bạn"),
+    ],
+    "zh": [
+        # The Constable card read as its holder leaving the game.
+        ("cards", "但从此不再有警长。", "警长从此退出游戏"),
+        ("cards", "黑猫持有者的一张审判牌会被翻开", "持有黑猫者翻开"),
+        ("script", "看看你们的同伙是谁", "看看你的同伙是谁"),
+        ("script", "所有人请闭眼。", "所有人，请"),
+    ],
+    "es": [
+        # "revela una de sus cartas" read as the accuser's own cards.
+        (
+            "cards",
+            "quien jugó la última revela una carta de Juicio de ese jugador",
+            "revela una de sus cartas de Juicio y",
+        ),
+        ("cards", "eres del pueblo: ganas cuando", "ganáis"),
+        ("cards", "quien reciba una Bruja pasa a ser bruja", "Bruja, pasa"),
+        (
+            "script",
+            "revela una carta de Juicio de ese jugador y se descartan las cartas rojas que tiene delante",
+            "seguid jugando",
+        ),
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ("vi", "zh", "es"))
+def test_salem_prints_the_native_moderators_corrections(salem, lang):
+    printed = {
+        "cards": read(salem / f"salem-1692-cards-{lang}.pdf"),
+        "script": read(salem / f"salem-1692-script-{lang}-8p.pdf"),
+    }
+    for document, now, gone in SALEM_CORRECTED[lang]:
+        assert plain(now) in printed[document], now
+        assert plain(gone) not in printed[document], gone
 
 
 # The narrator page ------------------------------------------------------------------------------------
