@@ -233,7 +233,7 @@ def test_a_death_on_a_turn_takes_the_matchmakers_partner_along(salem, lang):
 def test_the_vietnamese_win_check_asks_a_real_question(salem):
     text = read(salem / "salem-1692-script-vi-8p.pdf")
     # "có phải … không?" asks; the old line stated it and ended in a question mark.
-    assert plain("Mọi người còn sống có phải đều là Phù Thuỷ") in text and plain("không? Nếu phải,") in text
+    assert plain("Có phải mọi người còn sống đều là Phù Thuỷ") in text and plain("không? Nếu phải,") in text
 
 
 # What a native moderator corrected in Salem: (card sheet or script, a phrase now printed, a phrase gone).

@@ -29,9 +29,7 @@ from cardgen.deck.model import (
     Card,
     Deck,
     Group,
-    Marks,
     NightCall,
-    NightRules,
     Nights,
     NightScript,
     Part,
@@ -45,7 +43,7 @@ from cardgen.deck.model import (
     Team,
     Text,
 )
-from cardgen.deck.schema_defs import NIGHT_RULES
+from cardgen.deck.resolve_plain import frozen_rules, ids, night_rules, step_marks
 from cardgen.deck.setups import pools, setup_cards
 from cardgen.deck.yaml_doc import Doc, KeyPath
 
@@ -211,47 +209,10 @@ def _resolve_one(
         script=_script(r, files.extra.get("script.yaml")),
         setups=tuple(_setup(r, game, setup_id, spec, kinds) for setup_id, spec in data.get("setups", {}).items()),
         table_rules=table_rules.resolved(game, lambda path: r.text(game, path), kinds),
-        night=_night_rules(data.get("night", {})),
+        night=night_rules(data.get("night", {})),
         author=data.get("author", ""),
     )
     return deck, r.problems
-
-
-def _night_rules(spec: dict) -> NightRules:
-    return NightRules(
-        spec.get("dead-roles"),
-        frozenset(spec.get("house-rules", ())),
-        _rules({key: value for key, value in spec.items() if key in NIGHT_RULES}),
-    )
-
-
-def _rules(spec: dict) -> tuple[tuple[str, object], ...]:
-    """Rule data as a frozen model keeps it: its lists as tuples."""
-    return tuple((key, tuple(value) if isinstance(value, list) else value) for key, value in spec.items())
-
-
-def _marks(spec: dict) -> Marks:
-    return Marks(
-        spec.get("deadly", False),
-        spec.get("house", False),
-        spec.get("timer"),
-        spec.get("pause"),
-        spec.get("secret-word"),
-        spec.get("if-guessed"),
-        spec.get("if-tailored"),
-        tuple(spec.get("choices", ())),
-        spec.get("announce"),
-        _ids(spec.get("if-died", ())),
-        spec.get("if-deaths"),
-        spec.get("secret-role"),
-        _ids(spec.get("if-secret", ())),
-        tuple(spec.get("winners", ())),
-        spec.get("up-to-players"),
-    )
-
-
-def _ids(value: str | list) -> tuple[str, ...]:
-    return (value,) if isinstance(value, str) else tuple(value)
 
 
 def _step(r: _Resolver, doc: Doc, path: KeyPath) -> Step:
@@ -264,7 +225,7 @@ def _step(r: _Resolver, doc: Doc, path: KeyPath) -> Step:
         "when": when,
         "when_all": when_all,
         "unless": unless,
-        "marks": _marks(spec),
+        "marks": step_marks(spec),
         "version": spec.get("version"),
         "night": spec.get("night"),
         "from_night": spec.get("from-night"),
@@ -310,7 +271,7 @@ def _night_script(r: _Resolver, doc: Doc, path: KeyPath) -> NightScript | None:
         then=_steps(r, doc, path + ("then",)) if "then" in spec else (),
         after=_steps(r, doc, path + ("after",)) if "after" in spec else (),
         group=spec.get("group", False),
-        marks=_marks(spec),
+        marks=step_marks(spec),
         also_wakes=r.text(doc, path + ("also-wakes",)) if "also-wakes" in spec else None,
         versions=tuple(
             (version, _night_lines(r, doc, path + ("versions", version))) for version in spec.get("versions", {})
@@ -325,7 +286,7 @@ def _night_lines(r: _Resolver, doc: Doc, path: KeyPath) -> NightScript:
         call=None,
         say=r.text(doc, path + ("say",)) if "say" in spec else None,
         do=r.text(doc, path + ("do",)) if "do" in spec else None,
-        marks=_marks(spec),
+        marks=step_marks(spec),
     )
 
 
@@ -403,8 +364,8 @@ def _conditional(r: _Resolver, doc: Doc, key: str) -> tuple[Step, ...]:
             "check",
             r.text(doc, (key, i, "text")),
             None,
-            _ids(part.get("if", ())),
-            unless=_ids(part.get("unless", ())),
+            ids(part.get("if", ())),
+            unless=ids(part.get("unless", ())),
         )
         for i, part in enumerate(doc.data.get(key, ()))
     )
@@ -448,7 +409,7 @@ def _written_card(r: _Resolver, card_id: str, doc: Doc, groups: dict[str, Group]
         nights=_nights(r, doc),
         layout=spec.get("layout", group.layout),
         extra_cards=spec.get("extra-cards", 0),
-        rules=_rules(spec.get("rules", {})),
+        rules=frozen_rules(spec.get("rules", {})),
         in_play_only=_conditional(r, doc, "in-play-only"),
         back_face=BackFace(r.text(doc, ("back", "name")), r.file(back.get("symbol"), doc)) if back else None,
         art=Art(
