@@ -61,8 +61,9 @@ def reading(printed: list[Char]) -> str:
 
 
 def said(card, text: str) -> str:
-    """The second language's ability as a card prints it: in full, or its short-ability where both full texts
-    do not fit together (the Imposter, with its Loner's goal, in es+zh)."""
+    """A language's ability as a card prints it: in full, or its short-ability where both full texts do not
+    fit together (the second language's first, as the Imposter with its Loner's goal in es+zh; then both,
+    as the Werewolf in vi+en)."""
     full = plain(card.ability.value)
     return full if full in text or card.short is None else plain(card.short.value)
 
@@ -83,7 +84,7 @@ def test_every_role_card_reads_name_team_and_ability_in_both_languages_in_order(
         for first, second in (
             (plain(card.name.value), plain(other.name.value)),
             (teams[0], "·" + teams[1]),
-            (plain(card.ability.value), said(other, reading(printed))),
+            (said(card, reading(printed)), said(other, reading(printed))),
         ):
             expected += [first] if second in (first, "·" + first) else [first, second]
         text, at = reading(printed), 0

@@ -62,3 +62,20 @@ def test_every_advertised_size_builds_for_every_game(pipeline, game, size, lang)
         if prepared.deck.copies[slot.item].group.shape == "rect"
     }
     assert trims == {expected}
+
+
+@pytest.mark.parametrize(
+    ("size", "printed", "left_out"), [("poker", "se debate", "empate salva"), ("mini", "empate salva", "se debate")]
+)
+def test_a_card_prints_its_short_ability_where_its_full_text_does_not_fit_the_size(tmp_path, size, printed, left_out):
+    """Spanish Mafia's player aid holds its full rules on a poker card; on a mini card only its short form
+    fits, which it prints instead of refusing the build."""
+    import pypdf
+
+    from conftest import run
+
+    result = run("build", "mafia-vendetta", "--lang", "es", "--card-size", size, "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "mafia-vendetta" / "mafia-vendetta-cards-es.pdf"
+    text = " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(pdf).pages)
+    assert printed in text and left_out not in text

@@ -83,11 +83,23 @@ class _Composer:
         """A text fitted into its box; on a bilingual deck with `second` (the text in the second language)
         beneath it, fitted together. `title`: a name or heading (its second line keeps its colour, at the
         layout's weight), else body text; `ruby`: pinyin over its Chinese (with --pinyin); `shorts`: the
-        card's short forms in the two languages, which a bilingual card falls back to (bilingual.attempts)."""
+        card's short forms in the two languages, which a card falls back to where its full texts do not fit."""
         spans = spans if spans is not None else markup.parse(text.value, self.icons)
         other, spec_two = self.deck.second, self.bilingual()
         if spec_two is None or other is None:
-            return self.fitted([self.layer(spans, self.deck.lang, color, spec, ruby)], box, spec, text, what, owner)
+            # One language: its short form where the full text does not fit (a small card size).
+            short = shorts[0] if shorts else None
+            if short is not None:
+                alone = self.fitted(
+                    [self.layer(spans, self.deck.lang, color, spec, ruby)], box, spec, text, what, owner, None
+                )
+                if alone.fits:
+                    return alone
+                spans = markup.parse(short.value, self.icons)
+            note = ", even with its short-ability; shorten it" if short is not None else ""
+            return self.fitted(
+                [self.layer(spans, self.deck.lang, color, spec, ruby)], box, spec, text, what, owner, note
+            )
         # No text on a bilingual card is set below its least size, and its first language never smaller.
         least = spec_two["min-size"]
         spec = {**spec, "min-size": max(spec["min-size"], least)} if bilingual.holds_two(spans, second, text) else spec
