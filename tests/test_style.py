@@ -35,6 +35,9 @@ CJK = r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]"
 # ASCII punctuation touching a Chinese character or full-width sign (spaces and **bold** between),
 # but for the point of a list's number (**1.** 你打出的…).
 ASCII_BY_CJK = re.compile(rf"{CJK}[ *]*[,.:;?!()\"]|(?<!\d)[,.:;?!()\"][ *]*{CJK}")
+# A space after full-width punctuation, before the next Chinese character: where cardgen joins
+# sentences of its own (the setup's deal), Chinese runs on.
+SPACE_AFTER_STOP = re.compile(r"[。；：！？，、）] +(?=[\u3400-\u9fff])")
 
 
 def _flatten(value, where: str) -> Iterator[tuple[str, str]]:
@@ -284,6 +287,7 @@ def test_the_printed_rulebooks_and_scripts_follow_the_style_sheet(bundled, lang)
             assert old_tones(printed) == [], game
         elif lang == "zh":
             assert [m.group() for m in ASCII_BY_CJK.finditer(printed)] == [], game
+            assert [printed[m.start() - 6 : m.end() + 6] for m in SPACE_AFTER_STOP.finditer(printed)] == [], game
         else:
             assert (printed.count("¿"), printed.count("¡")) == (printed.count("?"), printed.count("!")), game
 

@@ -28,7 +28,7 @@ first call give its second-language name in brackets.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from cardgen.core.phrases import fill
@@ -75,7 +75,7 @@ def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
             for card in deck.cards
             if card.extra_cards and setup.fill
         ]
-        return " ".join(
+        return run_on(
             [text["deal_table"], text["deal_even_table" if even else "deal_one"], *_extra(setup.extra, text), *extras]
         )
     total = sum(tonight.dealt.values())
@@ -83,7 +83,7 @@ def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
     # Chosen roles that do not fit the rule (a warning) still deal at least one card each.
     each = max(1, (total + chosen - tonight.extra) // tonight.players)
     dealing = text["deal_one"] if each == 1 else fill(text["deal_each"], n=each)
-    return " ".join(
+    return run_on(
         [
             *([fill(text["deal_cards"], total=total, cards=deal_items(deck, tonight.dealt, text))] if total else []),
             *(
@@ -106,12 +106,17 @@ def _extra(extra: int, text: Mapping) -> list[str]:
 FULL_WIDTH_STOPS = "。；：！？，、）」』"
 
 
+def run_on(sentences: Iterable[str]) -> str:
+    """Sentences as one paragraph: a space between them, none after Chinese full-width punctuation."""
+    line = ""
+    for sentence in sentences:
+        line += ("" if not line or line[-1] in FULL_WIDTH_STOPS else " ") + sentence
+    return line
+
+
 def check_text(deck: Deck, in_play: frozenset[str], text: Mapping) -> str:
     """The win check as printed: its label, then the parts of it for the cards in play."""
-    line = ""
-    for part in deck.checked_script.win_check:
-        if part.applies(in_play):
-            line += ("" if not line or line[-1] in FULL_WIDTH_STOPS else " ") + part.wording
+    line = run_on(part.wording for part in deck.checked_script.win_check if part.applies(in_play))
     return f"**{text['win_check']}**{text['colon']}{line}"
 
 

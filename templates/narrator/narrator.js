@@ -156,16 +156,16 @@ function dealLine() {
   const cards = [...row].map(([id, n]) => fill(T.deal_item, { n, name: names[id] })).join(T.list_separator);
   const choose = [...(left || new Map())].map(([key, n]) =>
     fill(T.deal_choose, { n, cards: pools[key].map((id) => names[id]).join(T.list_separator) }));
-  return [...(total ? [fill(T.deal_cards, { total, cards })] : []), ...choose, each === 1 ? T.deal_one : fill(T.deal_each, { n: each }),
-    ...(extra ? [extra === 1 ? T.deal_extra_one : fill(T.deal_extra, { extra })] : [])].join(" ");
+  return runOn([...(total ? [fill(T.deal_cards, { total, cards })] : []), ...choose, each === 1 ? T.deal_one : fill(T.deal_each, { n: each }),
+    ...(extra ? [extra === 1 ? T.deal_extra_one : fill(T.deal_extra, { extra })] : [])]);
 }
-// As script.check_text: the parts of the win check for the cards in play, Chinese run on after its stops.
+// As script_lines.run_on: sentences as one paragraph, Chinese run on after its full-width stops.
+function runOn(sentences) {
+  return sentences.reduce((line, sentence) => line + (!line || D.stops.includes(line.slice(-1)) ? "" : " ") + sentence, "");
+}
+// As script.check_text: the parts of the win check for the cards in play.
 function checkParts(play) {
-  let line = "";
-  for (const part of D.winCheck) {
-    if (applies(part, play)) line += (!line || D.stops.includes(line.slice(-1)) ? "" : " ") + part.text;
-  }
-  return line;
+  return runOn(D.winCheck.filter((part) => applies(part, play)).map((part) => part.text));
 }
 // As table_rules.warnings: the game's rules the table breaks; a rule about a card still to be chosen is
 // the moderator's to keep while a choice may yet mend it (at-least, exactly).
