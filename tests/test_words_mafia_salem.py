@@ -278,6 +278,27 @@ def test_salem_prints_the_native_moderators_corrections(salem, lang):
         assert plain(gone) not in printed[document], gone
 
 
+# A native moderator's re-reading of every Mafia text: (document, language, a phrase now printed, the
+# phrase it replaced).
+MAFIA_RE_READ = [
+    # "A solas" is "in private"; the Loner wins as the last one left.
+    ("cards", "es", "o si no queda nadie más", "a solas"),
+    # The moderator works the deaths out; there is nothing to decide.
+    ("script", "es", "Determina quién ha muerto", "Decide quién ha muerto"),
+    ("rulebook", "es", "quien el moderador da por muerto", "quien muere según el moderador"),
+    # The card speaks to one player.
+    ("cards", "vi", "bạn chỉ mở mắt để nhận mặt đồng bọn", "các bạn chỉ mở mắt để nhận mặt nhau"),
+    ("script", "zh", "黑手党人数已不少于好人", "黑手党人数已够"),
+    ("cards", "zh", "你仍参与黑手党的击杀", "你仍和黑手党一起选人击杀"),
+]
+
+
+@pytest.mark.parametrize(("document", "lang", "now", "before"), MAFIA_RE_READ)
+def test_mafia_prints_the_native_moderators_corrections(mafia, document, lang, now, before):
+    text = read(mafia["box"] / f"mafia-vendetta-{document}-{lang}.pdf")
+    assert plain(now) in text and plain(before) not in text
+
+
 # The narrator page ------------------------------------------------------------------------------------
 
 

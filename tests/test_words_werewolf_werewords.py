@@ -203,6 +203,35 @@ def test_the_documents_say_the_fixed_words(built, game, document, lang):
     assert old is None or old not in text
 
 
+# A native moderator's re-reading of every text: (document, language) → (a phrase now printed, the phrase
+# it replaced).
+RE_READ = {
+    # "¡El pueblo ganan!": the team's name does not agree with a verb before it.
+    ("werewolf-script", "es"): ("Se acabó la partida. Gana:", "Se acabó la partida: ¡"),
+    # "If he dies by the vote… he dies at once."
+    ("werewolf-rulebook", "es"): ("Si lo eliminan en la votación, lo envenenan o lo mata", "Si muere por votación"),
+    # "For the last time" suggests earlier shots.
+    ("werewolf-cards", "es"): ("puedes hacer un último disparo", "disparar por última vez"),
+    # A title that asked without a question mark.
+    ("werewolf-rulebook", "vi"): ("Thứ tự các quy tắc hoà phiếu", "Quy tắc hoà phiếu nào trước"),
+    # 村民 / Dân làng is the Villager card: the whole village killed its Elder.
+    ("werewolf-script", "vi"): ("Cả làng đã tự tay giết Già làng của mình.", "Dân làng đã tự tay giết Già làng."),
+    ("werewolf-script", "zh"): ("全村亲手害死了自己的长老", "村民亲手害死了长老"),
+    ("werewords-cards", "es"): ("Con tus preguntas, lleva al pueblo hacia ella", "Acerca al pueblo a ella"),
+    # The English speaks to the werewolves and to the Minion.
+    ("werewords-script", "vi"): ("Ma sói, các bạn có 15 giây", "Ma sói có 15 giây"),
+    ("werewords-script", "zh"): ("爪牙，你不是狼人", "爪牙不是狼人"),
+    ("werewords-rulebook", "zh"): ("从桌子中央拿到", "从中央拿到"),
+}
+
+
+@pytest.mark.parametrize(("document", "lang"), list(RE_READ))
+def test_the_documents_print_the_native_re_reading(built, document, lang):
+    now, before = RE_READ[document, lang]
+    text = built[f"{document}-{lang}"].replace(" ", "")
+    assert now.replace(" ", "") in text and before.replace(" ", "") not in text
+
+
 def test_a_house_row_or_column_that_is_not_in_the_table_is_an_error(tmp_path):
     decks = tmp_path / "decks"
     shutil.copytree(ROOT / "decks" / "werewolf", decks / "werewolf")
