@@ -109,7 +109,7 @@ def test_the_second_language_is_smaller_and_in_another_colour_and_style(cards, g
         # The first language's ability in the body colour, the second's in its own blue.
         first = [c for line in body for c in line if c.rgb == (0x1D, 0x1D, 0x1D)]
         second = [c for line in body for c in line if c.rgb == (0x33, 0x62, 0x8F)]
-        assert "".join(c.text for c in first) == plain(card.ability.value), card.id
+        assert "".join(c.text for c in first) == said(card, "".join(c.text for c in first)), card.id
         assert "".join(c.text for c in second) == said(other, "".join(c.text for c in second)), card.id
         # Smaller, or both at the least size of a bilingual card (6.5 pt), which the second never goes below.
         assert max(c.size for c in second) < min(c.size for c in first) or {c.size for c in first + second} == {6.5}, (
