@@ -163,7 +163,10 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
         if not cards:
             continue
         size = sizes[group.size_name]
-        distinct = list(dict.fromkeys(_sides(card, text) for card in cards))
+        # Copies per printed name (a two-sided token by both its faces' names), in the cards' order.
+        copies: Counter[str] = Counter()
+        for card in cards:
+            copies[_sides(card, text)] += card.count
         components.append(
             {
                 "name": group.name.value,
@@ -177,12 +180,7 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
                 # Word cards are numbered, not named: their names say nothing.
                 "cards": []
                 if group.layout == "words"
-                else [
-                    f"{name} ×{sum(c.count for c in cards if _sides(c, text) == name)}"
-                    if sum(c.count for c in cards if _sides(c, text) == name) > 1
-                    else name
-                    for name in distinct
-                ],
+                else [f"{name} ×{n}" if n > 1 else name for name, n in copies.items()],
             }
         )
     names = {card.id: card.name.value for card in deck.cards}
