@@ -118,9 +118,17 @@ def test_new_game_in_english_and_norwegian_validates_and_builds(tmp_path, monkey
     )
     assert "languages: [en, no]" in (tmp_path / "decks" / "nordic" / "game.yaml").read_text(encoding="utf-8")
     result = run("validate", "nordic")
-    lacking = "text for {}; the card falls back to English"
     assert (result.exit_code, result.stdout) == (0, "1 game valid, 6 warnings\n")
-    assert result.stderr == "".join(
+    # More than three texts untranslated: counted, the first files named, -v for each.
+    assert result.stderr == (
+        "warning: no 'no' text for 6 texts in 2 files, which fall back to English: decks/nordic/game.yaml:5 "
+        "(name, teams.village.name, teams.wolves.name, groups.role), decks/nordic/roles/villager.yaml:6 "
+        "(name, ability); -v lists each\n"
+    )
+    verbose = run("validate", "nordic", "-v")
+    lacking = "text for {}; the card falls back to English"
+    assert (verbose.exit_code, verbose.stdout) == (0, "1 game valid, 6 warnings\n")
+    assert verbose.stderr == "checking nordic (en)\nchecking nordic (no)\n" + "".join(
         f"decks/nordic/{file}: warning: {owner}: no 'no' {lacking.format(key)}\n"
         for file, owner, key in [
             ("game.yaml:5", "game 'nordic'", "name"),

@@ -311,8 +311,17 @@ def _digest(entry: object) -> bool:
 
 
 def _warning(warning: object) -> bool:
-    """[[file, line] or null, message, severity], as Report's warnings are kept."""
-    if not (isinstance(warning, list) and len(warning) == 3 and _texts(warning[1])):
+    """[[file, line] or null, message, severity], and an untranslated text's [key, lacking, fallback],
+    as Report's warnings are kept (cardgen.core.problems.kept)."""
+    if not (isinstance(warning, list) and len(warning) in (3, 4) and _texts(warning[1])):
+        return False
+    if len(warning) == 4 and not (
+        isinstance(warning[3], list)
+        and len(warning[3]) == 3
+        and _texts(warning[3][0], warning[3][2])
+        and isinstance(warning[3][1], list)
+        and _texts(*warning[3][1])
+    ):
         return False
     where, severity = warning[0], warning[2]
     return severity in ("error", "warning", "note") and (

@@ -14,7 +14,7 @@ from cardgen.build.options import BuildOptions, Report
 from cardgen.build.pipeline import Pipeline
 from cardgen.build.planning import jobs, plan, targets
 from cardgen.build.workers import run_all
-from cardgen.core.problems import DeckError, Problem, Where
+from cardgen.core.problems import DeckError, Problem, from_kept, kept
 from cardgen.core.project import Project
 
 # The stages come in when a build needs them: a build with nothing to do, `list` and --help load none.
@@ -94,10 +94,7 @@ def build(
                 if folder.is_dir():
                     remove_abandoned(folder)
             return Report(
-                warnings=[
-                    Problem(Where(*where) if where else None, message, severity)
-                    for where, message, severity in last["warnings"]
-                ],
+                warnings=[from_kept(entry) for entry in last["warnings"]],
                 kept=[Path(name) for name in last["outputs"]],
                 seconds=time.perf_counter() - start,
             )
@@ -156,9 +153,7 @@ def build(
             "request": asked[0],
             "start": manifest.start,
             "outputs": [str(path) for path in [*report.kept, *report.files]],
-            "warnings": [
-                [[w.where.file, w.where.line] if w.where else None, w.message, w.severity] for w in report.warnings
-            ],
+            "warnings": [kept(warning) for warning in report.warnings],
         }
     )
     if report.files or manifest.last != last:

@@ -1,5 +1,6 @@
 """What every command shares: problems in, printed as ``file:line: error: message`` (or another
---diagnostic-format) with their tally out (``DeckProblems``, ``warn``); the project a command runs in; -q/-v as a level; progress lines; and the
+--diagnostic-format) with their tally out (``DeckProblems``, ``warn``), missing translations counted
+per language unless -v is given; the project a command runs in; -q/-v as a level; progress lines; and the
 seconds a user waited, counted from the process's start.
 
 Loads click and cardgen's core only: `--help` and `list` must stay quick.
@@ -15,7 +16,7 @@ from pathlib import Path
 import click
 
 from cardgen.cli import diagnostics
-from cardgen.core.problems import DeckError, Problem, tally
+from cardgen.core.problems import DeckError, Problem, summarised, tally
 from cardgen.core.project import Project
 
 
@@ -26,7 +27,7 @@ class DeckProblems(click.ClickException):
         # Stable: within one line, problems keep the order the stages found them in.
         quiet = quiet or level() < 0
         shown = [p for p in sorted(problems, key=Problem.sort_key) if not (quiet and p.severity == "note")]
-        super().__init__("\n".join(diagnostics.render(shown, diagnostics.chosen())))
+        super().__init__("\n".join(diagnostics.render(_summarised(shown), diagnostics.chosen())))
         self.tally = tally(problems)
 
     def format_message(self) -> str:
@@ -57,8 +58,13 @@ def project(decks: Path | None, includes: tuple[Path, ...] = ()) -> Project:
 def warn(problems: list[Problem], quiet: bool = False) -> None:
     quiet = quiet or level() < 0
     shown = [problem for problem in problems if not (quiet and problem.severity == "note")]
-    for line in diagnostics.render(shown, diagnostics.chosen()):
+    for line in diagnostics.render(_summarised(shown), diagnostics.chosen()):
         click.echo(line, err=True)
+
+
+def _summarised(problems: list[Problem]) -> list[Problem]:
+    """Missing translations counted per language, unless -v asks for each."""
+    return problems if level() > 0 else summarised(problems)
 
 
 _LEVEL = "cardgen.verbosity"

@@ -119,7 +119,7 @@ out_option = click.option(
 )
 
 QUIET_HELP = "Only problems and the last line: no progress, no file list, no notes."
-VERBOSE_HELP = "Say each step, and list outputs that were already up to date."
+VERBOSE_HELP = "Say each step, list outputs that were already up to date, and every missing translation."
 
 verbosity_option = _stack(
     click.option("-q", "--quiet", is_flag=True, callback=_store_level, help=QUIET_HELP),

@@ -18,7 +18,7 @@ from typing import Any
 from cardgen.cards import svgcheck
 from cardgen.core import contained
 from cardgen.core.phrases import fallback_language
-from cardgen.core.problems import Problem, Where, did_you_mean
+from cardgen.core.problems import Problem, Untranslated, Where, did_you_mean
 from cardgen.deck import schema, table_rules
 from cardgen.deck.load import GameFiles
 from cardgen.deck.schema_check import check_schema, dotted, mapping_at, refs, too_long, unknown
@@ -49,14 +49,7 @@ def _check_translations(
         lacking = [lang for lang in languages if lang != fallback and not _written(text, lang) and not short]
         if lacking:
             shown = "English" if fallback == "en" else f"'{fallback}'"
-            problems.append(
-                Problem(
-                    where,
-                    f"{owner}: no {', '.join(repr(lang) for lang in lacking)} text for {dotted(path)}; the card "
-                    f"falls back to {shown}",
-                    "warning",
-                )
-            )
+            problems.append(Untranslated.of(where, owner, dotted(path), lacking, shown))
         for lang, value in text.items():
             if not isinstance(lang, str) or not re.match(schema.LANG_PATTERN, lang):
                 continue  # the schema check has said it is no language code
