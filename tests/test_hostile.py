@@ -2095,11 +2095,12 @@ def test_another_font_under_a_bundled_font_s_postscript_name_is_a_clean_error(pr
         ),
         (
             "{% for i in range(100000) %}{{ 'y' * 99999 }}{% endfor %}",
-            "templates/documents/rulebook.xml.j2: error: its output runs past 2 million characters; cardgen stops it there",
+            "templates/documents/rulebook.xml.j2: error: its output runs past 16 million characters; cardgen stops it there",
         ),
         (
             '</p>{% for i in range(3000) %}<h1 break="yes">{{ i }}</h1>{% endfor %}<p>',
-            "error: mini (en): its rulebook runs past 100 pages, more than cardgen lays out: shorten its texts or its template",
+            "decks/mini/game.yaml:1: error: mini (en): its rulebook would run to at least 3001 pages, 1001 past the 2000 "
+            "a document may have: split the game, or shorten its texts or its template",
         ),
     ],
     ids=["time", "memory", "repetition", "output", "pages"],

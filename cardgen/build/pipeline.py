@@ -349,15 +349,19 @@ class Pipeline:
         from cardgen.cards import render
         from cardgen.core import pdfinfo
         from cardgen.core.phrases import fill
-        from cardgen.documents import typeset
+        from cardgen.documents import pages, typeset
 
         deck, text = prepared.deck, self.text(prepared.deck.lang)
+        what = f"{files.id} ({deck.key}): its {name}"
+        pages.foresee(
+            xml, prepared.book, deck.lang, style, size, render.inline_icons(deck), what, files.checked_game.where()
+        )
         furniture = typeset.PageFurniture(
             f"{deck.name.value} · {header}", lambda n, total: fill(text["page"], n=n, total=total)
         )
         return _document(
             typeset.render_document,
-            f"{files.id} ({deck.key}): its {name}",
+            what,
             f"{name}.xml.j2",
             xml,
             prepared.book,
@@ -468,8 +472,9 @@ def _document(render_document, what: str, template: str, xml: str, *args):
 
     from reportlab.platypus.doctemplate import LayoutError
 
+    from cardgen.core.limits import MAX_PAGES
     from cardgen.documents.templating import TemplateError
-    from cardgen.documents.typeset import MAX_PAGES, TooManyPages
+    from cardgen.documents.typeset import TooManyPages
     from cardgen.text.fonts import FontError
 
     try:
@@ -477,15 +482,8 @@ def _document(render_document, what: str, template: str, xml: str, *args):
     except FontError:
         raise
     except TooManyPages:
-        raise DeckError(
-            [
-                Problem(
-                    None,
-                    f"{what} runs past {MAX_PAGES} pages, more than cardgen lays out: shorten "
-                    "its texts or its template",
-                )
-            ]
-        ) from None
+        said = f"{what} runs past {MAX_PAGES} pages, more than cardgen lays out: shorten its texts or its template"
+        raise DeckError([Problem(None, said)]) from None
     except (ValueError, ET.ParseError) as exc:
         raise TemplateError(
             f"documents/{template}", None, f"its output is not a document cardgen can draw: {exc}"

@@ -1,6 +1,7 @@
 """The bounds a project's own data files keep: a template data file's name and data in, the values out
 of bounds (key path and what was expected) out; and the pixel budget of every picture cardgen reads or
-draws, with the check a picture drawn from a project's sizes takes before it is drawn.
+draws, with the check a picture drawn from a project's sizes takes before it is drawn; and the pages
+a document lays out.
 
 A project may replace templates/paper.yaml, card-sizes.yaml, sheet.yaml, box.yaml and card-layout.yaml
 (and add print services in templates/exports/). Their numbers set page sizes and pixel counts directly:
@@ -14,6 +15,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+# Pages a document lays out: a rulebook, a booklet (its A5 pages, before they are imposed) or a
+# moderator script. Measured on generated decks of roles with an ability of about 180 characters,
+# a rulebook takes 0.036 A4 pages a role (0.029 in Chinese), a booklet 0.095 and a script 0.26 a
+# role that wakes at night: 2,000 pages hold about 55,000 roles' rulebook, 21,000 roles' booklet and
+# 7,500 night roles' script, so a 20,000-role deck still builds all three, in under a minute each
+# (about 0.02 s of CPU a page). Validation foresees a document past it from its text
+# (cardgen.documents.pages); layout stops at it, for the rest.
+MAX_PAGES = 2000
 
 # Decoded or drawn pixels of one picture: far more than a card needs (a poker card with its bleed
 # is about 800 x 1100 at 300 DPI); measured, a 25-megapixel RGBA picture takes a build to about 0.5 GB.

@@ -34,6 +34,7 @@ from reportlab.platypus import (
 
 from cardgen.cards.icons import IconPainter
 from cardgen.core import reportlab_private
+from cardgen.core.limits import MAX_PAGES
 from cardgen.core.pdfinfo import Info
 from cardgen.core.units import Size, pt
 from cardgen.documents.flowables import Builder, cell_font
@@ -47,11 +48,6 @@ class PageFurniture:
 
     header: str
     footer: Callable[[int, int], str]  # (page, total) -> text
-
-
-# A quick reference and a moderator's script are a few pages; laying out hundreds (a template's loop,
-# a megabyte of text) would only keep a build busy for minutes.
-MAX_PAGES = 100
 
 
 class TooManyPages(Exception):
