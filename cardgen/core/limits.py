@@ -20,9 +20,10 @@ from dataclasses import dataclass
 # moderator script. Measured on generated decks of roles with an ability of about 180 characters,
 # a rulebook takes 0.036 A4 pages a role (0.029 in Chinese), a booklet 0.095 and a script 0.26 a
 # role that wakes at night: 2,000 pages hold about 55,000 roles' rulebook, 21,000 roles' booklet and
-# 7,500 night roles' script, so a 20,000-role deck still builds all three, in under a minute each
-# (about 0.02 s of CPU a page). Validation foresees a document past it from its text
-# (cardgen.documents.pages); layout stops at it, for the rest.
+# 7,500 night roles' script, so a 20,000-role deck still builds all three (its rulebook has 708
+# pages, its script 517: 39 s of CPU for both), and no document takes much over a minute of CPU.
+# Validation foresees a document past it from its text (cardgen.documents.pages); layout stops at
+# it, for the rest.
 MAX_PAGES = 2000
 
 # Decoded or drawn pixels of one picture: far more than a card needs (a poker card with its bleed

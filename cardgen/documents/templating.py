@@ -43,7 +43,7 @@ WALL_SECONDS_FACTOR = 5  # a child that waits without computing is stopped after
 COMPUTING_SHARE = 0.05  # a child that computed for this share of that time is starved, not waiting: it may go on
 MEMORY_BYTES = 512 * 1024 * 1024
 # What the longest document cardgen lays out (core.limits.MAX_PAGES) needs with room to spare: a
-# 20,000-role rulebook of some 720 pages is 6.6 million characters of XML.
+# 20,000-role rulebook of some 710 pages is 5.2 million characters of XML.
 MAX_OUTPUT_CHARS = 16 * 1024 * 1024
 MAX_TEMPLATE_BYTES = 1024 * 1024
 MAX_REPEAT = 100_000  # the longest text or list `*` may make, and the largest power `**` may
