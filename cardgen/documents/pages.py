@@ -27,6 +27,12 @@ from cardgen.core.units import Size, pt
 from cardgen.text import markup
 from cardgen.text.fonts import ICON, FontBook
 
+# What takes no width on a line: spaces (a line breaks at one and does not draw it) and soft hyphens.
+_UNDRAWN = re.compile(r"[\s\u00ad]")
+_BULLET = re.compile(r"(?m)^- ")
+# The size (styles.yaml's `sizes`) of each of flowables.Builder's paragraph styles a `p` may name.
+_SIZES = {"p": "body", "li": "body", "cell": "small", "step-say": "body", "step-do": "do"}
+
 
 def least_pages(xml: str, book: FontBook, lang: str, style: Mapping, page: Size, icons: Collection[str]) -> int:
     """At least how many pages the document of `xml` lays out on pages of `page` size in `style`."""
@@ -43,7 +49,7 @@ def least_pages(xml: str, book: FontBook, lang: str, style: Mapping, page: Size,
         for span in markup.parse(text, icons):
             for font, piece in book.runs(markup.Span(span.text, span.bold or bold, span.italic or italic), lang):
                 if font != ICON:
-                    drawn += pdfmetrics.stringWidth(re.sub(r"\s", "", piece), font, size)
+                    drawn += pdfmetrics.stringWidth(_UNDRAWN.sub("", piece), font, size)
         lines = math.ceil(drawn / (width + size)) if drawn else (1 if text.strip() else 0)
         return lines * size * leading
 
@@ -57,12 +63,17 @@ def least_pages(xml: str, book: FontBook, lang: str, style: Mapping, page: Size,
                 total = 0.0
             total += height(text, tag, bold=True)
         elif tag == "p":
-            total += height(text, "small" if element.get("class") == "small" else "body")
+            # A class names one of flowables.Builder's styles; one of no size known here counts at the least.
+            size = _SIZES.get(element.get("class", "p"), element.get("class", "p"))
+            total += height(text, size if size in sizes else min(sizes, key=sizes.get))
         elif tag == "item":
             total += height(text, "body")
         elif tag == "blocks":
-            # Blank lines part paragraphs; a paragraph's lines are joined as flowables.Builder joins them.
-            total += sum(height(joiner.join(block.split("\n")), "body") for block in re.split(r"\n\s*\n", text))
+            # Blank lines part paragraphs, and "- " starts a bullet, drawn in the margin; a paragraph's lines
+            # are joined as flowables.Builder joins them.
+            total += sum(
+                height(joiner.join(_BULLET.sub("", block).split("\n")), "body") for block in re.split(r"\n\s*\n", text)
+            )
         elif tag == "table":
             total += sum(sizes["small"] * leading for row in element.findall("tr") if any(c.text for c in row))
         elif tag == "role":
