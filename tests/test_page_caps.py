@@ -119,3 +119,25 @@ def test_the_estimate_is_never_over_the_pages_of_a_bundled_document(bundled):
                 assert 1 <= least <= real, (game, lang, kind, least, real)
                 seen += 1
     assert seen >= 30
+
+
+def test_a_script_past_the_cap_is_foreseen_too(night, monkeypatch):
+    monkeypatch.chdir(night)
+    least = _estimates(Project.at(night / "decks", ()), "night", "en")["script"]
+    assert least == 2
+    monkeypatch.setattr(limits, "MAX_PAGES", 1)
+    result = run("validate", "night", "--lang", "en")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "decks/night/game.yaml:4: error: night (en): its script would run to at least 2 pages, 1 past the 1 a "
+        "document may have: split the game, or shorten its texts or its template\n1 error\n",
+    )
+
+
+def test_a_booklet_is_said_to_be_one(long_rulebook, monkeypatch):
+    monkeypatch.setattr(limits, "MAX_PAGES", 2)
+    result = run("validate", "mini", "--lang", "en", "--booklet")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        "decks/mini/game.yaml:1: error: mini (en): its rulebook booklet would run to at least "
+    )

@@ -352,7 +352,7 @@ class Pipeline:
         from cardgen.documents import pages, typeset
 
         deck, text = prepared.deck, self.text(prepared.deck.lang)
-        what = f"{files.id} ({deck.key}): its {name}"
+        what = f"{files.id} ({deck.key}): its {name}{' booklet' if self.options.booklet and name == 'rulebook' else ''}"
         pages.foresee(
             xml, prepared.book, deck.lang, style, size, render.inline_icons(deck), what, files.checked_game.where()
         )
