@@ -13,21 +13,32 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from cardgen.build.options import BuildOptions
     from cardgen.build.pipeline import Pipeline, Prepared
+    from cardgen.core.write import Staged
     from cardgen.deck.load import GameFiles
 
 
 @dataclass
 class Made:
-    """An output's bytes and page count, and for card sheets what the report counts."""
+    """An output's bytes (or its file, written beside its target and to be put in place) and page count, and
+    for card sheets what the report counts."""
 
-    data: bytes
+    data: bytes | Staged
     pages: int
     cards: int = 0  # copies on the sheets
     sheets: int = 0  # of paper
     box_sheets: int = 0  # a tailored build's: what the whole box would have taken
     back_ink: float = 0.0  # mean ink coverage of the backs' colours
+
+    @property
+    def held(self) -> bytes:
+        """The bytes of an output made in memory (without a path to write it to as it is made)."""
+        if not isinstance(self.data, bytes):
+            raise ValueError("an output written as it was made is not held in memory")
+        return self.data
 
 
 @dataclass(frozen=True)
@@ -41,7 +52,9 @@ class Kind:
     pairs: bool  # made for a language pair (vi+en) too
     needs: tuple[str, ...]  # deck files the game must have for it
     faces: bool  # draws the cards' faces (the others need the deck resolved and imposed only)
-    make: Callable[[Pipeline, Prepared, GameFiles, bool, bool], Made]  # (…, tailored, once)
+    # (…, tailored, once, path): `path`, where the output goes, for a kind that writes it there as it makes
+    # it (the card sheets); None: made in memory
+    make: Callable[[Pipeline, Prepared, GameFiles, bool, bool, Path | None], Made]
 
     def made_for(self, files: GameFiles) -> bool:
         return all(name in files.extra for name in self.needs)
@@ -56,19 +69,27 @@ class Kind:
 
 
 # Named functions, not lambdas: a job's targets, kinds and all, are pickled to reach a worker process.
-def _cards(pipeline: Pipeline, prepared: Prepared, files: GameFiles, tailored: bool, once: bool) -> Made:
-    return pipeline.cards(prepared, files, tailored)
+def _cards(
+    pipeline: Pipeline, prepared: Prepared, files: GameFiles, tailored: bool, once: bool, path: Path | None
+) -> Made:
+    return pipeline.cards(prepared, files, tailored, path)
 
 
-def _rulebook(pipeline: Pipeline, prepared: Prepared, files: GameFiles, tailored: bool, once: bool) -> Made:
+def _rulebook(
+    pipeline: Pipeline, prepared: Prepared, files: GameFiles, tailored: bool, once: bool, path: Path | None
+) -> Made:
     return pipeline.rulebook(prepared, files, once)
 
 
-def _script(pipeline: Pipeline, prepared: Prepared, files: GameFiles, tailored: bool, once: bool) -> Made:
+def _script(
+    pipeline: Pipeline, prepared: Prepared, files: GameFiles, tailored: bool, once: bool, path: Path | None
+) -> Made:
     return pipeline.script(prepared, files, once)
 
 
-def _narrator(pipeline: Pipeline, prepared: Prepared, files: GameFiles, tailored: bool, once: bool) -> Made:
+def _narrator(
+    pipeline: Pipeline, prepared: Prepared, files: GameFiles, tailored: bool, once: bool, path: Path | None
+) -> Made:
     return Made(pipeline.narrator(prepared, files), 0)
 
 

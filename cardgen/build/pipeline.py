@@ -241,9 +241,11 @@ class Pipeline:
             self.game_books[files.id] = book
         return self.game_books[files.id]
 
-    def cards(self, prepared: Prepared, files: GameFiles, tailored: bool) -> Made:
-        """The card sheets' PDF: the whole box's, or (`tailored`) just the cards of the build's table."""
+    def cards(self, prepared: Prepared, files: GameFiles, tailored: bool, path: Path | None = None) -> Made:
+        """The card sheets' PDF: the whole box's, or (`tailored`) just the cards of the build's table; with a
+        `path`, written beside it as it is drawn, in the same memory for any deck, for the caller to commit."""
         from cardgen.cards import render, table_faces
+        from cardgen.core.write import Staged
         from cardgen.deck.tonight import printed
 
         deck, pages, box_sheets, faces = prepared.deck, prepared.pages, 0, prepared.checked_faces
@@ -254,18 +256,16 @@ class Pipeline:
             faces = table_faces.retold(prepared.checked_faces, prepared.deck, deck, self.card_layouts, prepared.book,
                                        self.words(deck.key), self.options.ink_saver, self.options.pinyin)  # fmt: skip
         options = self.options
-        render_options = render.RenderOptions(
-            options.ink_saver, self.read("sheet.yaml"), self.words(deck.key), options.back_offset
-        )
-        pdf = render.render_pdf(deck, pages, faces, prepared.book, render_options)
-        return Made(
-            pdf,
-            len(pages),
-            len(deck.copies),
-            sheets_of_paper(pages),
-            box_sheets,
-            0.0 if options.ink_saver else back_ink(deck),
-        )
+        sheet, words = self.read("sheet.yaml"), self.words(deck.key)
+        render_options = render.RenderOptions(options.ink_saver, sheet, words, options.back_offset)
+        drawn = (deck, pages, faces, prepared.book, render_options)
+        if path is None:
+            pdf: bytes | Staged = render.render_pdf(*drawn)
+        else:
+            pdf = Staged(path)
+            pdf.fill(lambda out: render.write_pdf(*drawn, out, path.parent))  # not /tmp: it may be memory
+        ink = 0.0 if options.ink_saver else back_ink(deck)
+        return Made(pdf, len(pages), len(deck.copies), sheets_of_paper(pages), box_sheets, ink)
 
     def rulebook(self, prepared: Prepared, files: GameFiles, once: bool) -> Made:
         """The rulebook of a deck that has its text; `once`: laid out a single time, to check it (validate)."""
@@ -409,10 +409,10 @@ class Pipeline:
         their texts; of `kinds`, when given): (kind, file, pages); `once`: each laid out a single time, to
         check it (validate)."""
         return [
-            (kind.name, made.data, made.pages)
+            (kind.name, made.held, made.pages)
             for kind in KINDS.values()
             if not kind.faces and kind.made_for(files) and (kinds is None or kind.name in kinds)
-            for made in (kind.make(self, prepared, files, False, once),)
+            for made in (kind.make(self, prepared, files, False, once, None),)
         ]
 
     def document_outputs(
@@ -422,10 +422,10 @@ class Pipeline:
         return self.caught(files, lambda: self.documents(prepared, files, once=once), [])
 
     def make(
-        self, kind: Kind, prepared: Prepared, files: GameFiles, tailored: bool = False
+        self, kind: Kind, prepared: Prepared, files: GameFiles, tailored: bool = False, path: Path | None = None
     ) -> tuple[Made | None, list[Problem]]:
-        """An output of `kind`, or None and the problems that stop it."""
-        return self.caught(files, lambda: kind.make(self, prepared, files, tailored, False), None)
+        """An output of `kind`, or None and the problems that stop it; `path`: where it goes (see Kind.make)."""
+        return self.caught(files, lambda: kind.make(self, prepared, files, tailored, False, path), None)
 
     def caught(self, files: GameFiles, make: Callable[[], T], failed: T) -> tuple[T, list[Problem]]:
         """What `make` makes, or `failed` with what stopped it as problems: a template, a font, a picture,

@@ -20,6 +20,7 @@ from cardgen.core.project import Project
 if TYPE_CHECKING:
     import concurrent.futures
 
+    from cardgen.core.write import Staged
     from cardgen.deck.load import GameFiles
 
 
@@ -44,7 +45,7 @@ def run_job(
 ) -> JobResult:
     """Stages 3-6 for one game in one language: the files of `todo` written (the game's others are up
     to date), or its problems."""
-    from cardgen.core.write import Unwritable, write_atomic
+    from cardgen.core.write import Staged, Unwritable, write_atomic
 
     # A worker started without the build's makes its own: templates are read for every build, never kept stale.
     pipeline = pipeline or Pipeline(project, options)
@@ -57,26 +58,36 @@ def run_job(
         result.problems = found
         return result
     result.warnings = found
-    outputs = []
-    for kind in kinds:
-        target = by_kind[kind.name]
-        made, result.problems = pipeline.make(kind, prepared, files, target.tailored)
-        if made is None:
-            return result
-        outputs.append((target, made.data, made.pages))
-        if kind.faces:
-            # Counted only where a card PDF is written.
-            result.cards, result.sheets, result.back_ink = made.cards, made.sheets, made.back_ink
-            if target.tailored:
-                result.saved = (made.sheets, made.box_sheets)
-    for target, data, pages in outputs:
-        # One file that cannot be written (a full disk) is said, and the others are still tried.
-        try:
-            write_atomic(target.path, data)
-        except Unwritable as exc:
-            result.problems += exc.problems
-            continue
-        result.written.append((target, pages))
+    outputs: list[tuple[Target, bytes | Staged, int]] = []
+    try:
+        for kind in kinds:
+            target = by_kind[kind.name]
+            made, result.problems = pipeline.make(kind, prepared, files, target.tailored, target.path)
+            if made is None:
+                return result
+            outputs.append((target, made.data, made.pages))
+            if kind.faces:
+                # Counted only where a card PDF is written.
+                result.cards, result.sheets, result.back_ink = made.cards, made.sheets, made.back_ink
+                if target.tailored:
+                    result.saved = (made.sheets, made.box_sheets)
+        for target, data, pages in outputs:
+            # One file that cannot be written (a full disk) is said, and the others are still tried.
+            try:
+                if isinstance(data, Staged):
+                    data.commit()
+                else:
+                    write_atomic(target.path, data)
+            except Unwritable as exc:
+                result.problems += exc.problems
+                continue
+            result.written.append((target, pages))
+    finally:
+        # A file written as it was made and never put in place (a later output failed, or the job was
+        # stopped) goes with its job.
+        for _, data, _ in outputs:
+            if isinstance(data, Staged):
+                data.discard()
     return result
 
 

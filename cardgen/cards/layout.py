@@ -71,10 +71,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from functools import lru_cache
+from typing import Literal, TypeVar, get_args
 
 from cardgen.cards.marks import EPS, NoInfoRoom, Segment, crop_marks, info_strip, union
 from cardgen.core.units import Rect, Size
+
+T = TypeVar("T")
 
 Backs = Literal["long", "short", "fold", "none"]
 
@@ -247,7 +250,16 @@ class _Mirror:
         return Rect(r.x, 2 * self.at - r.top, r.w, r.h)
 
     def slot(self, front: Slot) -> Slot:
-        return Slot(front.item, "back", self.rect(front.trim), self.rect(front.paint), 0 if self.vertical else 180)
+        trim, paint = _shared(self.rect(front.trim)), _shared(self.rect(front.paint))
+        return Slot(front.item, "back", trim, paint, 0 if self.vertical else 180)
+
+
+# Every full sheet of a run has the same boxes and marks: the sheets share one copy of each, so that a
+# deck's pages, all of them held while it prints, take memory for their cards' indexes and little more.
+@lru_cache(maxsize=4096)
+def _shared(value: T) -> T:
+    """The first value equal to `value` that was shared (the same, in a shared object)."""
+    return value
 
 
 @dataclass(frozen=True)
@@ -362,7 +374,7 @@ def _grid(plan: _Plan, items: Sequence[int], spec: SheetSpec) -> tuple[Slot, ...
         west, east = bleed_towards(r, c - 1), bleed_towards(r, c + 1)
         north, south = bleed_towards(r - 1, c), bleed_towards(r + 1, c)
         paint = Rect(trim.x - west, trim.y - south, trim.w + west + east, trim.h + south + north)
-        slots.append(Slot(item, "front", trim, paint, 0))
+        slots.append(Slot(item, "front", _shared(trim), _shared(paint), 0))
     return tuple(slots)
 
 
@@ -461,11 +473,13 @@ def _page(
     """A page from groups of slots (the printable area their crop marks must stay in, the
     cards, and tokens among them that have no cut lines of their own)."""
     slots = tuple(slot for _, cards, guests in groups for slot in cards + guests)
-    marks = tuple(mark for region, cards, guests in groups for mark in crop_marks(cards, cards + guests, region, spec))
-    bleed_box = union(slot.paint for slot in slots)
+    marks = _shared(
+        tuple(mark for region, cards, guests in groups for mark in crop_marks(cards, cards + guests, region, spec))
+    )
+    bleed_box, trim_box = _shared(union(slot.paint for slot in slots)), _shared(union(slot.trim for slot in slots))
     obstacles = marks + ((fold_line,) if fold_line else ())
     info, info_rotation = info_strip(size, bleed_box, obstacles, spec)
-    return Page(size, side, slots, marks, fold_line, union(slot.trim for slot in slots), bleed_box, info, info_rotation)
+    return Page(size, side, slots, marks, fold_line, trim_box, bleed_box, info, info_rotation)
 
 
 def named_size(table: dict, name: str, what: str) -> Size:

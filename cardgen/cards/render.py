@@ -1,6 +1,7 @@
-"""Stage 5, render: positioned pages and composed faces in, PDF bytes out.
+"""Stage 5, render: positioned pages and composed faces in, PDF bytes out (``render_pdf``), or written to a
+file page by page as they are drawn (``write_pdf``).
 
-``render_pdf`` draws with ReportLab exactly what layout and face composition
+Both draw with ReportLab exactly what layout and face composition
 decided: card faces and backs clipped to their paint areas, crop marks, the
 fold line, the page-info strip with its 50 mm ruler, and the TrimBox and
 BleedBox of every page. It makes no decisions about text or geometry of its
@@ -11,10 +12,12 @@ embedded as a subset.
 from __future__ import annotations
 
 import io
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import BinaryIO
 
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
@@ -25,6 +28,7 @@ from cardgen.cards.faces import RASTER, BackFace, Face, Faces, ListFace, RoleFac
 from cardgen.cards.icons import IconPainter, has_holes, icon_bytes
 from cardgen.cards.layout import Page, Slot, widest_bleed
 from cardgen.core import pdfinfo
+from cardgen.core.reportlab_private import SpilledPages
 from cardgen.core.units import Rect, Size, mm, pt
 from cardgen.deck.model import Deck, Group, team_color
 from cardgen.text import textfit
@@ -411,14 +415,32 @@ def _ruler(length: float, top: float) -> tuple[tuple[float, float, float, float]
 
 
 def render_pdf(deck: Deck, pages: list[Page], faces: Faces, book: FontBook, options: RenderOptions) -> bytes:
+    """The card sheets' PDF, as bytes."""
     buffer = io.BytesIO()
+    write_pdf(deck, pages, faces, book, options, buffer)
+    return buffer.getvalue()
+
+
+def write_pdf(
+    deck: Deck,
+    pages: list[Page],
+    faces: Faces,
+    book: FontBook,
+    options: RenderOptions,
+    out: BinaryIO,
+    spill: Path | None = None,
+) -> None:
+    """The card sheets' PDF written to `out`. Each page's drawing leaves memory as the page ends, for a
+    temporary file in the folder `spill` (the system's by default), so that a deck of any size is drawn
+    in the same memory; the bytes are those ReportLab writes from memory."""
     # ReportLab opens every page with a font set; left to itself that is
     # Helvetica, a font the PDF would reference without embedding.
     body_font = book.face(book.order(deck.lang)[0], False, False)
-    canvas = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=body_font, lang=deck.lang)
+    canvas = Canvas(out, invariant=1, pageCompression=1, initialFontName=body_font, lang=deck.lang)
     pdfinfo.of(deck, f"{deck.name.value} ({deck.key})", "print-and-cut card sheets").apply(canvas)
     painter = _Painter(canvas, deck, faces, book, options, body_font, widest_bleed(pages))
-    for number, page in enumerate(pages, start=1):
-        painter.page(page, number, len(pages))
-    canvas.save()
-    return buffer.getvalue()
+    with tempfile.TemporaryFile(dir=spill) as spilled:
+        SpilledPages(canvas, out, spilled)
+        for number, page in enumerate(pages, start=1):
+            painter.page(page, number, len(pages))
+        canvas.save()

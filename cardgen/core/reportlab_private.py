@@ -1,5 +1,6 @@
 """ReportLab's private names that cardgen relies on, in one place: ReportLab objects in, the values
-cardgen reads from them out, and the one change cardgen makes to ReportLab's tables.
+cardgen reads from them out, the one change cardgen makes to ReportLab's tables, and a canvas's pages
+written out as they end (``SpilledPages``).
 
 Each is here because ReportLab offers no public way to the same thing, and each was checked with
 the ReportLab versions pyproject.toml allows (5.1 up to 6): a new major version is to be checked
@@ -9,9 +10,11 @@ against this list first. Only modules that draw import this one, so it loads Rep
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, BinaryIO
 
+from reportlab import rl_config
 from reportlab.lib import textsplit
+from reportlab.pdfbase import pdfdoc
 from reportlab.platypus import paragraph as _paragraph
 from reportlab.rl_config import _FUZZ
 
@@ -56,3 +59,62 @@ def cannot_start(extra: str) -> frozenset[str]:
         current = module.ALL_CANNOT_START
         module.ALL_CANNOT_START = current + "".join(c for c in extra if c not in current)
     return frozenset(textsplit.ALL_CANNOT_START)
+
+
+class SpilledPages:
+    """A canvas's pages written out as they end, not held until it saves: each page's content stream is
+    formatted as ReportLab formats it (compression and all) into `spill`, a temporary file, and only its
+    place there is kept. When the canvas saves to `out` (the file it was made with), the document's
+    objects go straight to `out` in ReportLab's own order, each stream copied from the spill as its turn
+    comes, so the bytes, offsets and cross-reference table are those canvas.save() writes without this.
+
+    Reached into: the page list (doc.Pages.pages), a page's `stream` before PDFPage.check_format turns it
+    into a PDFStream (repeated in _ended, with its filters), and the PDFFile that PDFDocument.format
+    collects the document in (its `__accum__` while it formats, whose `strings` it joins at the end and
+    whose `write` its `add` calls): from the first spilled stream on, `write` goes to `out`."""
+
+    def __init__(self, canvas: Any, out: BinaryIO, spill: BinaryIO):
+        if not isinstance(canvas._doc.encrypt, pdfdoc.NoEncryption):
+            # An encrypted stream is encoded with its object's number, known only when the document is written.
+            raise ValueError("an encrypted PDF cannot be spilled page by page")
+        self.canvas, self.out, self.spill = canvas, out, spill
+        self.writing = False  # whether the document's objects go to `out` yet
+        canvas.setPageCallBack(self._ended)
+
+    def _ended(self, number: int) -> None:
+        doc = self.canvas._doc
+        page = doc.Pages.pages[-1]
+        stream = pdfdoc.PDFStream()
+        if page.compression:
+            stream.filters = (
+                [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
+            )
+        stream.content = page.stream
+        data = stream.format(doc)
+        page.Contents, page.stream = _Spilled(self, self.spill.tell(), len(data)), None
+        self.spill.write(data)
+
+    def read(self, document: Any, offset: int, length: int) -> bytes:
+        """A spilled stream, when the document asks for it; from the first on, the document is written to `out`."""
+        if not self.writing:
+            collected = document.__accum__
+            self.out.write(b"".join(collected.strings))
+            collected.strings.clear()
+            collected.write = self.out.write
+            self.writing = True
+        self.spill.seek(offset)
+        return self.spill.read(length)
+
+
+class _Spilled(pdfdoc.PDFObject):
+    """A page's content stream, formatted and kept in a spill file; it stands where the page's PDFStream
+    would (an object of its own, with the same comment)."""
+
+    __RefOnly__ = 1
+    __Comment__ = "page stream"
+
+    def __init__(self, pages: SpilledPages, offset: int, length: int):
+        self.pages, self.offset, self.length = pages, offset, length
+
+    def format(self, document: Any) -> bytes:
+        return self.pages.read(document, self.offset, self.length)

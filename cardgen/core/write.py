@@ -1,4 +1,5 @@
-"""Stage 6, write: finished bytes in, a file in place out, atomically.
+"""Stage 6, write: finished bytes in (or, for a file too big to hold, bytes as they are made: ``Staged``),
+a file in place out, atomically.
 
 The bytes go to a temporary file beside the target, are flushed to disk and
 then renamed over the target in one step, so a reader sees either the previous
@@ -13,7 +14,9 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from cardgen.core.problems import DeckError, Problem
 
@@ -30,26 +33,70 @@ class Unwritable(DeckError):
 
 def write_atomic(target: Path, data: bytes) -> None:
     """Writes `data` to `target` whole or not at all; raises Unwritable when it cannot."""
-    try:
-        _write(target, data)
-    except OSError as exc:
-        raise Unwritable(target, exc) from None
+    staged = Staged(target)
+    staged.fill(lambda file: file.write(data))
+    staged.commit()
 
 
-def _write(target: Path, data: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # The writer's process id in the name tells a later build whether the file is abandoned.
-    fd, temp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, 0o644)
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+class Staged:
+    """A file being written beside its target under a temporary name, for what is too big to be held in
+    memory first: `fill` writes it, `commit` puts it in place whole, `discard` removes it. A write the
+    disk refuses stops the filling and is raised by `commit` as Unwritable, so that a caller making
+    several files says each that failed and still writes the others; whatever fails, no temporary file
+    is left behind."""
+
+    def __init__(self, target: Path):
+        self.target, self.committed = target, False
+        self.error: OSError | None = None
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            # The writer's process id in the name tells a later build whether the file is abandoned.
+            fd, temp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=".tmp", dir=target.parent)
+        except OSError as exc:
+            raise Unwritable(target, exc) from None
+        self.temp = Path(temp)
+        self.file = os.fdopen(fd, "wb")
+
+    def fill(self, write: Callable[[BinaryIO], object]) -> None:
+        """Runs `write` on the open file (an OSError it raises, from any file, is this file's)."""
+        if self.error is None:
+            try:
+                self._step(lambda: write(self.file))
+            except Unwritable as exc:
+                self.error = exc.error
+
+    def commit(self) -> None:
+        def commit() -> None:
+            if self.error is not None:
+                raise self.error
+            self.file.flush()
+            os.fsync(self.file.fileno())
+            self.file.close()
+            os.chmod(self.temp, 0o644)
+            os.replace(self.temp, self.target)
+            self.committed = True
+
+        self._step(commit)
+
+    def discard(self) -> None:
+        """Removes the temporary file, unless it is in place already."""
+        if self.committed:
+            return
+        try:
+            self.file.close()
+        except OSError:
+            pass  # flushing what is thrown away anyway failed (a full disk)
+        self.temp.unlink(missing_ok=True)
+
+    def _step(self, step: Callable[[], object]) -> None:
+        try:
+            step()
+        except OSError as exc:
+            self.discard()
+            raise Unwritable(self.target, exc) from None
+        except BaseException:
+            self.discard()
+            raise
 
 
 def _alive(pid: int) -> bool:

@@ -424,9 +424,12 @@ class Deck:
 
     def second_card(self, card: Card) -> Card | None:
         """The card in the second language, on a bilingual deck."""
-        if self.second is None:
-            return None
-        return next((other for other in self.second.cards if other.id == card.id), None)
+        return self.second.by_id.get(card.id) if self.second is not None else None
+
+    @functools.cached_property
+    def by_id(self) -> dict[str, Card]:
+        """The deck's cards by id (made once: a bilingual deck looks up every card's other language)."""
+        return {card.id: card for card in self.cards}
 
     def introduced(self, card: Card, called: bool = False) -> str:
         """A card's name (`called`: the name the night calls it by) where a document introduces it: on
