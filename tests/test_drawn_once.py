@@ -120,7 +120,7 @@ class _AsPagesBegin(typeset.FurnishedCanvas):
         Canvas.showPage(self)
 
     def save(self) -> None:
-        self._totals.append(self.total)
+        self._laid.total = self.total
         Canvas.save(self)
 
 
