@@ -117,6 +117,7 @@ class _AsPagesBegin(typeset.FurnishedCanvas):
         self._furnish(self, self._pageNumber, self.total)
 
     def showPage(self) -> None:
+        self._laid.last_page, self._body_lines = self._body_lines, []
         Canvas.showPage(self)
 
     def save(self) -> None:

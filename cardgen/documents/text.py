@@ -133,9 +133,14 @@ class DocumentText(Flowable):
             if shift:
                 text.setXPos(-shift)
         canvas.drawText(text)
-        for number, line in enumerate(self.lines):
-            if any(font != ICON and run.strip() for font, run in line):
-                canvas.body_line(style.leftIndent, baseline - number * leading)
+        canvas.body_lines(
+            style.leftIndent,
+            [
+                baseline - number * leading
+                for number, line in enumerate(self.lines)
+                if any(font != ICON and run.strip() for font, run in line)
+            ],
+        )
 
 
 # ReportLab's white space, where its paragraph breaks a line and which it draws as one space.

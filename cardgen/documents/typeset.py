@@ -182,7 +182,7 @@ class FurnishedCanvas(Canvas):
     """A canvas that draws every page's furniture once the document is done and its page total
     known: `furnish(canvas, page, total)` runs at save, its drawing put where furniture_here()
     was called on that page (as the page began), as though it had been drawn then. The total, and
-    the lines of body text the document's text drew on the last page (body_line), go to `laid`."""
+    the lines of body text the document's text drew on the last page (body_lines), go to `laid`."""
 
     _code: list[str]  # ReportLab's: the page's content so far, an operator string an item
 
@@ -196,19 +196,21 @@ class FurnishedCanvas(Canvas):
     def furniture_here(self) -> None:
         self._furniture_at = len(self._code)
 
-    def body_line(self, x: float, y: float) -> None:
-        """A line of body text starts at x, y (where the canvas is now translated to)."""
-        self._body_lines.append(self.absolutePosition(x, y))
+    def body_lines(self, x: float, baselines: list[float]) -> None:
+        """Lines of body text start at x on these baselines (where the canvas is now translated to:
+        a document's flowables are moved, never turned or scaled)."""
+        if baselines:
+            left, first = self.absolutePosition(x, baselines[0])
+            self._body_lines += [(left, first + y - baselines[0]) for y in baselines]
 
     def showPage(self) -> None:
         self._done.append((dict(self.__dict__), self._furniture_at))
         self._furniture_at = None
-        self._body_lines = []
+        self._laid.last_page, self._body_lines = self._body_lines, []
         self._startPage()
 
     def save(self) -> None:
         total = len(self._done)
-        self._laid.last_page = self._done[-1][0]["_body_lines"] if self._done else []
         for state, at in self._done:
             self.__dict__.update(state)
             body = self._code
