@@ -2,8 +2,8 @@
 them into lines once per width and draws those lines on the canvas itself.
 
 A CJK language's lines are broken by :func:`~cardgen.text.linebreak.break_cjk` (kinsoku); every
-other language's between words, by the rule ReportLab's paragraph follows (greedy, a space's width
-in the font of the word before it, a word longer than a line cut by the character). The lines are
+other language's between words, by the rule ReportLab's paragraph follows (greedy, a space measured
+and drawn in the font of the run it is in, a word longer than a line cut by the character). The lines are
 drawn where ReportLab's paragraph drew them, pixel for pixel (tests/test_document_text.py holds
 them to it): handing ReportLab lines cardgen had broken made it wrap, parse and merge them again,
 most of a document's time.
@@ -26,8 +26,6 @@ from cardgen.text.linebreak import break_cjk, split_newlines
 from cardgen.text.markup import Span
 
 Run = tuple[str, str]  # (font, text); ICON's text is the card id of an inline icon
-
-
 Line = tuple[Run, ...]  # as drawn: a run per change of font, the spaces between words in them
 
 
@@ -70,7 +68,8 @@ class DocumentText(Flowable):
             return []
         lines = self.lines_at(available_width)
         fit = int(available_height / self.style.leading)
-        # A paragraph leaves no single line behind at a page's foot (an orphan), but moves whole instead.
+        # As a paragraph of the default style: no single line left behind at a page's foot (an orphan);
+        # a last line may go over alone (a widow).
         if fit <= 1:
             return []
         if len(lines) <= fit:
@@ -91,12 +90,12 @@ class DocumentText(Flowable):
             return
         canvas, style = self.canv, self.style
         size, leading = style.fontSize, style.leading
-        # The fill colour set here is undone by drawOn, which draws this within its own saved state.
         # A paragraph's first baseline is its type size below its top (rl_config.paraFontSizeHeightOffset).
         baseline = self.height - size
         offset = style.firstLineIndent
         if self.bullet:
             offset = reportlab_private.draw_bullet(canvas, offset, baseline, self.bullet, style)
+        # drawOn, which calls this within a saved state of the canvas, undoes the colour afterwards.
         canvas.setFillColor(style.textColor)
         text = canvas.beginText(style.leftIndent, baseline)
         # Set (drawing nothing yet) before an inline icon at a line's start asks for the size.
