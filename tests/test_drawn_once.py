@@ -117,10 +117,11 @@ class _AsPagesBegin(typeset.FurnishedCanvas):
         self._furnish(self, self._pageNumber, self.total)
 
     def showPage(self) -> None:
+        self._laid.last_page, self._body_lines = self._body_lines, []
         Canvas.showPage(self)
 
     def save(self) -> None:
-        self._totals.append(self.total)
+        self._laid.total = self.total
         Canvas.save(self)
 
 

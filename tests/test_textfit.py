@@ -4,12 +4,10 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from reportlab.lib import textsplit
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
-from reportlab.platypus import paragraph as rl_paragraph
 
 from cardgen.core import units
 from cardgen.text import linebreak, paragraphs, textfit
@@ -139,27 +137,6 @@ def test_chinese_lines_follow_the_line_start_and_end_rules(book, tmp_path, width
     assert fitted.height == pytest.approx(units.mm(len(lines) * 9 * 1.2))
 
 
-def test_reportlab_cjk_wrapping_knows_full_width_punctuation(book):
-    """Once kinsoku() has run (a document's first Chinese paragraph runs it), ReportLab's own CJK
-    wrapping keeps full-width punctuation off a line's start too."""
-    linebreak.kinsoku()
-    for chars in (textsplit.ALL_CANNOT_START, rl_paragraph.ALL_CANNOT_START):
-        assert set("，。：；！？、）」』》〉】〕”’…—") <= set(chars)
-    # Seven ideographs fill a 70 pt line at 10 pt; the comma must not start line two.
-    text = "一二三四五六七，八九十。一二三四五六七，八九"
-    font = book.face("NotoSansSC", bold=False, italic=False)
-    style = ParagraphStyle("t", fontName=font, fontSize=10, leading=12, wordWrap="CJK")
-    for markup in (text, f"<font name='{font}'>{text[:3]}</font><font name='{font}'>{text[3:]}</font>"):
-        paragraph = Paragraph(markup, style)
-        paragraph.wrap(70, 1000)
-        starts = [_first_char(line) for line in paragraph.blPara.lines]
-        assert len(starts) > 1 and not set(starts) & set("，。")
-
-
-def _first_char(line) -> str:
-    return line[1][0][0] if isinstance(line, tuple) else line.words[0].text[0]
-
-
 def test_markup_characters_are_drawn_literally(book, tmp_path):
     text = '<b>&amp;<font name="x">&lt;</font></b> & <br/>'
     fitted = textfit.fit(parse(text), book, "en", 150, 20, max_size=10, min_size=6)
@@ -223,123 +200,6 @@ def test_empty_text_takes_no_room(book):
 def test_bad_options_are_value_errors(book, options):
     with pytest.raises(ValueError):
         textfit.fit(parse("x"), book, "en", 60, 40, **options)
-
-
-@pytest.mark.parametrize("bullet", [None, "•"], ids=["paragraph", "bullet"])
-def test_a_chinese_document_paragraph_is_drawn_in_the_lines_kinsoku_broke(book, bullet):
-    """ReportLab draws exactly the lines the kinsoku breaker made, at every width: none of
-    them is broken again (a full-width bullet shortens the first line, which both reckon)."""
-    style = ParagraphStyle(
-        "li",
-        fontName=book.face("NotoSansSC", False, False),
-        fontSize=8.6,
-        leading=11,
-        wordWrap="CJK",
-        spaceShrinkage=0,
-        leftIndent=9.5,
-        bulletIndent=1.7,
-        bulletFontName=book.face("NotoSansSC", False, False),
-    )
-    flowable = paragraphs.document_paragraph(parse(CHINESE), book, "zh", style, bullet)
-    for width in range(120, 300, 7):
-        flowable.wrap(width, 10_000)
-        ours = flowable.paragraph.text.count("<br/>") + 1
-        assert len(flowable.paragraph.blPara.lines) == ours, width
-        for line in flowable.paragraph.blPara.lines:
-            words = "".join(getattr(w, "text", "") for w in getattr(line, "words", []))
-            assert not words or words[0] not in linebreak.CANNOT_START, (width, words)
-
-
-def test_a_chinese_document_in_one_font_is_drawn_as_reportlabs_cjk_wrapping_drew_it(book, monkeypatch):
-    """A Chinese document paragraph in one font keeps the lines cardgen broke, where ReportLab broke
-    them again by the character (wordWrap="CJK"): across page breaks, with bullets, Latin words,
-    blank lines and runs of spaces, every page is the same, pixel for pixel at 150 dpi."""
-    import io
-
-    import pypdfium2
-    from reportlab.platypus import Frame, PageTemplate
-    from reportlab.platypus.doctemplate import BaseDocTemplate
-
-    body = book.face("NotoSansSC", False, False)
-    style = ParagraphStyle(
-        "li",
-        fontName=body,
-        fontSize=8.6,
-        leading=11,
-        spaceShrinkage=0,
-        leftIndent=9.5,
-        bulletIndent=1.7,
-        bulletFontName=body,
-        wordWrap="CJK",
-    )
-    texts = (
-        (CHINESE, None),
-        ("预言家  Seer 与 Witch，每晚醒来。\n\n" + CHINESE * 2, "•"),
-        ("   狼人" * 40, "1."),
-        ("第一行\n   第二行以空格开头，" + "Seer 与 Witch " * 12, None),
-        ("先知 **查验** 一名玩家。" + CHINESE, "•"),
-    )
-
-    def pages() -> list[bytes]:
-        out = io.BytesIO()
-        doc = BaseDocTemplate(
-            out, pagesize=(200, 120), invariant=1, pageTemplates=[PageTemplate("p", [Frame(10, 10, 150, 100, id="f")])]
-        )
-        doc.build([paragraphs.document_paragraph(parse(text), book, "zh", style, bullet) for text, bullet in texts])
-        return [page.render(scale=150 / 72).to_pil().convert("L").tobytes() for page in pypdfium2.PdfDocument(out)]
-
-    kept = pages()
-    monkeypatch.setattr(paragraphs, "in_one_font", lambda *args: None)
-    broken_again = pages()
-    assert len(kept) >= 5 and all(sum(1 for p in page if p < 128) > 100 for page in kept)
-    assert kept == broken_again
-
-
-VIETNAMESE = "Mỗi đêm, **bầy sói** chọn *một người* — & <loại> người đó khỏi làng. " * 6
-
-
-@pytest.mark.parametrize("lang, family, text", [("zh", "NotoSansSC", CHINESE), ("vi", "NotoSans", VIETNAMESE)])
-def test_a_document_split_across_pages_is_the_parsers_to_the_byte(book, monkeypatch, lang, family, text):
-    """A document paragraph is made of cardgen's own fragments, not parsed: in paragraphs, bullets,
-    bold runs and character references, and in the parts ReportLab splits across pages, its PDF is
-    the one the parsed markup gives."""
-    import io
-
-    from reportlab.platypus import Frame, PageTemplate
-    from reportlab.platypus.doctemplate import BaseDocTemplate
-
-    body = book.face(family, False, False)
-    style = ParagraphStyle(
-        "li",
-        fontName=body,
-        fontSize=8.6,
-        leading=11,
-        spaceShrinkage=0,
-        leftIndent=9.5,
-        bulletIndent=1.7,
-        bulletFontName=body,
-        wordWrap="CJK" if lang == "zh" else None,
-    )
-
-    def pdf() -> bytes:
-        out = io.BytesIO()
-        # A frame a few lines tall: every paragraph is split across pages, some more than once.
-        doc = BaseDocTemplate(
-            out, pagesize=(200, 90), invariant=1, pageTemplates=[PageTemplate("p", [Frame(10, 10, 150, 70, id="f")])]
-        )
-        doc.build(
-            [
-                paragraphs.document_paragraph(parse(body_text), book, lang, style, bullet)
-                for body_text, bullet in ((text, None), (text + "**狼人**与<好人>&\n" + text, "•"), ("一" * 200, "1."))
-            ]
-        )
-        return out.getvalue()
-
-    made = pdf()
-    monkeypatch.setattr(paragraphs, "_frags", lambda lines, style: None)
-    parsed = pdf()
-    assert made.count(b"/Type /Page\n") >= 6
-    assert made == parsed
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,9 @@ against this list first. Only modules that draw import this one, so it loads Rep
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, BinaryIO
 
 from reportlab import rl_config
-from reportlab.lib import textsplit
 from reportlab.pdfbase import pdfdoc
 from reportlab.platypus import paragraph as _paragraph
 from reportlab.rl_config import _FUZZ
@@ -35,6 +33,22 @@ def text_position(canvas: Any) -> tuple[float, float, float]:
     return info["cur_x"], info["cur_y"], info["tx"]._fontsize or info["xs"].style.fontSize
 
 
+def call_inline(canvas: Any, name: str, label: str, text: Any, x: float, y: float) -> None:
+    """Calls the canvas's onDraw callback `name` as a paragraph's line does on reaching x, y (the text
+    object `text` holding the line's font), so that text_position tells it where it is."""
+    canvas._curr_tx_info = {"tx": text, "cur_x": x, "cur_y": y}
+    try:
+        canvas.getNamedCB(name)(canvas, "onDraw", label)
+    finally:
+        del canvas._curr_tx_info
+
+
+def draw_bullet(canvas: Any, offset: float, baseline: float, bullet: str, style: Any) -> float:
+    """Draws a paragraph's bullet as the paragraph does, before its first line's baseline; returns
+    how far that line's text starts past the indent (further, where the bullet reaches past it)."""
+    return _paragraph._drawBullet(canvas, offset, baseline, bullet, style, rtl=False)
+
+
 def table_rows(table: Any) -> int:
     """How many rows a platypus Table holds."""
     return len(table._cellvalues)
@@ -48,17 +62,6 @@ def kept_together(keep: Any) -> list:
 def frame_left(frame: Any) -> float:
     """A platypus Frame's left edge, in points."""
     return frame._x1
-
-
-@cache
-def cannot_start(extra: str) -> frozenset[str]:
-    """Adds `extra` to ReportLab's characters that cannot start a line, in both of its copies of the list,
-    for the CJK paragraphs ReportLab breaks itself (a document's paragraph in several fonts); returns the
-    whole list. Done once a process, by the first paragraph that needs it."""
-    for module in (textsplit, _paragraph):
-        current = module.ALL_CANNOT_START
-        module.ALL_CANNOT_START = current + "".join(c for c in extra if c not in current)
-    return frozenset(textsplit.ALL_CANNOT_START)
 
 
 class SpilledPages:

@@ -22,9 +22,9 @@ from reportlab.platypus import (
 
 from cardgen.core import reportlab_private
 from cardgen.core.units import pt
+from cardgen.documents.text import document_text
 from cardgen.text import markup
 from cardgen.text.fonts import FontBook
-from cardgen.text.paragraphs import document_paragraph
 
 
 class _Step(Flowable):
@@ -87,7 +87,6 @@ class Builder:
                 textColor=toColor(color),
                 alignment=TA_LEFT,
                 spaceShrinkage=0,
-                wordWrap="CJK" if self.cjk else None,
                 **extra,
             )
 
@@ -140,7 +139,7 @@ class Builder:
         paragraph_style = self.styles[style]
         if color:
             paragraph_style = ParagraphStyle(f"{style}-colored", parent=paragraph_style, textColor=HexColor(color))
-        return document_paragraph(spans, self.book, self.lang, paragraph_style, bullet)
+        return document_text(spans, self.book, self.lang, paragraph_style, bullet)
 
     def blocks(self, text: str) -> list[Flowable]:
         """Blank lines part paragraphs; a line starting with "- " starts a bullet, and the

@@ -21,7 +21,7 @@ import functools
 import io
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor
@@ -114,7 +114,7 @@ def render_document(
                 x += canvas.stringWidth(piece, font, size)
         canvas.restoreState()
 
-    def lay_out(short_page: int, shorter: float) -> tuple[bytes, int]:
+    def lay_out(short_page: int, shorter: float) -> tuple[bytes, Laid]:
         buffer = io.BytesIO()
         painters: list[IconPainter] = []
 
@@ -147,44 +147,62 @@ def render_document(
         )
         flowables = builder.flowables(root, column_w)
         cell_font(flowables, body_font)
-        pages: list[int] = []
-        doc.build(flowables, canvasmaker=functools.partial(FurnishedCanvas, furnish=furnish, pages=pages))
-        return buffer.getvalue(), pages[0]
+        laid = Laid()
+        doc.build(flowables, canvasmaker=functools.partial(FurnishedCanvas, furnish=furnish, laid=laid))
+        return buffer.getvalue(), laid
 
-    pdf, total = lay_out(0, 0.0)
-    if not once and total > 1:
-        lines = _lines_on_last_page(
-            pdf,
-            pt(margins["bottom"]),
-            height - pt(margins["top"]),
-            [reportlab_private.frame_left(frame) for frame in frames()],
-        )
+    pdf, laid = lay_out(0, 0.0)
+    if not once and laid.total > 1:
+        lines = laid.lines_on_last_page([reportlab_private.frame_left(frame) for frame in frames()])
         if lines < 3:
             leading = builder.styles["p"].leading
-            pdf, total = lay_out(total - 1, (3 - lines + 0.5) * leading)
-    return pdf, total
+            pdf, laid = lay_out(laid.total - 1, (3 - lines + 0.5) * leading)
+    return pdf, laid.total
+
+
+@dataclass
+class Laid:
+    """What a document's layout came to: its page total, and where the lines of body text on its
+    last page were drawn (x, y of each line's start on the page, pt)."""
+
+    total: int = 0
+    last_page: list[tuple[float, float]] = field(default_factory=list)
+
+    def lines_on_last_page(self, columns: list[float]) -> int:
+        """How many lines of text the last page's body holds, a line being a baseline in a column
+        (`columns`: where each starts, pt): a table row's cells are one line."""
+        return len({(sum(1 for start in columns if x >= start - 1), round(y)) for x, y in self.last_page})
 
 
 class FurnishedCanvas(Canvas):
     """A canvas that draws every page's furniture once the document is done and its page total
     known: `furnish(canvas, page, total)` runs at save, its drawing put where furniture_here()
-    was called on that page (as the page began), as though it had been drawn then. The total is
-    appended to `pages`."""
+    was called on that page (as the page began), as though it had been drawn then. The total, and
+    the lines of body text the document's text drew on the last page (body_lines), go to `laid`."""
 
     _code: list[str]  # ReportLab's: the page's content so far, an operator string an item
 
-    def __init__(self, *args, furnish: Callable[[Canvas, int, int], None], pages: list[int], **options):
+    def __init__(self, *args, furnish: Callable[[Canvas, int, int], None], laid: Laid, **options):
         super().__init__(*args, **options)
-        self._furnish, self._totals = furnish, pages
+        self._furnish, self._laid = furnish, laid
         self._done: list[tuple[dict, int | None]] = []
         self._furniture_at: int | None = None
+        self._body_lines: list[tuple[float, float]] = []
 
     def furniture_here(self) -> None:
         self._furniture_at = len(self._code)
 
+    def body_lines(self, x: float, baselines: list[float]) -> None:
+        """Lines of body text start at x on these baselines (where the canvas is now translated to:
+        a document's flowables are moved, never turned or scaled)."""
+        if baselines:
+            left, first = self.absolutePosition(x, baselines[0])
+            self._body_lines += [(left, first + y - baselines[0]) for y in baselines]
+
     def showPage(self) -> None:
         self._done.append((dict(self.__dict__), self._furniture_at))
         self._furniture_at = None
+        self._laid.last_page, self._body_lines = self._body_lines, []
         self._startPage()
 
     def save(self) -> None:
@@ -197,7 +215,7 @@ class FurnishedCanvas(Canvas):
                 self._furnish(self, self._pageNumber, total)
                 self._code += body[at:]
             Canvas.showPage(self)
-        self._totals.append(total)
+        self._laid.total = total
         Canvas.save(self)
 
 
@@ -210,25 +228,3 @@ class _Document(BaseDocTemplate):
 
     def afterPage(self) -> None:
         self.handle_nextPageTemplate("short" if self.page + 1 == self.short_page else "page")
-
-
-def _lines_on_last_page(pdf: bytes, bottom: float, top: float, columns: list[float]) -> int:
-    """How many lines of text the last page's body holds (header and footer left out), read back:
-    the baselines in each column (`columns`: where each starts, pt)."""
-    import ctypes
-
-    import pypdfium2
-    import pypdfium2.raw as pdfium_c
-
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        text = document[len(document) - 1].get_textpage()
-        x, y = ctypes.c_double(), ctypes.c_double()
-        lines = set()
-        for i in range(text.count_chars()):
-            pdfium_c.FPDFText_GetCharOrigin(text.raw, i, x, y)
-            if bottom - 1 <= y.value <= top + 1 and chr(pdfium_c.FPDFText_GetUnicode(text.raw, i)).strip():
-                lines.add((sum(1 for start in columns if x.value >= start - 1), round(y.value)))
-        return len(lines)
-    finally:
-        document.close()

@@ -164,6 +164,11 @@ class FontBook:
         key = _face_key(span.bold, span.italic)
         order = self.order(lang)
         chosen = self._choose(span.text, order, key)
+        fonts = set(map(chosen.__getitem__, set(span.text)))
+        if len(fonts) == 1:
+            (only,) = fonts
+            if only is not None:
+                return [(only, span.text)]  # most texts: all in one font, found a character at a time
         pieces: list[tuple[str, str]] = []
         for font, chars in groupby(span.text, chosen.__getitem__):
             # "\n" and uncovered characters (missing() reports those) stay in the current run.

@@ -5,11 +5,9 @@ here, between characters, on cards and in documents alike, with the line-start
 and line-end rules of CJK typesetting (kinsoku): ReportLab's own CJK wrapping
 keeps at most one punctuation mark off a line start by letting it hang past the
 right edge, so "。”", "……" or "）。" still started lines and "（" or "“" ended
-them. ReportLab then draws the lines as given, each kept whole (re-breaking by
-the character took ten times as long, to the same lines); only a document's
-paragraph in several fonts is still broken again by ReportLab's
-``wordWrap='CJK'``, to the same lines, once :func:`kinsoku` has taught it our
-list of characters that cannot start a line.
+them. The lines are drawn as given: on cards by ReportLab, each kept whole
+(re-breaking by the character took ten times as long, to the same lines), in
+documents by cardgen.documents.text.
 """
 
 from __future__ import annotations
@@ -34,14 +32,8 @@ NO_BREAK = "\u00a0"  # a space that holds its neighbours on one line, as ReportL
 CANNOT_END = "([{（［｛〔〈《「『【〖〘〚〝‘“«‹"
 
 
-# ReportLab's list (public) and ours. ReportLab's own CJK breaking learns ours from kinsoku() below.
+# ReportLab's list (public) and ours.
 CANNOT_START = frozenset(textsplit.ALL_CANNOT_START + EXTRA_CANNOT_START)
-
-
-def kinsoku() -> None:
-    """Teaches ReportLab's own CJK line breaking the characters that cannot start a line beyond its list,
-    before it breaks a paragraph (a document's in several fonts); once a process."""
-    reportlab_private.cannot_start(EXTRA_CANNOT_START)
 
 
 def split_newlines(pieces: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:

@@ -4,8 +4,7 @@ Paragraph markup is generated here from escaped text only, so a deck's text
 never reaches ReportLab's markup parser as markup (CVE-2023-33733), and every
 run names its exact face because ``<font name>`` resets ``<b>``/``<i>``; where
 it can, the paragraph is made of fragments without the parser at all.
-:func:`document_paragraph` is a rulebook's or script's paragraph under the
-cards' rules for Chinese line breaks.
+These are the cards' paragraphs; a document's text is cardgen.documents.text.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -29,9 +27,7 @@ from reportlab.platypus import paragraph as rl_paragraph
 
 from cardgen.cards.icons import INLINE_CALLBACK
 from cardgen.core import reportlab_private
-from cardgen.text.fonts import ICON, FontBook
-from cardgen.text.linebreak import break_cjk, kinsoku, split_newlines
-from cardgen.text.markup import Span
+from cardgen.text.fonts import ICON
 
 
 @dataclass(frozen=True)
@@ -82,11 +78,7 @@ class _Made(Paragraph):
 class _BrokenLines(_Made):
     """A paragraph of one font in the lines cardgen broke, laid out and drawn by ReportLab as it does a
     paragraph of one font (a string a line), without breaking those lines again: split into fragments,
-    a Chinese line took ReportLab four times as long to lay out and draw. A document's is split across
-    pages between its lines."""
-
-    # A line's leading space is dropped, as ReportLab's line breaking drops it.
-    leading_space = False
+    a Chinese line took ReportLab four times as long to lay out and draw."""
 
     def breakLines(self, width):
         # What Paragraph.breakLines returns for a paragraph of one fragment: its words by line, each
@@ -99,8 +91,6 @@ class _BrokenLines(_Made):
         for line in self.checked_lines:
             text = "".join(text for _, text in line)
             words = rl_paragraph.split(rl_paragraph.strip(text))
-            if self.leading_space and words and text[:1] in reportlab_private.WHITESPACE:
-                words.insert(0, "")
             lines.append((max_width - stringWidth(" ".join(words), font, size), words))
         return frag.clone(kind=0, lines=lines, ascent=ascent, descent=descent, fontSize=size)
 
@@ -114,36 +104,18 @@ class _BrokenLines(_Made):
         return parts
 
 
-class _DocumentLines(_BrokenLines):
-    """A document's paragraph of one font in the lines cardgen broke, where ReportLab's CJK wrapping,
-    which breaks them again to the same lines, drew a space that starts a line."""
-
-    leading_space = True
-
-
-def in_one_font(
-    lines: list[list[tuple[str, str]]],
-    style: ParagraphStyle,
-    bullet: str | None = None,
-    made: type[_BrokenLines] = _BrokenLines,
-) -> Paragraph | None:
+def in_one_font(lines: list[list[tuple[str, str]]], style: ParagraphStyle) -> Paragraph | None:
     """Lines cardgen broke, when all are in one font (most Chinese texts: the CJK font has the Latin
-    letters too), as a paragraph of one font (`made`); else None. Its style must not have
-    wordWrap="CJK", with which ReportLab would break the lines again."""
+    letters too), as a paragraph of one font; else None. Its style must not have wordWrap="CJK",
+    with which ReportLab would break the lines again."""
     fonts = {font for line in lines for font, _ in line}
     if len(fonts) != 1 or ICON in fonts:
         return None
-    return made(lines, style, [_font_frag(fonts.pop(), style, "")], bullet)
-
-
-@cache
-def _kept_whole(style: ParagraphStyle) -> ParagraphStyle:
-    """The style without wordWrap="CJK", for lines that are drawn as they were broken."""
-    return ParagraphStyle(f"{style.name}-lines", parent=style, wordWrap=None)
+    return _BrokenLines(lines, style, [_font_frag(fonts.pop(), style, "")])
 
 
 def wrapped(lines: list[list[tuple[str, str]]], style: ParagraphStyle, box_width: float) -> Paragraph:
-    paragraph = unparsed(lines, style, None)
+    paragraph = unparsed(lines, style)
     paragraph.wrap(box_width, 1e9)
     return paragraph
 
@@ -199,67 +171,13 @@ def extra_space(line) -> float:
     return line[0] if isinstance(line, tuple) else line.extraSpace
 
 
-def document_paragraph(
-    spans: Sequence[Span], book: FontBook, lang: str, style: ParagraphStyle, bullet: str | None = None
-) -> Flowable:
-    """A paragraph for a document (rulebook, script) under the cards' rules: a CJK language's
-    lines are broken here, with kinsoku, at whatever width the page gives it."""
-    pieces = [piece for span in spans for piece in book.runs(span, lang)]
-    if book.is_cjk(lang):
-        kinsoku()
-        return _KinsokuParagraph(pieces, style, bullet)
-    return unparsed(split_newlines(pieces), style, bullet)
-
-
-def unparsed(lines: list[list[tuple[str, str]]], style: ParagraphStyle, bullet: str | None) -> Paragraph:
+def unparsed(lines: list[list[tuple[str, str]]], style: ParagraphStyle) -> Paragraph:
     """The paragraph of lines of (font, text) runs, made of fragments without ReportLab's parser
-    where _frags can (in the documents, the parse took a ninth of a Chinese rulebook's and script's
-    instructions, a twentieth of an English one's), else parsed."""
+    where _frags can, else parsed."""
     frags = _frags(lines, style)
     if frags is None:
-        return Paragraph(_markup(lines, style.fontSize), style, bulletText=bullet)
-    return _Made(lines, style, frags, bullet)
-
-
-class _KinsokuParagraph(Flowable):
-    """Lines broken by break_cjk at the width the frame or table cell offers, then laid out
-    and drawn (and split across columns and pages) by a ReportLab Paragraph of those lines."""
-
-    def __init__(self, pieces: list[tuple[str, str]], style: ParagraphStyle, bullet: str | None):
-        super().__init__()
-        self.pieces, self.style, self.bullet = pieces, style, bullet
-        self.paragraph: Paragraph | None = None
-
-    def _at(self, width: float) -> Paragraph:
-        room = width - self.style.leftIndent - self.style.rightIndent
-        # A bullet wider than the indent shortens the first line, as ReportLab reckons it.
-        first = [room - self.style.firstLineIndent]
-        reportlab_private.bullet_width(self.bullet, self.style, first)
-        lines, _ = break_cjk(self.pieces, self.style.fontSize, room, first[0])
-        # In one font (most Chinese paragraphs) the lines are kept whole: ReportLab breaking them again by
-        # the character, to the same lines, took a sixth of a Chinese rulebook's and script's instructions.
-        return in_one_font(lines, _kept_whole(self.style), self.bullet, _DocumentLines) or unparsed(
-            lines, self.style, self.bullet
-        )
-
-    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
-        self.paragraph = self._at(available_width)
-        self.width, self.height = self.paragraph.wrap(available_width, available_height)
-        return self.width, self.height
-
-    def split(self, available_width: float, available_height: float) -> list[Flowable]:
-        return self._at(available_width).split(available_width, available_height)
-
-    def draw(self) -> None:
-        if self.paragraph is None:
-            raise ValueError("a paragraph is drawn only after ReportLab has wrapped it to its width")
-        self.paragraph.drawOn(self.canv, 0, 0)
-
-    def getSpaceBefore(self) -> float:
-        return self.style.spaceBefore
-
-    def getSpaceAfter(self) -> float:
-        return self.style.spaceAfter
+        return Paragraph(_markup(lines, style.fontSize), style)
+    return _Made(lines, style, frags)
 
 
 _PIXEL = bytes.fromhex(

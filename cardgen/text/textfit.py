@@ -285,7 +285,7 @@ def _layout(pieces, style, size: float, leading: float, box_width: float, cjk: b
     if cjk:
         lines, too_wide = break_cjk(pieces, size, box_width)
         # Its lines may be ReportLab's rounding noise wider than the box, where ReportLab would break one at a space.
-        paragraph = in_one_font(lines, style) or unparsed(lines, style, None)
+        paragraph = in_one_font(lines, style) or unparsed(lines, style)
         paragraph.wrap(box_width + 2 * reportlab_private.FUZZ, 1e9)
     else:
         paragraph = wrapped(split_newlines(pieces), style, box_width)
