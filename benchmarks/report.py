@@ -59,6 +59,7 @@ def report(
     row(f"(a) clean build, every game and language: `cardgen build {flags}`", build, f"cardgen says: {summary}")
     if parallel:
         row("(a) the same, default `--jobs` (CPU: all processes)", parallel)
+    row("(a) the same as the first, the first time on a machine (the user's cache empty; once)", samples["first"])
     baseline = samples["baseline"]
     if baseline:
         said = baseline[-1]["stdout"].strip().splitlines()[-1]
@@ -114,7 +115,7 @@ def report(
     def ratio(what: str, a, b, target: float | None = None, digits: int = 2, below: bool = False) -> tuple:
         """A ratio of paired samples, judged on CPU time alone (wall time is shown, and moves with the load)."""
         wall, cpu = paired(a, b, "seconds"), paired(a, b, "cpu")
-        verdict = "" if target is None else "met" if (cpu < target if below else cpu <= target) else "not met"
+        verdict = "" if target is None else load.verdict(cpu, target, below=below)
         limit = f"{'<' if below else '≤'} {target}× (CPU)" if target else ""
         return (what, f"{wall:.{digits}f}×", f"{cpu:.{digits}f}×", limit, verdict)
 
@@ -157,7 +158,7 @@ def report(
                 f"{wall:.2f}×",
                 f"{cpu:.2f}×",
                 "≥ 1.5× (CPU)",
-                "met" if cpu >= 1.5 else "not met",
+                load.verdict(cpu, 1.5, at_least=True),
             )
         )
     busy = load.busy(build)
@@ -210,7 +211,7 @@ def report(
             )
         )
     ratios += scaling.memory_rows(memory, args.quick)
-    kinds_table, kinds_verdicts = scaling.kinds_rows(scale, args.quick)
+    kinds_table, kinds_verdicts = scaling.kinds_rows(scale, args.quick, load.verdict)
     ratios += kinds_verdicts
     for what, values, limit in (
         ("no-change rebuild", rebuilds, 0.2),
@@ -220,7 +221,7 @@ def report(
     ):
         wall, cpu = median([v["seconds"] for v in values]), median([v["cpu"] for v in values])
         ratios.append(
-            (what, f"{wall:.2f} s", f"{cpu:.2f} s", f"< {limit} s (CPU)", "met" if cpu < limit else "not met")
+            (what, f"{wall:.2f} s", f"{cpu:.2f} s", f"< {limit} s (CPU)", load.verdict(cpu, limit, below=True))
         )
 
     kinds = [
@@ -270,11 +271,16 @@ def report(
             + (f" ({', '.join(f'`{n}`' for n in changed)})." if 0 < len(changed) < outputs else ".")
         )
 
+    command = (
+        "--quick"
+        if args.quick
+        else f"--repeat {args.repeat}{'' if args.weasy == 'subset' else ' --weasy ' + args.weasy}"
+    ) + (f" --baseline {args.baseline.name}" if args.baseline else "")
     lines = [
         "# cardgen benchmark results",
         "",
         f"Run on {dt.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')} with "
-        f"`python benchmarks/run.py --repeat {args.repeat}{'' if args.weasy == 'subset' else ' --weasy ' + args.weasy}`"
+        f"`python benchmarks/run.py {command}`"
         f", {total / 60:.1f} minutes in all. Medians over the samples column, each sample in a fresh process, the "
         "kinds taking turns round by round on a shared, noisy machine: read the ratios more than the seconds. "
         "What each line measures and why the comparison is fair: [README.md](README.md).",
@@ -323,7 +329,9 @@ def report(
         "Before and after each round, one process a usable core runs the same loop at once and times itself"
         " (benchmarks/load.py); on a quiet machine its wall time is its CPU time. Steal is the time the"
         " hypervisor gave this machine's CPUs to others during the round. Wall time judges only the default"
-        f" `--jobs` figure, and only when the machine was quiet: {('not quiet: ' + busy) if busy else 'it was'}.",
+        f" `--jobs` figure, and only when the machine was quiet: {('not quiet: ' + busy) if busy else 'it was'}."
+        f" CPU time moves too when the host is loaded: the calibration loop's CPU seconds varied {load.spread():.2f}×"
+        " over the run, and a CPU verdict within that factor of its target says it is uncertain.",
         "",
         *load.rows(),
         "",
@@ -383,7 +391,7 @@ def report(
         "    pip install weasyprint        # optional; needs the system's Pango (libpango-1.0-0, libpangoft2-1.0-0)",
         "    python benchmarks/run.py --quick           # a smoke test, a few minutes; prints, writes nothing",
         "    python benchmarks/run.py                   # about half an hour on 2 cores",
-        "    git worktree add /tmp/main main && python benchmarks/run.py --baseline /tmp/main   # and the speed-up",
+        "    git worktree add ../cardgen-main main && python benchmarks/run.py --baseline ../cardgen-main   # and the speed-ups",
         "    python benchmarks/run.py --repeat 5 --weasy all --keep   # longer; keeps every PDF made",
         "",
     ]

@@ -257,12 +257,25 @@ def main() -> None:
             "documents_base",
             "missing",
             "complete",
+            "first",
         )
     }
     scale: dict[str, list[Sample]] = {}
     load = Load()
     listing_cmd = cardgen + ["list", "--decks", str(decks)]
     run(listing_cmd)  # the listing a user asks again: answered from the cache while no deck file changes
+    # A user's first build fills the user's cache (the narrator pages' font subsets: half a minute of CPU);
+    # every clean build after it finds them there. Measured once, and so that no round pays it.
+    log("a first clean build, the user's cache empty (once, before the rounds)")
+    samples["first"].append(
+        run(cardgen + ["build", "--out", str(tmp / "first"), "--decks", str(decks), *force, *serial])
+    )
+    if args.baseline:
+        run(
+            [PY, "-m", "cardgen", "build", "--out", str(tmp / "first-base"), "--decks", str(decks), *force, *serial],
+            cwd=tmp,
+            env=baseline_env,
+        )
     for round_ in range(1, repeat + 1):
         log(f"round {round_}/{repeat}: calibrating the load")
         load.start()

@@ -154,7 +154,7 @@ def over_cap(s: dict) -> bool:
     return s["rc"] != 0 and "page" in message and any(w in message for w in ("past", "cap", "limit", "more than"))
 
 
-def kinds_rows(scale: dict[str, list], quick: bool) -> tuple[list[str], list[tuple]]:
+def kinds_rows(scale: dict[str, list], quick: bool, verdict) -> tuple[list[str], list[tuple]]:
     """The table of CPU per card by kind and size, and each kind's verdict row for the targets."""
     steps = ("the smallest deck", "5× the cards", "20× the cards")[: len(sizes("cards", quick))]
     lines = ["| output | " + " | ".join(steps) + " |", "|---|" + "---:|" * len(steps)]
@@ -179,16 +179,17 @@ def kinds_rows(scale: dict[str, list], quick: bool) -> tuple[list[str], list[tup
         if smallest and len(figures) > 1:
             worst = max(ms for _, ms in figures[1:])
             growth = worst / smallest[1]
-            verdict = "met" if growth <= 1 + FLAT else "not met"
+            said = verdict(growth, 1 + FLAT)
             if len(figures) < len(sizes(kind, quick)):
-                verdict += f" (up to {figures[-1][0]:,}; larger decks over the stated cap)"
+                said += " (the larger decks: see the table)"
             verdicts.append(
                 (
-                    f"CPU a card, {label}: largest of {figures[-1][0]:,} / {smallest[0]:,}",
+                    f"CPU a card, {label}: the worst of {', '.join(f'{n:,}' for n, _ in figures[1:])} roles"
+                    f" / {smallest[0]:,}",
                     "",
                     f"{growth:.2f}×",
                     f"≤ {1 + FLAT:.2f}×",
-                    verdict,
+                    said,
                 )
             )
         else:
