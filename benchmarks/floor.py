@@ -13,15 +13,17 @@ It is strict: it does once what needs doing once. Each font file and each SVG
 is parsed once per process (an SVG is recoloured in place before each of its
 forms is made); each (symbol, colouring) is one form per PDF; each back's
 pattern is one form per PDF (per pattern, colour and card size), placed on
-every back that shows it; each text is split into font runs once per process
-and wrapped once per PDF, at the size cardgen chose.
+every back that shows it. Each text comes broken into lines, as cardgen broke
+it, each line a list of runs of one font: the floor draws them with one text
+object a text, looking the font up once a run (not a character), with no
+markup to parse and no line breaking; a centred line is measured once per
+process.
 
 What it leaves out is everything cardgen does beyond drawing: reading and
-validating YAML, resolving languages, the shrink-to-fit search (each text is
-wrapped once, at the size cardgen chose), imposition, CJK line-breaking rules
-of its own (ReportLab's ``wordWrap='CJK'`` is used instead), saying which
-file and line name an SVG that cannot be drawn, and any fallback beyond picking, per
-character, the first font that has the glyph.
+validating YAML, resolving languages, the shrink-to-fit search and the line
+breaking (kinsoku included: it draws the lines cardgen chose), choosing a font
+for each character, imposition, and saying which file and line name an SVG
+that cannot be drawn.
 
     python benchmarks/floor.py SPEC.json [--out DIR]
 
@@ -33,21 +35,16 @@ from __future__ import annotations
 
 import sys
 import time
-from xml.sax.saxutils import escape
 
 from reportlab.graphics import renderPDF, shapes
 from reportlab.lib.colors import Color
-from reportlab.lib.enums import TA_CENTER, TA_LEFT
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph
 from svglib.svglib import svg2rlg
 
 MM = 72 / 25.4
 WHITE = (1.0, 1.0, 1.0)
-FACE = {(False, False): "regular", (True, False): "bold", (False, True): "italic", (True, True): "bold-italic"}
 STAND_INS = {
     "regular": ("regular",),
     "bold": ("bold", "regular"),
@@ -57,12 +54,11 @@ STAND_INS = {
 
 
 class Fonts:
-    """TrueType faces registered on first use; per character, the first family of the order that has it."""
+    """TrueType faces registered on first use, looked up by (family, face): once a run of text."""
 
     def __init__(self, files: dict, orders: dict):
-        self.files, self.orders = files, orders
+        self.files, self.orders = files, orders  # the orders name each language's body font
         self.fonts: dict[tuple[str, str], TTFont] = {}
-        self.split: dict[tuple[str, bool, bool, str], list[tuple[str, str]]] = {}
 
     def font(self, family: str, key: str) -> TTFont:
         font = self.fonts.get((family, key))
@@ -74,32 +70,6 @@ class Fonts:
                 pdfmetrics.registerFont(TTFont(name, faces[face]))
             font = self.fonts[family, key] = pdfmetrics.getFont(name)
         return font
-
-    def runs(self, text: str, bold: bool, italic: bool, lang: str) -> list[tuple[str, str]]:
-        """Split once per process for each text (a text recurs on every copy, in every PDF)."""
-        known = self.split.get((text, bold, italic, lang))
-        if known is None:
-            known = self.split[text, bold, italic, lang] = self._runs(text, bold, italic, lang)
-        return known
-
-    def _runs(self, text: str, bold: bool, italic: bool, lang: str) -> list[tuple[str, str]]:
-        key = FACE[bool(bold), bool(italic)]
-        order = self.orders[lang]
-        runs: list[tuple[str, str]] = []
-        for ch in text:
-            name = None
-            for family in order:
-                font = self.font(family, key)
-                if ord(ch) in font.face.charToGlyph:
-                    name = font.fontName
-                    break
-            if name is None:
-                name = runs[-1][0] if runs else self.font(order[0], key).fontName
-            if runs and runs[-1][0] == name:
-                runs[-1] = (name, runs[-1][1] + ch)
-            else:
-                runs.append((name, ch))
-        return runs
 
 
 class Symbols:
@@ -159,32 +129,23 @@ class Symbols:
         return name, drawing
 
 
-def paragraph(fonts: Fonts, t: dict, lang: str, cjk: bool) -> Paragraph:
-    """The text wrapped once, at cardgen's size, in its box's width."""
-    size = t["size"]
-    runs = [run for text, bold, italic in t["spans"] for run in fonts.runs(text, bold, italic, lang)]
-    markup = "".join(f'<font name="{font}">{escape(piece).replace(chr(10), "<br/>")}</font>' for font, piece in runs)
-    first = runs[0][0] if runs else fonts.font(fonts.orders[lang][0], "regular").fontName
-    style = ParagraphStyle(
-        "t",
-        fontName=first,
-        fontSize=size,
-        leading=size * 1.2,
-        alignment=TA_CENTER if t["align"] == "center" else TA_LEFT,
-        textColor=Color(*t["color"]),
-        wordWrap="CJK" if cjk else None,
-        splitLongWords=0,
-        spaceShrinkage=0,
-    )
-    p = Paragraph(markup, style)
-    p.wrap(t["box"][2] * MM, 1e9)
-    return p
+def lines(fonts: Fonts, t: dict) -> list[tuple[float, list[tuple[str, str]]]]:
+    """Each line's indent (pt; a centred line's share of the room left) and its (font name, text) runs."""
+    size, width = t["size"], t["box"][2] * MM
+    out = []
+    for line in t["lines"]:
+        runs = [(fonts.font(family, face), piece) for family, face, piece in line]
+        indent = 0.0
+        if t["align"] == "center":
+            indent = (width - sum(font.stringWidth(piece, size) for font, piece in runs)) / 2
+        out.append((indent, [(font.fontName, piece) for font, piece in runs]))
+    return out
 
 
-def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols) -> bytes:
+def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols, texts: dict) -> bytes:
     import io
 
-    lang, cjk = pdf["lang"], pdf["cjk"]
+    lang = pdf["lang"]
     buffer = io.BytesIO()
     body = fonts.font(fonts.orders[lang][0], "regular").fontName
     c = Canvas(buffer, invariant=1, pageCompression=1, initialFontName=body)
@@ -193,16 +154,25 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols) -> bytes:
     symbols.body_font = body
     forms: dict = {}
     patterns: dict = {}  # each (pattern, colour, card area) one form per PDF, placed on every back that shows it
-    texts: dict[int, Paragraph] = {}  # each text wrapped once per PDF, drawn for every copy
 
     def text(t: dict) -> None:
-        p = texts.get(id(t))
-        if p is None:
-            p = texts[id(t)] = paragraph(fonts, t, lang, cjk)
+        laid = texts.get(id(t))
+        if laid is None:
+            laid = texts[id(t)] = lines(fonts, t)
         x, y, w, h = t["box"]
-        top = y + h
-        offset = max(0.0, (h - p.height / MM) / 2) if t["valign"] else 0.0
-        p.drawOn(c, x * MM, (top - offset) * MM - p.height)
+        size, leading = t["size"], t["leading"]
+        # As a paragraph sits: the first baseline a font size below the top, centred in the box if asked.
+        offset = max(0.0, (h * MM - leading * len(laid)) / 2) if t["valign"] else 0.0
+        baseline = (y + h) * MM - offset - size
+        c.setFillColorRGB(*t["color"])
+        tx = c.beginText()
+        for indent, runs in laid:
+            tx.setTextOrigin(x * MM + indent, baseline)
+            for font, piece in runs:
+                tx.setFont(font, size)
+                tx.textOut(piece)
+            baseline -= leading
+        c.drawText(tx)
 
     def rect(r, radius=0.0, fill=None) -> None:
         c.setFillColorRGB(*fill)
@@ -335,12 +305,13 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols) -> bytes:
             c.line(tick * MM, top * MM, tick * MM, (top - drop) * MM)
         c.setFillColorRGB(0.15, 0.15, 0.15)
         size = info["size"]
-        for line, x, y in info["lines"]:
+        for runs, x, y in info["lines"]:
             x *= MM
-            for font, piece in fonts.runs(line, False, False, lang):
-                c.setFont(font, size)
+            for family, key, piece in runs:
+                font = fonts.font(family, key)
+                c.setFont(font.fontName, size)
                 c.drawString(x, y * MM, piece)
-                x += c.stringWidth(piece, font, size)
+                x += font.stringWidth(piece, size)
         c.restoreState()
         c.showPage()
     c.save()
@@ -350,10 +321,11 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols) -> bytes:
 def render_all(spec: dict, times: dict | None = None) -> dict[str, bytes]:
     fonts = Fonts(spec["fonts"], spec["order"])
     symbols = Symbols()
+    texts: dict = {}  # each text's lines measured once per process (a text recurs on every copy, in every PDF)
     out = {}
     for pdf in spec["pdfs"]:
         start = time.perf_counter()
-        out[pdf["name"]] = render_pdf(pdf, fonts, symbols)
+        out[pdf["name"]] = render_pdf(pdf, fonts, symbols, texts)
         if times is not None:
             times[pdf["name"]] = time.perf_counter() - start
     return out

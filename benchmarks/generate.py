@@ -4,11 +4,16 @@
 back (symbol, pattern, colour), its teams with their marks and paw trail, and `roles` roles of `copies`
 copies each, every role with its own name and an ability of its own (about the length of Werewolf's),
 each drawn with one of Werewolf's symbols. Distinct roles cost a fit of every text; copies only a
-placement. run.py uses them to see that the cost a card stays flat from hundreds to 10,000 cards.
+placement. With ``documents=True`` the game has a short rulebook and a moderator script too, and
+every NIGHT_EVERY-th role a night call of its own, so that the rulebook's components and the script's
+night grow with the roles. ``missing`` names further languages the game declares that no role has
+a text in (each a warning of ``cardgen validate``); ``complete`` gives every role those texts too.
+run.py and scaling.py use them to see that the cost a card stays flat as decks grow.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -17,8 +22,7 @@ WEREWOLF = HERE.parent / "decks" / "werewolf"
 
 GAME = """\
 name: {{en: "{name}", zh: "{name_zh}"}}
-languages: [en, zh]
-card-size: poker
+{languages}card-size: poker
 back:
   symbol: symbols/back.svg
   pattern: symbols/paw.svg
@@ -35,6 +39,56 @@ teams:
     edge: symbols/paw.svg
 groups:
   role: {{en: "Role", zh: "角色"}}
+"""
+LANGUAGES = "languages: [en, zh]\n"
+
+ROLE_TEXTS = """\
+  {lang}: "{text}"
+"""
+
+# One role in this many calls at night: the script grows with the roles, and 1,000 roles make 100 calls.
+NIGHT_EVERY = 10
+NIGHT = """\
+night:
+  order: {order}
+  script:
+    say: {{en: "{title} {i}, wake up and point at a player.", zh: "{title_zh}{i_zh}请睁眼，指一名玩家。"}}
+    do: {{en: "Note whom the {title} {i} chose.", zh: "记下{title_zh}{i_zh}指的人。"}}
+"""
+
+RULEBOOK = """\
+players: {min: 5, max: 18}
+sections:
+  goal:
+    title: {en: "Goal", zh: "游戏目标"}
+    body:
+      - text:
+          en: "Werewolves hide among the villagers. By night they strike; by day the village votes one player out."
+          zh: "狼人藏身于村民之中。夜里狼人出手，白天全村投票放逐一人。"
+"""
+
+SCRIPT = """\
+title: {en: "Moderator script", zh: "主持人台词"}
+setup:
+  - do: {en: "Deal one card to each player, face down.", zh: "每人发一张牌，背面朝上。"}
+versions:
+  moderator:
+    name: {en: "Moderator", zh: "法官"}
+    phases:
+      - title: {en: "First night", zh: "第一晚"}
+        kind: first-night
+        steps:
+          - say: {en: "Night falls. Everyone, close your eyes.", zh: "天黑请闭眼。"}
+          - roles: first-night
+      - title: {en: "Night", zh: "夜晚"}
+        kind: night
+        steps:
+          - say: {en: "Night falls. Everyone, close your eyes.", zh: "天黑请闭眼。"}
+          - roles: night
+      - title: {en: "Dawn", zh: "天亮"}
+        kind: dawn
+        steps:
+          - say: {en: "Dawn breaks. Everyone, open your eyes.", zh: "天亮了，所有人请睁眼。"}
 """
 
 ROLE = """\
@@ -66,17 +120,40 @@ WORDS_ZH = ("灯笼", "果园", "钟楼", "河边", "磨坊", "蜡烛", "水井"
 DIGITS_ZH = "零一二三四五六七八九"
 
 
+def _in_every(text: str, langs: tuple[str, ...]) -> str:
+    """Each one-line {en, zh} mapping of a YAML text given the English text in `langs` too."""
+    return re.sub(
+        r'\{en: "([^"]*)", zh: "([^"]*)"\}',
+        lambda m: "{" + ", ".join([f'en: "{m[1]}"', f'zh: "{m[2]}"', *(f'{lang}: "{m[1]}"' for lang in langs)]) + "}",
+        text,
+    )
+
+
 def _zh_number(n: int) -> str:
     return "".join(DIGITS_ZH[int(d)] for d in str(n))
 
 
-def write_game(folder: Path, roles: int, copies: int, label: str, title: str = "Keeper") -> None:
+def write_game(
+    folder: Path,
+    roles: int,
+    copies: int,
+    label: str,
+    title: str = "Keeper",
+    documents: bool = False,
+    missing: tuple[str, ...] = (),
+    complete: bool = False,
+) -> None:
     """A game of `roles` distinct roles, `copies` of each, at folder (which must not exist yet); each
     role is called `title` and its number (another title: texts no other generated game has)."""
     title_zh = "守护者" if title == "Keeper" else "看守"
     (folder / "roles").mkdir(parents=True)
     shutil.copytree(WEREWOLF / "symbols", folder / "symbols")
-    (folder / "game.yaml").write_text(GAME.format(name=f"Generated {label}", name_zh=f"生成 {label}"), encoding="utf-8")
+    languages = f"languages: [{', '.join(('en', 'zh', *missing))}]\n"
+    game = GAME.format(name=f"Generated {label}", name_zh=f"生成 {label}", languages=languages)
+    (folder / "game.yaml").write_text(_in_every(game, missing), encoding="utf-8")
+    if documents:
+        (folder / "rulebook.yaml").write_text(RULEBOOK, encoding="utf-8")
+        (folder / "script.yaml").write_text(SCRIPT, encoding="utf-8")
     for i in range(1, roles + 1):
         word, other = WORDS[i % len(WORDS)], WORDS[(i * 7 + 3) % len(WORDS)]
         word_zh, other_zh = WORDS_ZH[i % len(WORDS_ZH)], WORDS_ZH[(i * 7 + 3) % len(WORDS_ZH)]
@@ -88,7 +165,13 @@ def write_game(folder: Path, roles: int, copies: int, label: str, title: str = "
             f"每晚，{word_zh}的第{_zh_number(i)}号{title_zh}指定{_zh_number(i % 4 + 1)}名玩家，法官告诉你其中是否有人"
             f"睡在{other_zh}旁。只在全村投票时才能说出来。"
         )
-        (folder / "roles" / f"role-{i:04d}.yaml").write_text(
+        extra = "".join(ROLE_TEXTS.format(lang=lang, text=ability) for lang in missing) if complete else ""
+        night = (
+            NIGHT.format(order=i, title=title, i=i, title_zh=title_zh, i_zh=_zh_number(i))
+            if documents and i % NIGHT_EVERY == 1
+            else ""
+        )
+        role = (
             ROLE.format(
                 name=f"{title} {i}",
                 name_zh=f"{title_zh}{_zh_number(i)}",
@@ -97,6 +180,10 @@ def write_game(folder: Path, roles: int, copies: int, label: str, title: str = "
                 symbol=SYMBOLS[i % len(SYMBOLS)],
                 ability=ability,
                 ability_zh=ability_zh,
-            ),
-            encoding="utf-8",
+            )
+            + extra
+            + night
+        )
+        (folder / "roles" / f"role-{i:05d}.yaml").write_text(
+            _in_every(role, missing) if complete else role, encoding="utf-8"
         )

@@ -5,7 +5,9 @@ This runs *outside* every timed part. It asks cardgen's own pipeline
 language and writes down, for each card PDF, exactly what is on it: page
 sizes and boxes, where every card goes (trim, paint, rotation), and for every
 face its frame, panel, colours, symbol files and boxes, and its texts with
-the spans (bold/italic runs), the font size cardgen settled on and the box.
+the spans (bold/italic runs), the font size cardgen settled on and the box,
+and the lines cardgen broke them into, each a list of font runs (family,
+face, text), as cardgen's own layout holds them.
 ``floor.py`` (ReportLab) and ``weasy.py`` (WeasyPrint) draw from this data
 only, so they pay for drawing and nothing else: no YAML, no validation, no
 shrink-to-fit search, no imposition.
@@ -46,6 +48,31 @@ def _spans(spans, bold: bool = False) -> list[list]:
     return out
 
 
+FACES = {(False, False): "regular", (True, False): "bold", (False, True): "italic", (True, True): "bold-italic"}
+
+
+def _lines(fitted, faces: dict[str, list[str]]) -> list[list[list[str]]]:
+    """The lines of a fitted text as cardgen broke them: [family, face, text] runs, one font each."""
+    para = fitted.paragraph
+    broken = para.blPara
+    lines = []
+    for line in broken.lines:
+        if broken.kind == 0:  # one font: (room left, words)
+            pieces = [(getattr(broken, "fontName", para.style.fontName), " ".join(line[1]))]
+        else:
+            pieces = [(word.fontName, word.text) for word in line.words]
+        runs: list[list[str]] = []
+        for font, text in pieces:
+            if not text:
+                continue
+            if runs and runs[-1][:2] == faces[font]:
+                runs[-1][2] += text
+            else:
+                runs.append([*faces[font], text])
+        lines.append(runs)
+    return lines
+
+
 def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
     """Every card PDF of every game and language, as data (see the module docstring)."""
     from cardgen.build import BuildOptions, Pipeline, check, jobs
@@ -57,6 +84,7 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
     from cardgen.core.units import Rect, mm
     from cardgen.deck.model import team_color
     from cardgen.text import markup
+    from cardgen.text.markup import Span
 
     project = Project.at(decks)
     options = BuildOptions(langs=langs)
@@ -67,6 +95,12 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
     book = pipeline.book
     fonts = {family: {face: str(path) for face, path in faces.items()} for family, faces in book.families.items()}
     spec = {"fonts": fonts, "order": {}, "cjk": sorted(book.cjk), "pdfs": []}
+    # cardgen's font names back to a family and face, which the floor registers under its own names.
+    faces_of = {
+        book.face(family, bold, italic): [family, face]
+        for family in book.families
+        for (bold, italic), face in reversed(FACES.items())
+    }
 
     for files, lang in jobs(games, options):
         prepared, problems = pipeline.prepare(files, lang)
@@ -83,6 +117,8 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
             return {
                 "spans": spans,
                 "size": fitted.size,
+                "leading": fitted.paragraph.style.leading,
+                "lines": _lines(fitted, faces_of),
                 "box": _rect(box),
                 "align": align,
                 "color": _rgb(color),
@@ -295,7 +331,10 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
                 "top": top,
                 "line_width_pt": ruler["line-width-pt"],
                 "size": size,
-                "lines": [[strings["ruler"], 0, top - 1.2 - mm(size)], [label, 0, mm(size) * 0.3]],
+                "lines": [
+                    [[[*faces_of[font], piece] for font, piece in prepared.book.runs(Span(line), lang)], 0, y]
+                    for line, y in ((strings["ruler"], top - 1.2 - mm(size)), (label, mm(size) * 0.3))
+                ],
             }
             tb, bb = page.trim_box, page.bleed_box
             out_pages.append(

@@ -295,7 +295,8 @@ def html_for(pdf: dict, spec: dict, symbols: Symbols) -> str:
                 f'<div style="left:{tick}mm;bottom:{top - drop:.3f}mm;height:{drop}mm;border-left:{lw}pt solid black">'
                 "</div>"
             )
-        for value, x, y in info["lines"]:
+        for runs, x, y in info["lines"]:
+            value = "".join(piece for _, _, piece in runs)
             add(f'<div style="left:{x}mm;bottom:{y:.3f}mm">{escape(value)}</div>')
         add("</div></div>")
 
