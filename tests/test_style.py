@@ -323,4 +323,6 @@ def test_the_printed_pinyin_of_a_corrected_name(pinyin_cards, game, name, readin
     # Read back, each reading is a line of its own just before its character's.
     syllables = iter(reading.split())
     printed = "\n".join(char if char == "·" else f"{next(syllables)}\n{char}" for char in name)
-    assert printed in pdf_text(pinyin_cards / game / f"{game}-cards-zh.pdf")
+    # Fronts only: a back's pattern is thousands of paths that pypdf takes seconds a page to walk.
+    fronts = pypdf.PdfReader(pinyin_cards / game / f"{game}-cards-zh.pdf").pages[::2]
+    assert printed in "\n".join(page.extract_text() for page in fronts)
