@@ -178,7 +178,9 @@ class Manifest:
         known = self._known(path, stat)
         if known is not None:
             return known
-        sha = hashlib.sha256(path.read_bytes()).hexdigest()
+        with path.open("rb") as file:
+            # Read a piece at a time: a card PDF of 100,000 cards is some 65 MB, never held whole.
+            sha = hashlib.file_digest(file, "sha256").hexdigest()
         self.digests[self._portable(path)] = [stat.st_size, stat.st_mtime_ns, sha, self.start]
         self.changed = True
         return sha

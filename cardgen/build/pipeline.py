@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from cardgen.build import heap
 from cardgen.build.kinds import KINDS, Kind, Made
 from cardgen.build.options import BuildOptions
 from cardgen.core.phrases import block, in_language
@@ -96,6 +97,7 @@ class Pipeline:
         self.sizes = {**self.read("card-sizes.yaml"), **(sizes or {})}
         self.card_layouts = faces.size_layouts(self.read("card-layout.yaml"), self.sizes)
 
+    @heap.kept()
     def prepare(
         self, files: GameFiles, lang: str, cards: bool = True, sheets: bool = True, drawn: bool = True
     ) -> tuple[Prepared | None, list[Problem]]:

@@ -145,7 +145,7 @@ class SheetSpec:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a deck holds two for every card it prints, until it is drawn
 class Slot:
     item: int  # index of the card in the input order
     side: Literal["front", "back"]

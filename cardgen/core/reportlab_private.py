@@ -9,6 +9,7 @@ against this list first. Only modules that draw import this one, so it loads Rep
 
 from __future__ import annotations
 
+import copy
 from typing import Any, BinaryIO
 
 from reportlab import rl_config
@@ -65,16 +66,19 @@ def frame_left(frame: Any) -> float:
 
 
 class SpilledPages:
-    """A canvas's pages written out as they end, not held until it saves: each page's content stream is
-    formatted as ReportLab formats it (compression and all) into `spill`, a temporary file, and only its
-    place there is kept. When the canvas saves to `out` (the file it was made with), the document's
-    objects go straight to `out` in ReportLab's own order, each stream copied from the spill as its turn
-    comes, so the bytes, offsets and cross-reference table are those canvas.save() writes without this.
+    """A canvas's pages written out as they end, not held until it saves: each page's content stream and
+    its dictionary are formatted as ReportLab formats them (compression and all) into `spill`, a temporary
+    file, and only their places there are kept. When the canvas saves to `out` (the file it was made
+    with), the document's objects go straight to `out` in ReportLab's own order, each page's two copied
+    from the spill as their turn comes, so the bytes, offsets and cross-reference table are those
+    canvas.save() writes without this.
 
-    Reached into: the page list (doc.Pages.pages), a page's `stream` before PDFPage.check_format turns it
-    into a PDFStream (repeated in _ended, with its filters), and the PDFFile that PDFDocument.format
-    collects the document in (its `__accum__` while it formats, whose `strings` it joins at the end and
-    whose `write` its `add` calls): from the first spilled stream on, `write` goes to `out`."""
+    Reached into: the page list (doc.Pages.pages) and the document's objects by name (doc.idToObject),
+    where a page's stand-in replaces it; a page's `stream` before PDFPage.check_format turns it into a
+    PDFStream (repeated in _ended, with its filters); PDFPage.format, run as the page ends with the
+    document seen through _Early; and the PDFFile that PDFDocument.format collects the document in (its
+    `__accum__` while it formats, whose `strings` it joins at the end and whose `write` its `add` calls):
+    from the first spilled page on, `write` goes to `out`."""
 
     def __init__(self, canvas: Any, out: BinaryIO, spill: BinaryIO):
         if not isinstance(canvas._doc.encrypt, pdfdoc.NoEncryption):
@@ -93,12 +97,27 @@ class SpilledPages:
                 [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
             )
         stream.content = page.stream
-        data = stream.format(doc)
-        page.Contents, page.stream = _Spilled(self, self.spill.tell(), len(data)), None
+        contents = self._put(stream.format(doc))
+        page.Contents, page.stream = _Spilled(self, *contents), None
+        try:
+            # A copy: formatting sets the page's parent, boxes and resources, which a page kept in memory
+            # must not have yet.
+            dictionary = copy.copy(page).format(_Early(doc, page.Contents))
+        except _Late:
+            return  # the page keeps its dictionary in memory, to be formatted with the document
+        kept = _SpilledPage(self, contents, self._put(dictionary))
+        kept.__InternalName__ = name = page.__InternalName__
+        doc.Pages.pages[-1] = doc.idToObject[name] = kept
+
+    def _put(self, data: bytes) -> tuple[int, int]:
+        """Writes `data` at the end of the spill file: where it is, and its length."""
+        self.spill.seek(0, 2)
+        offset = self.spill.tell()
         self.spill.write(data)
+        return offset, len(data)
 
     def read(self, document: Any, offset: int, length: int) -> bytes:
-        """A spilled stream, when the document asks for it; from the first on, the document is written to `out`."""
+        """Spilled bytes, when the document asks for them; from the first on, the document is written to `out`."""
         if not self.writing:
             collected = document.__accum__
             self.out.write(b"".join(collected.strings))
@@ -107,6 +126,65 @@ class SpilledPages:
             self.writing = True
         self.spill.seek(offset)
         return self.spill.read(length)
+
+
+# Where a page's dictionary formatted as the page ends refers to objects numbered only when the document is
+# written: its parent (the page tree) and its content stream. Bytes no formatted PDF object holds.
+_PARENT, _CONTENTS = b"\0parent\0", b"\0contents\0"
+
+
+class _Late(Exception):
+    """A page refers to an object not numbered yet other than its parent and content stream."""
+
+
+class _Mark(pdfdoc.PDFObject):
+    """Stands for a reference formatted later: its mark, in the formatted dictionary."""
+
+    def __init__(self, mark: bytes):
+        self.mark = mark
+
+    def format(self, document: Any) -> bytes:
+        return self.mark
+
+
+class _Early:
+    """The document as a page formatted when it ends sees it: the same, except that its parent and its
+    content stream are marks, and any other object not yet numbered stops it (numbering it now would
+    change the numbers of everything after it)."""
+
+    def __init__(self, document: Any, contents: Any):
+        self._document = document
+        self._marks = {id(document.Pages): _Mark(_PARENT), id(contents): _Mark(_CONTENTS)}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._document, name)
+
+    def Reference(self, obj: Any, name: str | None = None) -> Any:  # noqa: N802 - ReportLab's name
+        if id(obj) in self._marks:
+            return self._marks[id(obj)]
+        if isinstance(obj, _Mark):
+            return obj
+        plain = name is None and (not isinstance(obj, pdfdoc.PDFObject) or type(obj) is pdfdoc.PDFObjectReference)
+        if not (plain or hasattr(obj, "__InternalName__")):
+            raise _Late
+        return self._document.Reference(obj, name)
+
+
+class _SpilledPage(pdfdoc.PDFObject):
+    """A page, its content stream and dictionary formatted and kept in a spill file; it stands where the
+    PDFPage was, and numbers its parent and content stream in the order the PDFPage's format does."""
+
+    __RefOnly__ = 1
+    __Comment__ = pdfdoc.PDFPage.__Comment__
+
+    def __init__(self, pages: SpilledPages, contents: tuple[int, int], dictionary: tuple[int, int]):
+        self.pages, self.contents, self.dictionary = pages, contents, dictionary
+
+    def format(self, document: Any) -> bytes:
+        parent = document.Reference(document.Pages).format(document)
+        contents = document.Reference(_Spilled(self.pages, *self.contents)).format(document)
+        formatted = self.pages.read(document, *self.dictionary)
+        return formatted.replace(_PARENT, parent).replace(_CONTENTS, contents)
 
 
 class _Spilled(pdfdoc.PDFObject):
