@@ -22,6 +22,7 @@ from reportlab.platypus import (
 
 from cardgen.core import reportlab_private
 from cardgen.core.units import pt
+from cardgen.documents import pages
 from cardgen.documents.text import document_text
 from cardgen.text import markup
 from cardgen.text.fonts import FontBook
@@ -98,7 +99,7 @@ class Builder:
         self, book: FontBook, lang: str, style: Mapping, colors: Mapping, body_font: str, icons: Collection[str]
     ):
         self.book = book
-        self.icons = icons
+        self.icons = frozenset(icons)
         self.lang = lang
         self.style = style
         self.colors = colors
@@ -162,7 +163,7 @@ class Builder:
         color: str | None = None,
         bullet: str | None = None,
     ) -> Flowable:
-        spans = markup.parse(text, self.icons)
+        spans = pages.spans(text, self.icons)
         if bold or italic:
             spans = tuple(markup.Span(s.text, s.bold or bold, s.italic or italic) for s in spans)
         paragraph_style = self.styles[style]
