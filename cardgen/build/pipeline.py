@@ -22,6 +22,7 @@ T = TypeVar("T")
 if TYPE_CHECKING:
     from cardgen.cards.faces import Faces
     from cardgen.cards.icons import Undrawable
+    from cardgen.core.units import Size
     from cardgen.deck.load import GameFiles
     from cardgen.deck.model import Card, Deck
     from cardgen.deck.tonight import Tonight
@@ -271,8 +272,8 @@ class Pipeline:
 
     def rulebook(self, prepared: Prepared, files: GameFiles, once: bool) -> Made:
         """The rulebook of a deck that has its text; `once`: laid out a single time, to check it (validate)."""
-        from cardgen.core.units import Size, pt
-        from cardgen.documents import booklet, rulebook, templating
+        from cardgen.core.units import Size
+        from cardgen.documents import rulebook, templating
 
         options, deck, read = self.options, prepared.deck, self.read
         text, papers, styles = self.text(deck.lang), read("paper.yaml"), read("documents/styles.yaml")
@@ -296,9 +297,8 @@ class Pipeline:
             text["rulebook"],
             "quick-reference rulebook",
             once,
+            sheet if options.booklet and not once else None,
         )
-        if options.booklet and not once:
-            pdf, pages = booklet.impose(pdf, pt(sheet.w), pt(sheet.h)), -(-pages // 4) * 2
         return Made(pdf, pages)
 
     def script(self, prepared: Prepared, files: GameFiles, once: bool) -> Made:
@@ -345,9 +345,11 @@ class Pipeline:
         title: str,
         subject: str,
         once: bool,
+        sheet: Size | None = None,
     ) -> tuple[bytes, int]:
         """A document's PDF and page count from its template's XML: `header` heads every page after the
-        game's name, `title` names it in its metadata."""
+        game's name, `title` names it in its metadata; with a `sheet` size, its pages imposed as a booklet
+        on sheets of that size, and the count is of sheet sides."""
         from cardgen.cards import render
         from cardgen.core import pdfinfo
         from cardgen.core.phrases import fill
@@ -375,6 +377,7 @@ class Pipeline:
             pdfinfo.of(deck, f"{deck.name.value}: {title} ({deck.key})", subject),
             render.inline_icons(deck),
             once,
+            sheet,
         )
 
     def narrator(self, prepared: Prepared, files: GameFiles) -> bytes:

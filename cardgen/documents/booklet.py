@@ -1,17 +1,15 @@
-"""Booklet imposition: A5 pages in, A4 sheets for saddle-stitching out.
+"""Booklet imposition: a document's page count, its page size and the sheet's in; for each side of a
+sheet, in print order, which pages it carries and where out.
 
-Pages are padded with blanks to a multiple of four and placed two to a sheet
-side in the order that, printed duplex (flipped on the short edge), folded in
-the middle and stapled, reads 1, 2, 3 … Uses pypdf, so the A5 pages are placed
-as they are, vectors and fonts untouched.
+Pages are padded with blanks to a multiple of four and placed two to a sheet side in the order that,
+printed duplex (flipped on the short edge), folded in the middle and stapled, reads 1, 2, 3 … The
+typesetter (typeset.FurnishedCanvas) draws each page there as it saves the document, clipped to the
+page's own box, so the booklet is written once: no PDF of its pages is read back and merged.
 """
 
 from __future__ import annotations
 
-import io
-
-from pypdf import PageObject, PdfReader, PdfWriter, Transformation
-from pypdf.generic import NameObject
+Placed = tuple[int, float, float]  # a page's index, and where its lower left corner goes on the sheet (pt)
 
 
 def saddle_order(pages: int) -> list[tuple[int | None, int | None]]:
@@ -29,24 +27,11 @@ def _page(index: int, pages: int) -> int | None:
     return index if index < pages else None
 
 
-def impose(pdf: bytes, sheet_w: float, sheet_h: float) -> bytes:
-    """The pages of pdf two-up on sheets of sheet_w × sheet_h pt, meeting at the sheet's middle
-    (the fold), whatever margin is left over around them."""
-    reader = PdfReader(io.BytesIO(pdf))
-    page_w = float(reader.pages[0].mediabox.width)
-    page_h = float(reader.pages[0].mediabox.height)
-    middle, bottom = sheet_w / 2, (sheet_h - page_h) / 2
-    writer = PdfWriter()
-    for left, right in saddle_order(len(reader.pages)):
-        sheet = PageObject.create_blank_page(width=sheet_w, height=sheet_h)
-        for index, offset in ((left, middle - page_w), (right, middle)):
-            if index is not None:
-                sheet.merge_transformed_page(reader.pages[index], Transformation().translate(offset, bottom))
-        writer.add_page(sheet)
-    # The booklet is the rulebook: it says of itself what the rulebook says.
-    writer.add_metadata({**(reader.metadata or {}), "/Producer": "cardgen"})
-    if "/Lang" in reader.root_object:
-        writer.root_object[NameObject("/Lang")] = reader.root_object["/Lang"]
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+def sides(pages: int, page: tuple[float, float], sheet: tuple[float, float]) -> list[list[Placed]]:
+    """The pages on each sheet side, in print order: two of `page` size (w, h pt) on a sheet of `sheet`
+    size, meeting at its middle (the fold), whatever margin is left over around them."""
+    middle, bottom = sheet[0] / 2, (sheet[1] - page[1]) / 2
+    return [
+        [(index, x, bottom) for index, x in ((left, middle - page[0]), (right, middle)) if index is not None]
+        for left, right in saddle_order(pages)
+    ]

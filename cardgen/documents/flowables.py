@@ -22,6 +22,7 @@ from reportlab.platypus import (
 
 from cardgen.core import reportlab_private
 from cardgen.core.units import pt
+from cardgen.documents import pages
 from cardgen.documents.text import document_text
 from cardgen.text import markup
 from cardgen.text.fonts import FontBook
@@ -58,6 +59,35 @@ class _Step(Flowable):
             self.canv.rect(0, top - self.box, self.box, self.box, stroke=1, fill=0)
 
 
+class _RoleHead(Flowable):
+    """A role's name and its label side by side, the name over the first 55 % of the width and the label
+    over the rest, their last lines on one baseline: drawn where a one-row table of the two (no padding
+    left or below, ReportLab's 6 pt right and 3 pt above, cells aligned at their foot) draws them,
+    without the table's work to lay out and draw one row."""
+
+    RIGHT, TOP = 6.0, 3.0  # a table cell's default padding
+
+    def __init__(self, name: Flowable, label: Flowable):
+        super().__init__()
+        self.name, self.label = name, label
+        self.split_at = 0.0
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        # As a table shares its width out by percentages.
+        share = available_width / 100.0
+        self.split_at, rest = 55.0 * share, 45.0 * share
+        heights = [
+            cell.wrap(width - self.RIGHT, available_height - self.TOP)[1]
+            for cell, width in ((self.name, self.split_at), (self.label, rest))
+        ]
+        self.width, self.height = self.split_at + rest, max(heights) + self.TOP
+        return self.width, self.height
+
+    def draw(self) -> None:
+        self.name.drawOn(self.canv, 0, 0)
+        self.label.drawOn(self.canv, self.split_at, 0)
+
+
 # Cell padding, pt, each side: of the label column, and of the others (a setup table has up to
 # 17 narrow columns of numbers).
 TABLE_PADDING = (2.0, 1.0)
@@ -69,7 +99,7 @@ class Builder:
         self, book: FontBook, lang: str, style: Mapping, colors: Mapping, body_font: str, icons: Collection[str]
     ):
         self.book = book
-        self.icons = icons
+        self.icons = frozenset(icons)
         self.lang = lang
         self.style = style
         self.colors = colors
@@ -133,7 +163,7 @@ class Builder:
         color: str | None = None,
         bullet: str | None = None,
     ) -> Flowable:
-        spans = markup.parse(text, self.icons)
+        spans = pages.spans(text, self.icons)
         if bold or italic:
             spans = tuple(markup.Span(s.text, s.bold or bold, s.italic or italic) for s in spans)
         paragraph_style = self.styles[style]
@@ -215,21 +245,7 @@ class Builder:
         name = self.paragraph(element.get("name", ""), "p", bold=True, color=element.get("color"))
         label = self.paragraph(element.get("label", ""), "small")
         ability = self.paragraph(element.text or "", "p")
-        return KeepTogether(
-            [
-                Table(
-                    [[name, label]],
-                    colWidths=["55%", "45%"],
-                    hAlign="LEFT",
-                    style=[
-                        ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                        ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
-                        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-                    ],
-                ),
-                ability,
-            ]
-        )
+        return KeepTogether([_RoleHead(name, label), ability])
 
     def step(self, element: ET.Element) -> Flowable:
         kind = element.get("kind", "say")

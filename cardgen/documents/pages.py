@@ -14,6 +14,7 @@ it when laid out, and one that is not may still do so (its layout says so then).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -34,6 +35,13 @@ _BULLET = re.compile(r"(?m)^- ")
 _SIZES = {"p": "body", "li": "body", "cell": "small", "step-say": "body", "step-do": "do"}
 
 
+@functools.lru_cache(maxsize=8192)
+def spans(text: str, icons: frozenset[str]) -> tuple[markup.Span, ...]:
+    """A document's text in spans (markup.parse): the estimate here and the layout after it (flowables)
+    read the same texts, and a rulebook and a script many of the same, each parsed once."""
+    return markup.parse(text, icons)
+
+
 def least_pages(xml: str, book: FontBook, lang: str, style: Mapping, page: Size, icons: Collection[str]) -> int:
     """At least how many pages the document of `xml` lays out on pages of `page` size in `style`."""
     sizes, leading = style["sizes"], max(style["leading"], book.leading(lang))
@@ -41,12 +49,13 @@ def least_pages(xml: str, book: FontBook, lang: str, style: Mapping, page: Size,
     width = pt(page.w - margins["left"] - margins["right"] - style["column-gap"] * (columns - 1)) / columns
     column = pt(page.h - margins["top"] - margins["bottom"])
     joiner = "" if book.is_cjk(lang) else " "
+    icons = frozenset(icons)
 
     def height(text: str, size_key: str, bold: bool = False, italic: bool = False) -> float:
         """The least height of a paragraph of `text`: none when it is empty."""
         size = sizes[size_key]
         drawn = 0.0
-        for span in markup.parse(text, icons):
+        for span in spans(text, icons):
             for font, piece in book.runs(markup.Span(span.text, span.bold or bold, span.italic or italic), lang):
                 if font != ICON:
                     drawn += pdfmetrics.stringWidth(_UNDRAWN.sub("", piece), font, size)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -37,6 +38,7 @@ from cardgen.core import reportlab_private
 from cardgen.core.limits import MAX_PAGES
 from cardgen.core.pdfinfo import Info
 from cardgen.core.units import Size, pt
+from cardgen.documents import booklet
 from cardgen.documents.flowables import Builder, cell_font
 from cardgen.text import markup
 from cardgen.text.fonts import FontBook
@@ -65,12 +67,14 @@ def render_document(
     info: Info,
     icons: Mapping[str, tuple[Path, Color]],
     once: bool = False,
+    sheet: Size | None = None,
 ) -> tuple[bytes, int]:
     """The PDF and its page count. It is laid out once: each page's header and footer ('page n
     of total') are drawn when the canvas is saved and the total is known. A document whose last
     page would hold only one or two lines is laid out again with the page before it shortened,
     so that at least three lines go over (`once`: never, it is only being checked).
-    `icons` are the cards a text may show inline as `:card-id:`."""
+    `icons` are the cards a text may show inline as `:card-id:`. With a `sheet`, the pages are
+    imposed as a booklet two to a side of sheets of that size, and the count is of sheet sides."""
     root = ET.fromstring(xml)
     body_font = book.face(book.order(lang)[0], False, False)
     builder = Builder(book, lang, style, colors, body_font, frozenset(icons))
@@ -148,7 +152,12 @@ def render_document(
         flowables = builder.flowables(root, column_w)
         cell_font(flowables, body_font)
         laid = Laid()
-        doc.build(flowables, canvasmaker=functools.partial(FurnishedCanvas, furnish=furnish, laid=laid))
+        doc.build(
+            flowables,
+            canvasmaker=functools.partial(
+                FurnishedCanvas, furnish=furnish, laid=laid, sheet=(pt(sheet.w), pt(sheet.h)) if sheet else None
+            ),
+        )
         return buffer.getvalue(), laid
 
     pdf, laid = lay_out(0, 0.0)
@@ -157,7 +166,7 @@ def render_document(
         if lines < 3:
             leading = builder.styles["p"].leading
             pdf, laid = lay_out(laid.total - 1, (3 - lines + 0.5) * leading)
-    return pdf, laid.total
+    return pdf, -(-laid.total // 4) * 2 if sheet else laid.total
 
 
 @dataclass
@@ -178,13 +187,29 @@ class FurnishedCanvas(Canvas):
     """A canvas that draws every page's furniture once the document is done and its page total
     known: `furnish(canvas, page, total)` runs at save, its drawing put where furniture_here()
     was called on that page (as the page began), as though it had been drawn then. The total, and
-    the lines of body text the document's text drew on the last page (body_lines), go to `laid`."""
+    the lines of body text the document's text drew on the last page (body_lines), go to `laid`.
+    With a `sheet` size (w, h pt) the pages are saved imposed on its sides as a booklet.
 
-    _code: list[str]  # ReportLab's: the page's content so far, an operator string an item
+    ReportLab's own, reached into: a page's content so far (`_code`) and the code that starts it
+    (`_preamble`), the page size, and the forms, colours and shadings a page uses (its resources)."""
 
-    def __init__(self, *args, furnish: Callable[[Canvas, int, int], None], laid: Laid, **options):
+    _code: list[str]  # an operator string an item
+    _preamble: str
+    _pagesize: tuple[float, float]
+    _formsinuse: list[str]
+    _colorsUsed: dict
+    _shadingUsed: dict
+
+    def __init__(
+        self,
+        *args,
+        furnish: Callable[[Canvas, int, int], None],
+        laid: Laid,
+        sheet: tuple[float, float] | None = None,
+        **options,
+    ):
         super().__init__(*args, **options)
-        self._furnish, self._laid = furnish, laid
+        self._furnish, self._laid, self._sheet = furnish, laid, sheet
         self._done: list[tuple[dict, int | None]] = []
         self._furniture_at: int | None = None
         self._body_lines: list[tuple[float, float]] = []
@@ -207,16 +232,46 @@ class FurnishedCanvas(Canvas):
 
     def save(self) -> None:
         total = len(self._done)
-        for state, at in self._done:
-            self.__dict__.update(state)
-            body = self._code
-            if at is not None:
-                self._code = body[:at]
-                self._furnish(self, self._pageNumber, total)
-                self._code += body[at:]
-            Canvas.showPage(self)
+        if self._sheet is None:
+            for state, at in self._done:
+                self._restore(state, at, total)
+                Canvas.showPage(self)
+        else:
+            self._impose(total, self._sheet)
         self._laid.total = total
         Canvas.save(self)
+
+    def _restore(self, state: dict, at: int | None, total: int) -> None:
+        """The canvas as it was when a page ended, its furniture drawn."""
+        self.__dict__.update(state)
+        if at is not None:
+            body = self._code
+            self._code = body[:at]
+            self._furnish(self, self._pageNumber, total)
+            self._code += body[at:]
+
+    def _impose(self, total: int, sheet: tuple[float, float]) -> None:
+        """The pages two to a side of a sheet for a booklet, each moved to where it goes on the sheet and
+        clipped to its box, as a page merged onto the sheet from a PDF of them is drawn: its box and
+        place are reckoned from its size as that PDF writes it, rounded, to the same pixels."""
+        box = fp_str(*self._pagesize)
+        width, height = map(float, box.split())
+        for side in booklet.sides(total, (width, height), sheet):
+            code: list[str] = []
+            forms: list[str] = []
+            colors: dict = {}
+            shading: dict = {}
+            for index, x, y in side:
+                self._restore(*self._done[index], total)
+                code += ["q", f"1 0 0 1 {x:.9f} {y:.9f} cm", f"0 0 {box} re W n", self._preamble, *self._code, "Q"]
+                forms += [form for form in self._formsinuse if form not in forms]
+                colors.update(self._colorsUsed)
+                shading.update(self._shadingUsed)
+            self._code, self._formsinuse, self._colorsUsed, self._shadingUsed = code, forms, colors, shading
+            self._pagesize, self._preamble = sheet, ""
+            Canvas.showPage(self)
+        # The booklet is the rulebook, as cardgen has made it over.
+        self.setProducer("cardgen")
 
 
 class _Document(BaseDocTemplate):
