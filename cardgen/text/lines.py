@@ -36,9 +36,11 @@ def excess(value: float, limit: float) -> float:
 
 
 class Drawn(Protocol):
-    """Text laid out in a box: its height (pt), drawn with its box's bottom-left corner at (x, y) pt."""
+    """Text laid out in a box: its height (pt), drawn with its box's bottom-left corner at (x, y) pt,
+    leaving the canvas's state as it found it."""
 
-    height: float
+    @property
+    def height(self) -> float: ...
 
     def draw_on(self, canvas: Any, x: float, y: float) -> None: ...
 
@@ -70,8 +72,15 @@ class Block:
         return len(self.lines) * self.leading
 
     def draw_on(self, canvas: Any, x: float, y: float) -> None:
-        if self.lines:
-            draw_lines(canvas, self, x, y + (self.height - self.size))
+        if not self.lines:
+            return
+        # Moved there, as ReportLab draws a paragraph: where the text sits is written as the same numbers,
+        # not as their sum, which a renderer can round the other way at a pixel's edge. The saved state
+        # takes the colour back.
+        canvas.saveState()
+        canvas.translate(x, y)
+        draw_lines(canvas, self, 0.0, self.height - self.size)
+        canvas.restoreState()
 
 
 def draw_lines(canvas: Any, block: Block, x: float, baseline: float) -> None:
