@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
+from weakref import WeakKeyDictionary
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -79,14 +80,30 @@ class Block:
         # takes the colour back.
         canvas.saveState()
         canvas.translate(x, y)
-        draw_lines(canvas, self, 0.0, self.height - self.size)
+        drawn = _DRAWN.setdefault(canvas, {})
+        code = drawn.get(self)
+        if code is None:
+            code = draw_lines(canvas, self, 0.0, self.height - self.size)
+            # An inline icon is drawn by a callback beside the text, each time: such a text is drawn anew.
+            if not any(font == ICON for line in self.lines for font, _ in line):
+                drawn[self] = code
+        else:
+            # The copies of a card, the backs of a group: the same text in the same place of its box, in
+            # the same PDF, whose fonts have its characters already.
+            canvas.setFillColor(self.color)
+            canvas.addLiteral(code)
         canvas.restoreState()
 
 
-def draw_lines(canvas: Any, block: Block, x: float, baseline: float) -> None:
+# Each canvas's text operators of each block it has drawn: a block drawn again is written again as they were.
+_DRAWN: WeakKeyDictionary[Any, dict[Block, str]] = WeakKeyDictionary()
+
+
+def draw_lines(canvas: Any, block: Block, x: float, baseline: float) -> str:
     """The block's lines drawn with the first baseline at (x, baseline) pt, as ReportLab's paragraph
     draws them: one text object, a font set where a run changes it, each line ended with a line feed
-    of the leading, an inline icon painted where its line has reached by the canvas's onDraw callback."""
+    of the leading, an inline icon painted where its line has reached by the canvas's onDraw callback.
+    Returns the text object's operators, as written."""
     size, leading = block.size, block.leading
     canvas.setFillColor(block.color)
     text = canvas.beginText(x, baseline)
@@ -123,7 +140,9 @@ def draw_lines(canvas: Any, block: Block, x: float, baseline: float) -> None:
             text.textLine("")
         if shift:
             text.setXPos(-shift)
-    canvas.drawText(text)
+    code = text.getCode()
+    canvas.addLiteral(code)  # what drawText writes
+    return code
 
 
 def line_width(line: Line, size: float) -> float:
