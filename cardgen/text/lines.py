@@ -212,7 +212,13 @@ def word_lines(pieces: Sequence[Run], base: str, size: float, first: float, room
 def kept_lines(lines: Sequence[Sequence[Run]], base: str, size: float) -> tuple[Line, ...]:
     """Lines broken already, each as a paragraph draws a line it is given whole: its words one space
     apart, none at either end (an empty line stays, as a line)."""
-    return tuple(_drawn(_words(list(line), size), base) for line in lines)
+    return tuple(
+        # Most lines of a CJK text have no white space: they are drawn as they are.
+        tuple(line)
+        if not any(font == ICON or SPACES.search(text) for font, text in line)
+        else _drawn(_words(list(line), size), base)
+        for line in lines
+    )
 
 
 def _words(line: list[Run], size: float) -> list[_Word]:
