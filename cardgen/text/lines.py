@@ -86,6 +86,8 @@ class Block:
             code = draw_lines(canvas, self, 0.0, self.height - self.size)
             # An inline icon is drawn by a callback beside the text, each time: such a text is drawn anew.
             if not any(font == ICON for line in self.lines for font, _ in line):
+                if len(drawn) >= _KEPT:
+                    del drawn[next(iter(drawn))]
                 drawn[self] = code
         else:
             # The copies of a card, the backs of a group: the same text in the same place of its box, in
@@ -95,8 +97,11 @@ class Block:
         canvas.restoreState()
 
 
-# Each canvas's text operators of each block it has drawn: a block drawn again is written again as they were.
+# Each canvas's text operators of the blocks it drew last: a block drawn again is written again as they were.
+# A card's copies and a group's backs come close together; keeping the last few hundred, not every text,
+# keeps a deck of 10,000 roles from holding the operators of all 40,000 of its texts.
 _DRAWN: WeakKeyDictionary[Any, dict[Block, str]] = WeakKeyDictionary()
+_KEPT = 512
 
 
 def draw_lines(canvas: Any, block: Block, x: float, baseline: float) -> str:
