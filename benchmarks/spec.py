@@ -53,24 +53,7 @@ FACES = {(False, False): "regular", (True, False): "bold", (False, True): "itali
 
 def _lines(fitted, faces: dict[str, list[str]]) -> list[list[list[str]]]:
     """The lines of a fitted text as cardgen broke them: [family, face, text] runs, one font each."""
-    para = fitted.paragraph
-    broken = para.blPara
-    lines = []
-    for line in broken.lines:
-        if broken.kind == 0:  # one font: (room left, words)
-            pieces = [(getattr(broken, "fontName", para.style.fontName), " ".join(line[1]))]
-        else:
-            pieces = [(word.fontName, word.text) for word in line.words]
-        runs: list[list[str]] = []
-        for font, text in pieces:
-            if not text:
-                continue
-            if runs and runs[-1][:2] == faces[font]:
-                runs[-1][2] += text
-            else:
-                runs.append([*faces[font], text])
-        lines.append(runs)
-    return lines
+    return [[[*faces[font], text] for font, text in line if text] for line in fitted.drawn.lines]
 
 
 def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
@@ -117,7 +100,7 @@ def extract(decks: Path | None = None, langs: tuple[str, ...] = ()) -> dict:
             return {
                 "spans": spans,
                 "size": fitted.size,
-                "leading": fitted.paragraph.style.leading,
+                "leading": fitted.drawn.leading,
                 "lines": _lines(fitted, faces_of),
                 "box": _rect(box),
                 "align": align,

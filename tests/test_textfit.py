@@ -5,12 +5,10 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from reportlab.lib.pagesizes import A4
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph
 
 from cardgen.core import units
-from cardgen.text import linebreak, paragraphs, textfit
+from cardgen.text import linebreak, textfit
 from cardgen.text.fonts import FontBook
 from cardgen.text.markup import Span, parse
 
@@ -203,38 +201,6 @@ def test_bad_options_are_value_errors(book, options):
 
 
 @pytest.mark.parametrize(
-    "text,lang",
-    [
-        ("Look at **one  player**'s card &amp; <tell> nobody.", "en"),
-        ("  Leading and trailing  \n\n*two* blank lines\nthen   more \u00a0 held\u00a0together  ", "en"),
-        ("Mỗi đêm, **bầy sói** chọn *một người* — & loại.", "vi"),
-        # In two fonts: a Chinese text in one is laid out from its lines alone (_BrokenLines).
-        (CHINESE + "\n" + "（一）“**狼人**”&<>", "zh"),
-        ("Fuse **α → ω** & ⅓ of 😀 ★ " + LOREM, "es"),
-    ],
-)
-def test_the_fragments_made_without_the_parser_are_the_parsers(book, text, lang):
-    """textfit makes a card text's paragraph fragments itself: they must be those ReportLab's parser
-    makes of the same markup, attribute for attribute, or lines would break or draw otherwise."""
-    fitted = textfit.fit(parse(text), book, lang, 40, 60, max_size=9, min_size=5)
-    paragraph = fitted.paragraph
-    parsed = Paragraph(paragraph.text, paragraph.style)
-    parsed.wrap(paragraph.width, 1e9)
-
-    def shown(value):
-        """Fragments, words and lines as plain data, every attribute with its value."""
-        if isinstance(value, (list, tuple)):
-            return [type(value).__name__, *map(shown, value)]
-        if hasattr(value, "__dict__"):
-            return [type(value).__name__, *((key, shown(item)) for key, item in sorted(value.__dict__.items()))]
-        return value
-
-    assert shown(paragraph.frags) == shown(parsed.frags)
-    assert shown(paragraph.blPara) == shown(parsed.blPara)
-    assert len(paragraph.blPara.lines) > 1
-
-
-@pytest.mark.parametrize(
     "text,lang,width,height",
     [
         (LOREM * 2, "en", 50, 30),
@@ -257,70 +223,3 @@ def test_the_size_found_is_the_largest_on_the_grid_that_fits(book, text, lang, w
     ]
     assert fitted.size == (fitting[0] if fitting else 4)
     assert fitted.size < 12
-
-
-@pytest.mark.parametrize(
-    "text,align",
-    [
-        (CHINESE, "left"),
-        (CHINESE, "center"),
-        ("（一）**狼人**每晚醒来，Seer 与 Witch 之后行动。\n\n" + CHINESE, "left"),
-        ("猎人", "center"),
-        ("预言家  Seer 与 Witch，每晚醒来。\n\n" + CHINESE, "center"),
-    ],
-)
-def test_chinese_lines_are_drawn_as_reportlab_drew_them_when_it_broke_them_itself(book, tmp_path, text, align):
-    """Chinese lines, broken by cardgen, are no longer broken again by ReportLab's CJK wrapping (wordWrap
-    "CJK"), which took ten times as long, and those in one font are laid out as one font's paragraph,
-    a string a line; the page must look the same, pixel for pixel at 150 dpi."""
-    import dataclasses
-
-    import pypdfium2
-
-    fitted = textfit.fit(parse(text), book, "zh", 40, 90, max_size=9, min_size=5, align=align)
-    assert fitted.fits
-    before = Paragraph(fitted.paragraph.text, ParagraphStyle("cjk", parent=fitted.paragraph.style, wordWrap="CJK"))
-    before.wrap(units.pt(40), 1e9)
-    pages = []
-    for name, paragraph in (("now", fitted.paragraph), ("before", before)):
-        pdf = draw_pdf(tmp_path / f"{name}.pdf", dataclasses.replace(fitted, paragraph=paragraph))
-        pages.append(pypdfium2.PdfDocument(pdf)[0].render(scale=150 / 72).to_pil().convert("L"))
-    now, then = (page.tobytes() for page in pages)
-    assert len(fitted.paragraph.blPara.lines) == len(before.blPara.lines) > 0
-    # One font's paragraph (kind 0) where the text has one font, ReportLab's fragments (kind 1) where not.
-    assert fitted.paragraph.blPara.kind == (0 if "**" not in text else 1)
-    assert sum(1 for p in now if p < 128) > 100  # something was drawn
-    assert now == then
-    assert line_texts(tmp_path / "now.pdf") == line_texts(tmp_path / "before.pdf")
-
-
-@pytest.mark.parametrize(
-    "text,align",
-    [
-        (CHINESE, "left"),
-        ("预言家  Seer 与 Witch，每晚醒来。\n\n" + CHINESE, "center"),
-        ("   " + CHINESE + "\n \n狼人", "left"),
-        ("  x  " + CHINESE + "  \n  ", "center"),
-    ],
-)
-def test_a_chinese_text_in_one_font_is_drawn_as_its_fragments_were(book, tmp_path, text, align):
-    """Lines in one font are laid out as one font's paragraph, a string a line, where they were
-    fragments, a run a line, which took ReportLab four times as long: spaces, blank lines and centring
-    must come out the same, pixel for pixel at 150 dpi."""
-    import dataclasses
-
-    import pypdfium2
-
-    fitted = textfit.fit(parse(text), book, "zh", 40, 90, max_size=9, min_size=9, align=align)
-    pieces = book.runs(parse(text)[0], "zh")
-    lines, _ = linebreak.break_cjk(pieces, 9, units.pt(40))
-    fragments = paragraphs.wrapped(lines, fitted.paragraph.style, units.pt(40) + 2e-6)
-    assert fitted.paragraph.blPara.kind == 0 and fragments.blPara.kind == 1
-    pages = []
-    for name, paragraph in (("now", fitted.paragraph), ("fragments", fragments)):
-        pdf = draw_pdf(tmp_path / f"{name}.pdf", dataclasses.replace(fitted, paragraph=paragraph))
-        pages.append(pypdfium2.PdfDocument(pdf)[0].render(scale=150 / 72).to_pil().convert("L").tobytes())
-    assert fitted.paragraph.height == fragments.height
-    assert sum(1 for p in pages[0] if p < 128) > 100
-    assert pages[0] == pages[1]
-    assert line_texts(tmp_path / "now.pdf") == line_texts(tmp_path / "fragments.pdf")

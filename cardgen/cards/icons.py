@@ -192,12 +192,12 @@ class IconPainter:
         return name, parsed.drawing
 
     def register_inline(self, icons: dict[str, tuple[Path, Color]]) -> None:
-        """Lets paragraphs on this canvas draw `:card-id:` icons (see textfit's inline icons)."""
+        """Lets text on this canvas draw `:card-id:` icons (cardgen.text.lines draws them)."""
 
         def draw_inline(canvas, kind, label):
             x, y, size = reportlab_private.text_position(canvas)
             path, color = icons[label]
-            # The spacer image after the callback reserves `size` points; the icon sits on it.
+            # The line reserves `size` points after the callback; the icon sits on them.
             self.draw(path, color, x, y - size * 0.2, size, size)
 
         self.c.setNamedCB(INLINE_CALLBACK, draw_inline)

@@ -8,12 +8,11 @@ from dataclasses import dataclass
 from reportlab.lib.colors import toColor
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Flowable
 
 from cardgen.text.fonts import FontBook
 from cardgen.text.linebreak import line_ranges
+from cardgen.text.lines import Layout, excess
 from cardgen.text.markup import Span
-from cardgen.text.paragraphs import Layout, excess
 
 
 @dataclass(frozen=True)
@@ -26,7 +25,7 @@ class _Column:
     width: float  # pt
 
 
-class _Ruby(Flowable):
+class _Ruby:
     """Lines of columns, each reading centred above its character, drawn in one colour."""
 
     def __init__(
@@ -40,13 +39,18 @@ class _Ruby(Flowable):
         align: str,
         color: str,
     ):
-        super().__init__()
         self.lines, self.size, self.ruby_size = lines, size, ruby_size
         self.ruby_height, self.line_height, self.align, self.color = ruby_height, line_height, align, color
         self.width, self.height = width, len(lines) * line_height
 
-    def draw(self) -> None:
-        c = self.canv
+    def draw_on(self, c, x: float, y: float) -> None:
+        """Drawn with its box's bottom-left corner at (x, y) pt, moved there as a Block is."""
+        c.saveState()
+        c.translate(x, y)
+        self._draw(c)
+        c.restoreState()
+
+    def _draw(self, c) -> None:
         c.setFillColor(toColor(self.color))
         for number, line in enumerate(self.lines):
             top = self.height - number * self.line_height

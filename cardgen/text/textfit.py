@@ -1,10 +1,11 @@
-"""Text that shrinks to fit a box: spans, a font book and a box in mm in; a Fitted paragraph out.
+"""Text that shrinks to fit a box: spans, a font book and a box in mm in; Fitted lines out.
 
 :func:`fit` tries font sizes from a maximum down to a minimum and keeps the
 largest at which the text fits the box; :func:`draw` puts the result on a
-ReportLab canvas. The paragraphs are made in :mod:`cardgen.text.paragraphs`,
-Chinese lines broken in :mod:`cardgen.text.linebreak`, and ruby laid out in
-:mod:`cardgen.text.ruby`.
+ReportLab canvas. Lines are broken between words and drawn in
+:mod:`cardgen.text.lines` (as a document's are: no ReportLab paragraph, no
+markup), Chinese lines broken in :mod:`cardgen.text.linebreak`, and ruby laid
+out in :mod:`cardgen.text.ruby`.
 
 :func:`fit_layers` fits texts in two languages into one box together (a
 bilingual card): one paragraph a language, each broken by its own language's
@@ -21,42 +22,32 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from reportlab.lib.colors import toColor
-from reportlab.lib.enums import TA_CENTER, TA_LEFT
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable
 
 from cardgen.core import reportlab_private, units
-from cardgen.text.fonts import FontBook
-from cardgen.text.linebreak import break_cjk, split_newlines
+from cardgen.text.fonts import ICON, FontBook
+from cardgen.text.linebreak import break_cjk
+from cardgen.text.lines import Block, Drawn, Layout, excess, kept_lines, line_width, word_lines
 from cardgen.text.markup import Span
-from cardgen.text.paragraphs import (
-    Layout,
-    excess,
-    extra_space,
-    in_one_font,
-    unparsed,
-    wrapped,
-)
 from cardgen.text.ruby import ruby_layout
 
-ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER}
+ALIGNMENTS = ("left", "center")
 
 
 @dataclass(frozen=True)
 class Fitted:
     """Text laid out at the size chosen by :func:`fit`; lengths in mm, sizes in pt.
 
-    paragraph is the ReportLab Paragraph, already wrapped to the box width; `below` are the further
-    layers of :func:`fit_layers`, each with how far its top is below the paragraph's top (mm).
+    drawn is the text's lines, broken to the box width; `below` are the further layers of
+    :func:`fit_layers`, each with how far its top is below the first's top (mm).
     """
 
     size: float
     height: float
     overflow: float  # how much taller than the box the text is at min_size; 0.0 when it fits
     overflow_width: float  # how much wider than the box its widest unbreakable word is at min_size
-    paragraph: Flowable = field(compare=False, repr=False)
-    below: tuple[tuple[float, Flowable], ...] = field(default=(), compare=False, repr=False)
-    spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)  # the paragraph's, as laid out
+    drawn: Drawn = field(compare=False, repr=False)
+    below: tuple[tuple[float, Drawn], ...] = field(default=(), compare=False, repr=False)
+    spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)  # the first layer's, as laid out
 
     @property
     def fits(self) -> bool:
@@ -142,8 +133,8 @@ def draw(fitted: Fitted, canvas, x: float, top: float, valign_height: float | No
     Text taller than valign_height starts at top rather than above it.
     """
     offset = max(0.0, (valign_height - fitted.height) / 2) if valign_height is not None else 0.0
-    for below, paragraph in ((0.0, fitted.paragraph), *fitted.below):
-        paragraph.drawOn(canvas, units.pt(x), units.pt(top - offset - below) - paragraph.height)
+    for below, drawn in ((0.0, fitted.drawn), *fitted.below):
+        drawn.draw_on(canvas, units.pt(x), units.pt(top - offset - below) - drawn.height)
 
 
 # Cards repeat (copies, fronts drawn for both print and preview): fit each text once.
@@ -192,8 +183,8 @@ def _fit(
         height=units.mm(total),
         overflow=units.mm(excess(total, box_height)),
         overflow_width=units.mm(too_wide),
-        paragraph=placed[0][1].paragraph,
-        below=tuple((units.mm(top), layout.paragraph) for top, layout in placed[1:]),
+        drawn=placed[0][1].drawn,
+        below=tuple((units.mm(top), layout.drawn) for top, layout in placed[1:]),
         spans=layers[0].spans,
     )
 
@@ -208,9 +199,11 @@ def _prepared(layer: Layer, book: FontBook, align: str, width: float) -> Callabl
         return lambda size: ruby_layout(
             pieces, readings, book, size, layer.ruby, layer.leading, width, align, layer.color, layer.ruby_lang
         )
-    # A font of the text keeps Helvetica out of the PDF; an empty paragraph draws nothing.
-    style = _style(pieces[0][0] if pieces else "Helvetica", align, layer.color)
-    return lambda size: _layout(pieces, style, size, layer.leading, width, cjk)
+    # The paragraph's font, its first text's (an inline icon may come first): the space after an icon is
+    # in it. A text without any draws nothing.
+    font = next((font for font, _ in pieces if font != ICON), "Helvetica")
+    color = _color(layer.color)
+    return lambda size: _layout(pieces, font, color, size, layer.leading, width, align, cjk)
 
 
 @lru_cache(maxsize=64)
@@ -252,42 +245,23 @@ def _largest(
     return sizes[low]
 
 
-# A style is some hundred attributes: the texts of every card share the few there are (a deck's fitted
-# paragraphs are all held until its sheets are drawn, so 10,000 roles held 80 MB of equal styles).
-@cache
-def _style(font: str, align: str, color: str) -> ParagraphStyle:
-    return ParagraphStyle(
-        "cardgen",
-        fontName=font,
-        alignment=ALIGNMENTS[align],
-        textColor=_color(color),
-        # Never wordWrap="CJK": a CJK text comes broken into lines (break_cjk), each of which ReportLab
-        # then keeps whole, for a tenth of what re-breaking it by the character would cost.
-        splitLongWords=0,
-        # ReportLab lets lines overrun by 5 % of their spaces, which only justified text takes back.
-        spaceShrinkage=0,
-    )
-
-
 @cache
 def _color(name: str):
-    # A card's texts share a few colours, which ReportLab would parse anew for every style.
+    # A card's texts share a few colours, which ReportLab would parse anew for every text.
     return toColor(name)
 
 
-@cache
-def _sized(style: ParagraphStyle, size: float, leading: float) -> ParagraphStyle:
-    return ParagraphStyle("cardgen-sized", parent=style, fontSize=size, leading=size * leading)
-
-
-def _layout(pieces, style, size: float, leading: float, box_width: float, cjk: bool) -> Layout:
-    style = _sized(style, size, leading)
+def _layout(pieces, font: str, color, size: float, leading: float, box_width: float, align: str, cjk: bool) -> Layout:
     if cjk:
-        lines, too_wide = break_cjk(pieces, size, box_width)
-        # Its lines may be ReportLab's rounding noise wider than the box, where ReportLab would break one at a space.
-        paragraph = in_one_font(lines, style) or unparsed(lines, style)
-        paragraph.wrap(box_width + 2 * reportlab_private.FUZZ, 1e9)
+        broken, too_wide = break_cjk(pieces, size, box_width)
+        lines = kept_lines(broken, font, size)
+        # Its lines may be rounding noise wider than the box: a centred line is centred in that much more.
+        room = box_width + 2 * reportlab_private.FUZZ
+        widths = [line_width(line, size) for line in lines] if align == "center" else []
     else:
-        paragraph = wrapped(split_newlines(pieces), style, box_width)
-        too_wide = max((-extra_space(line) for line in paragraph.blPara.lines), default=0.0)
-    return Layout(paragraph, paragraph.height, excess(too_wide, 0.0))
+        lines = word_lines(pieces, font, size, box_width, box_width, cut=False)
+        room, widths = box_width, [line_width(line, size) for line in lines]
+        too_wide = max((wide - box_width for wide in widths), default=0.0)
+    shifts = tuple((room - wide) / 2 for wide in widths) if align == "center" else (0.0,) * len(lines)
+    block = Block(lines, size, size * leading, color, font, shifts)
+    return Layout(block, block.height, excess(too_wide, 0.0))
