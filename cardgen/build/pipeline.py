@@ -357,28 +357,16 @@ class Pipeline:
 
         deck, text = prepared.deck, self.text(prepared.deck.lang)
         what = f"{files.id} ({deck.key}): its {name}{' booklet' if self.options.booklet and name == 'rulebook' else ''}"
-        pages.foresee(
-            xml, prepared.book, deck.lang, style, size, render.inline_icons(deck), what, files.checked_game.where()
-        )
+        # Through _document: the estimate reads the template's XML first, well-formed or not.
+        icons, template, book, lang = render.inline_icons(deck), f"{name}.xml.j2", prepared.book, deck.lang
+        _document(pages.foresee, what, template, xml, book, lang, style, size, icons, what, files.checked_game.where())
         furniture = typeset.PageFurniture(
             f"{deck.name.value} · {header}", lambda n, total: fill(text["page"], n=n, total=total)
         )
-        return _document(
-            typeset.render_document,
-            what,
-            f"{name}.xml.j2",
-            xml,
-            prepared.book,
-            deck.lang,
-            style,
-            self.read("documents/styles.yaml")["colors"],
-            size,
-            furniture,
-            pdfinfo.of(deck, f"{deck.name.value}: {title} ({deck.key})", subject),
-            render.inline_icons(deck),
-            once,
-            sheet,
-        )
+        info = pdfinfo.of(deck, f"{deck.name.value}: {title} ({deck.key})", subject)
+        colors = self.read("documents/styles.yaml")["colors"]
+        drawn = (book, lang, style, colors, size, furniture, info, icons, once, sheet)
+        return _document(typeset.render_document, what, template, xml, *drawn)
 
     def narrator(self, prepared: Prepared, files: GameFiles) -> bytes:
         """The narrator page of a deck with a script, starting from the build's table."""
