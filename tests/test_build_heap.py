@@ -51,3 +51,18 @@ def test_a_collector_paused_by_the_caller_stays_paused():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_the_pass_after_walks_only_what_the_block_made():
+    older = _Node()
+    older.itself = older
+    gone = weakref.ref(older)
+    gc.collect()  # the cycle is now in the oldest generation, as the fonts and earlier decks are
+    del older
+    try:
+        with heap.kept():
+            pass
+        assert gone() is not None
+    finally:
+        gc.collect()
+    assert gone() is None
