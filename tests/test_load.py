@@ -89,3 +89,28 @@ def test_the_data_is_what_pypyaml_makes_of_the_file(tmp_path, text):
         assert doc is None
     else:
         assert repr(doc.data) == repr(expected)
+
+
+def test_a_duplicate_key_is_said_and_the_data_keeps_the_last_value(tmp_path):
+    """As PyYAML's constructor: the data has the last value; the positions are the first's, where the
+    designer looks first, and the second value's own duplicates are not said twice over."""
+    path = tmp_path / "seer.yaml"
+    path.write_text("night:\n  order: 1\nnight:\n  order: 2\n  order: 3\nteam: village\n", encoding="utf-8")
+    doc, problems = load_file(path, "seer.yaml")
+    assert doc.data == {"night": {"order": 3}, "team": "village"}
+    assert [str(p) for p in problems] == ["seer.yaml:3: error: duplicate key 'night' (first at line 1)"]
+    assert str(doc.where(("night", "order"))) == "seer.yaml:2"
+    assert str(doc.where(("team",))) == "seer.yaml:6"
+
+
+def test_a_control_character_beside_a_backslash_that_is_no_escape_is_said(tmp_path):
+    """Outside double quotes a backslash is a letter: \\UFFFFFFFF there, no character's code, stopped
+    load_file with an OverflowError instead of saying where the tab is."""
+    path = tmp_path / "seer.yaml"
+    path.write_text("team: village\nability: {en: 'Look\tnow \\UFFFFFFFF.'}\n", encoding="utf-8")
+    doc, problems = load_file(path, "seer.yaml")
+    assert doc.data["ability"] == {"en": "Look\tnow \\UFFFFFFFF."}
+    assert [str(p) for p in problems] == [
+        "seer.yaml:2: error: ability.en: control character U+0009 (tab) in the text; deck texts may hold "
+        "line breaks but no other control characters"
+    ]

@@ -56,8 +56,32 @@ class Doc:
         return value
 
 
+_STR = "tag:yaml.org,2002:str"
+# Loader's implicit types, by the first character of a plain scalar; it has no path resolvers.
+_IMPLICIT = Loader.yaml_implicit_resolvers
+
+
 class _PositionLoader(Loader):
-    """The YAML 1.2 safe loader, recording positions while it composes the node tree."""
+    """The YAML 1.2 safe loader, recording positions while it composes the node tree.
+
+    The composer asks the resolver three times a node; PyYAML's resolver looks for path resolvers and
+    wildcards each time, which Loader has none of: answered here straight from its implicit types, the
+    same tags for a third of composing a deck's files."""
+
+    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        if kind is yaml.ScalarNode:
+            if implicit[0]:
+                for tag, regexp in _IMPLICIT.get(value[:1], ()):
+                    if regexp.match(value):
+                        return tag
+            return _STR
+        return _SEQ if kind is yaml.SequenceNode else _MAP
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        pass
+
+    def ascend_resolver(self) -> None:
+        pass
 
 
 # A YAML escape in a double-quoted text: \0, \a, \x07, \u0007... (an escaped backslash is skipped whole).
@@ -82,8 +106,9 @@ def _control_line(node: yaml.ScalarNode, source: str, char: str) -> int:
     at = written.find(char)
     for match in _ESCAPE.finditer(written):
         named, *codes = match.groups()
-        code = _NAMED_ESCAPES.get(named) if named else next((chr(int(c, 16)) for c in codes if c), None)
-        if code == char and (at < 0 or match.start() < at):
+        # As a number: a \UFFFFFFFF, no character, may be written where backslashes are not escapes.
+        code = ord(_NAMED_ESCAPES[named]) if named else next((int(c, 16) for c in codes if c), None)
+        if code == ord(char) and (at < 0 or match.start() < at):
             at = match.start()
             break
     return node.start_mark.line + 1 + written[: max(at, 0)].count("\n")
@@ -151,53 +176,86 @@ def _pairs(node: yaml.MappingNode, written: dict[int, list]) -> tuple[list, list
     return explicit, list(merged.values())
 
 
-def _walk(
-    node: yaml.Node,
-    path: KeyPath,
-    lines: dict,
-    blocks: set,
-    problems: list,
-    file: str,
-    source: str | None,
-    written: dict[int, list],
-) -> None:
-    """Records the line of each value and the block scalars; adds duplicate keys and, unless `source`
-    is None (a file that can hold none), control characters to problems."""
-    lines[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        explicit, merged = _pairs(node, written)
+class _Walk:
+    """One walk of a document's node tree: the line of each value, the block scalars, and the problems
+    (duplicate keys and, unless `source` is None, a file that can hold none, control characters).
+
+    Given the `loader`, the walk also makes the data of a tree of plain mappings, lists and scalars
+    (every deck file), each scalar by the constructor of its tag, without the constructor's machinery
+    around them and without a second walk, the two of which were a third of loading a deck; it raises
+    _NotPlain at anything else (a merge key, a key that is no scalar, a tag of its own), which is left
+    to PyYAML's constructor and walked after."""
+
+    def __init__(self, file: str, source: str | None, written: dict[int, list], loader: Any = None):
+        self.lines: dict[KeyPath, int] = {}
+        self.blocks: set[KeyPath] = set()
+        self.problems: list[Problem] = []
+        self.file, self.source, self.written, self.loader = file, source, written, loader
+
+    def node(self, node: yaml.Node, path: KeyPath) -> Any:
+        """The data of a node (None without the loader), its positions and problems recorded."""
+        self.lines[path] = node.start_mark.line + 1
+        build = self.loader is not None
+        if isinstance(node, yaml.ScalarNode):
+            if node.style == "|":
+                self.blocks.add(path)
+            if self.source is not None and (found := _control_problem(node, path, self.source, self.file)):
+                self.problems.append(found)
+            return self.scalar(node) if build else None
+        if isinstance(node, yaml.SequenceNode):
+            if build and node.tag != _SEQ:
+                raise _NotPlain
+            items = [self.node(item, path + (index,)) for index, item in enumerate(node.value)]
+            return items if build else None
+        if not isinstance(node, yaml.MappingNode) or (build and node.tag != _MAP):
+            raise _NotPlain
+        return self.mapping(node, path)
+
+    def mapping(self, node: yaml.MappingNode, path: KeyPath) -> dict | None:
+        build = self.loader is not None
+        explicit, merged = (node.value, []) if build else _pairs(node, self.written)
+        data: dict = {}
         seen: dict[Any, int] = {}
         for key_node, value_node in explicit:
+            if build and (not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE):
+                raise _NotPlain
             key = key_node.value
             line = key_node.start_mark.line + 1
             if key in seen:
                 # PyYAML silently keeps the last value; a designer would never notice.
-                problems.append(Problem(Where(file, line), f"duplicate key '{key}' (first at line {seen[key]})"))
+                self.problems.append(
+                    Problem(Where(self.file, line), f"duplicate key '{key}' (first at line {seen[key]})")
+                )
+                if build:  # the data keeps the last value, as the constructor does; all else is the first's
+                    value = _Walk(self.file, None, {}, self.loader).node(value_node, path)
+                    data[self.scalar(key_node)] = value
                 continue
             seen[key] = line
             if (
-                source is not None
+                self.source is not None
                 and isinstance(key_node, yaml.ScalarNode)
-                and (found := _control_problem(key_node, path, source, file))
+                and (found := _control_problem(key_node, path, self.source, self.file))
             ):
-                problems.append(found)
-            _walk(value_node, path + (key,), lines, blocks, problems, file, source, written)
+                self.problems.append(found)
+            value = self.node(value_node, path + (key,))
+            if build:
+                data[self.scalar(key_node)] = value
             # A nested mapping or list starts on a later line; its key's line is where to look.
             if not isinstance(value_node, yaml.ScalarNode):
-                lines[path + (key,)] = line
+                self.lines[path + (key,)] = line
         for key_node, value_node in merged:
-            _walk(value_node, path + (key_node.value,), lines, blocks, problems, file, source, written)
+            self.node(value_node, path + (key_node.value,))
             if not isinstance(value_node, yaml.ScalarNode):
-                lines[path + (key_node.value,)] = key_node.start_mark.line + 1
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            _walk(item, path + (index,), lines, blocks, problems, file, source, written)
-    elif isinstance(node, yaml.ScalarNode):
-        if node.style == "|":
-            blocks.add(path)
-        found = _control_problem(node, path, source, file) if source is not None else None
-        if found:
-            problems.append(found)
+                self.lines[path + (key_node.value,)] = key_node.start_mark.line + 1
+        return data if build else None
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag == _STR:
+            return node.value  # what the constructor of texts gives, without its three calls
+        construct = _SCALARS.get(node.tag)
+        if construct is None:
+            raise _NotPlain
+        return construct(self.loader, node)
 
 
 # Decks are shared online: a file or an alias bomb must be refused before anything walks it.
@@ -259,35 +317,20 @@ _SCALARS = {
 }
 
 
-def _construct(loader, node: yaml.Node, anchored: bool) -> Any:
-    """The data of a document, as PyYAML's constructor makes it. A tree of plain mappings, lists and
-    scalars (every deck file) is made here, each scalar by the constructor of its tag, without the
-    constructor's machinery around them, which was a fifth of loading a deck; anything else (an
-    anchor, a merge key, a key that is no scalar, a tag of its own) is left to the constructor."""
+def _read(loader, node: yaml.Node, anchored: bool, file: str, source: str | None, written: dict) -> tuple:
+    """The data of a document, as PyYAML's constructor makes it, and its walk (:class:`_Walk`): both in
+    one walk where the data is plain, else the constructor's data (an anchor's value is one object
+    wherever its aliases stand) walked after."""
     if not anchored:
+        walk = _Walk(file, source, written, loader)
         try:
-            return _plain(loader, node)
+            return walk.node(node, ()), walk
         except _NotPlain:
             pass
-    return loader.construct_document(node)
-
-
-def _plain(loader, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.ScalarNode):
-        construct = _SCALARS.get(node.tag)
-        if construct is None:
-            raise _NotPlain
-        return construct(loader, node)
-    if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
-        return [_plain(loader, item) for item in node.value]
-    if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
-        data = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE:
-                raise _NotPlain
-            data[_plain(loader, key_node)] = _plain(loader, value_node)
-        return data
-    raise _NotPlain
+    data = loader.construct_document(node)
+    walk = _Walk(file, source, written)
+    walk.node(node, ())
+    return data, walk
 
 
 def _unreadable_scalar(loader, root: yaml.Node) -> yaml.Node:
@@ -393,8 +436,10 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
             ]
         # Only a mapping with a `<<` key is changed by the constructor.
         written = _written_pairs(node) if "<<" in text else {}
+        # A control character is in the file as it is or as a backslash escape: most files have neither.
+        source = text if "\\" in text or _CONTROL.search(text) else None
         try:
-            data = _construct(loader, node, bool(anchored))
+            data, walk = _read(loader, node, bool(anchored), display, source, written)
         except (ValueError, KeyError, TypeError, OverflowError, AttributeError):
             # An explicit tag with a value it cannot take (`!!int x`): PyYAML's constructor just raises.
             bad = _unreadable_scalar(loader, node)
@@ -420,22 +465,5 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
     finally:
         if loader is not None:
             loader.dispose()
-    lines: dict[KeyPath, int] = {}
-    blocks: set[KeyPath] = set()
-    problems: list[Problem] = []
-    try:
-        # A control character is in the file as it is or as a backslash escape: most files have neither.
-        _walk(
-            node,
-            (),
-            lines,
-            blocks,
-            problems,
-            display,
-            text if "\\" in text or _CONTROL.search(text) else None,
-            written,
-        )
-    except RecursionError:
-        return None, [Problem(Where(display), "nested too deeply to be a deck file")]
     # An alias repeats its anchor's nodes: their problems are said once.
-    return Doc(display, data, lines, frozenset(blocks), path=path), list(dict.fromkeys(problems))
+    return Doc(display, data, walk.lines, frozenset(walk.blocks), path=path), list(dict.fromkeys(walk.problems))
