@@ -74,9 +74,86 @@ def _deref(rule: dict) -> dict:
     return schema.DEFS[ref.rsplit("/", 1)[1]] if ref else rule
 
 
-def _choose(value: Any, rule: dict) -> dict:
+class _Rule:
+    """One rule of the schema as the check reads it: its alternatives (oneOf), else what it asks of a
+    value, each keyword looked up, each pattern compiled and each message's fixed part written once, not
+    at each of a deck's ten thousand values."""
+
+    __slots__ = (
+        "source",
+        "ref",
+        "options",
+        "types",
+        "bool_fits",
+        "wanted",
+        "enum",
+        "pattern",
+        "unlike",
+        "max_length",
+        "minimum",
+        "maximum",
+        "min_items",
+        "max_items",
+        "items",
+        "has_items",
+        "min_properties",
+        "required",
+        "properties",
+        "accepted",
+        "extra",
+        "names",
+        "names_form",
+        "names_max",
+    )
+
+    def __init__(self, rule: dict):
+        self.source = rule  # held, so that no other rule is ever made with its id while it is read here
+        self.ref = rule.get("$ref")
+        rule = _deref(rule)
+        self.options = rule.get("oneOf")
+        kinds = rule.get("type")
+        kinds = ((kinds,) if isinstance(kinds, str) else tuple(kinds)) if kinds else None
+        self.types: tuple[type, ...] | None = None
+        self.bool_fits = True
+        if kinds:
+            self.types, self.bool_fits = _accepted(kinds)
+        self.wanted = " or ".join(_TYPES[k][1] for k in kinds) if kinds else ""
+        self.enum = rule.get("enum")
+        pattern = rule.get("pattern")
+        self.pattern = re.compile(pattern) if pattern is not None else None
+        form = _FORMS.get(pattern) if pattern is not None else None
+        self.unlike = (
+            f"is not {form}"
+            if form
+            else f"does not have the expected form ({rule.get('description', pattern)})"
+            if pattern is not None
+            else ""
+        )
+        self.max_length, self.minimum, self.maximum = rule.get("maxLength"), rule.get("minimum"), rule.get("maximum")
+        self.min_items, self.max_items = rule.get("minItems", 0), rule.get("maxItems")
+        self.items, self.has_items = rule.get("items", {}), "items" in rule
+        self.min_properties, self.required = rule.get("minProperties", 0), rule.get("required", [])
+        self.properties = rule.get("properties", {})
+        self.accepted = ", ".join(self.properties)
+        self.extra = rule.get("additionalProperties", True)
+        names = rule.get("propertyNames")
+        self.names = re.compile(names["pattern"]) if names else None
+        self.names_form = _FORMS.get(names["pattern"], _FORMS[schema.ID_PATTERN]) if names else ""
+        self.names_max = names.get("maxLength") if names else None
+
+
+_RULES: dict[int, _Rule] = {}
+
+
+def _read(rule: dict) -> _Rule:
+    found = _RULES.get(id(rule))
+    if found is None:
+        found = _RULES[id(rule)] = _Rule(rule)
+    return found
+
+
+def _choose(value: Any, options: list) -> dict:
     """The alternative of a oneOf that value fits, or else the one it comes closest to."""
-    options = rule["oneOf"]
     return min(options, key=lambda option: len([p for p in _SchemaCheck(None).run(value, option) if p[2] == "error"]))
 
 
@@ -95,52 +172,43 @@ class _SchemaCheck:
         self.found.append((path, message, severity))
 
     def check(self, value: Any, rule: dict, path: KeyPath) -> None:
-        rule = _deref(rule)
-        if "oneOf" in rule:
-            rule = _deref(_choose(value, rule))
-        kinds = rule.get("type")
-        if kinds:
-            kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
-            types, bool_fits = _accepted(kinds)
-            if not isinstance(value, types) or (isinstance(value, bool) and not bool_fits):
-                wanted = " or ".join(_TYPES[k][1] for k in kinds)
-                self.report(path, f"expected {wanted}, got {_show(value)}")
-                return
-        if "enum" in rule and value not in rule["enum"]:
-            self.report(path, f"expected one of {', '.join(map(str, rule['enum']))}, got {_show(value)}")
-        if "pattern" in rule and isinstance(value, str) and not re.search(rule["pattern"], value):
-            form = _FORMS.get(rule["pattern"])
-            self.report(
-                path,
-                f"{value!r} is not {form}"
-                if form
-                else f"{value!r} does not have the expected form ({rule.get('description', rule['pattern'])})",
-            )
-        if "maxLength" in rule and isinstance(value, str) and len(value) > rule["maxLength"]:
-            self.report(path, too_long(value, rule["maxLength"]))
-        if "minimum" in rule and isinstance(value, (int, float)) and value < rule["minimum"]:
-            self.report(path, f"expected at least {rule['minimum']}, got {value}")
-        if "maximum" in rule and isinstance(value, (int, float)) and value > rule["maximum"]:
-            self.report(path, f"expected at most {rule['maximum']}, got {value}")
+        read = _read(rule)
+        if read.options is not None:
+            read = _read(_choose(value, read.options))
+        if read.types is not None and (
+            not isinstance(value, read.types) or (isinstance(value, bool) and not read.bool_fits)
+        ):
+            self.report(path, f"expected {read.wanted}, got {_show(value)}")
+            return
+        if read.enum is not None and value not in read.enum:
+            self.report(path, f"expected one of {', '.join(map(str, read.enum))}, got {_show(value)}")
+        if isinstance(value, str):
+            if read.pattern is not None and not read.pattern.search(value):
+                self.report(path, f"{value!r} {read.unlike}")
+            if read.max_length is not None and len(value) > read.max_length:
+                self.report(path, too_long(value, read.max_length))
+        if isinstance(value, (int, float)):
+            if read.minimum is not None and value < read.minimum:
+                self.report(path, f"expected at least {read.minimum}, got {value}")
+            if read.maximum is not None and value > read.maximum:
+                self.report(path, f"expected at most {read.maximum}, got {value}")
         if isinstance(value, list):
-            if len(value) < rule.get("minItems", 0):
-                self.report(path, f"expected at least {rule['minItems']} item(s)")
-            if len(value) > rule.get("maxItems", len(value)):
-                self.report(path, f"expected at most {rule['maxItems']} item(s)")
+            if len(value) < read.min_items:
+                self.report(path, f"expected at least {read.min_items} item(s)")
+            if read.max_items is not None and len(value) > read.max_items:
+                self.report(path, f"expected at most {read.max_items} item(s)")
             for index, item in enumerate(value):
-                self.check(item, rule.get("items", {}), path + (index,))
+                self.check(item, read.items, path + (index,))
         if isinstance(value, dict):
-            self.check_mapping(value, rule, path)
+            self.check_mapping(value, read, path)
 
-    def check_mapping(self, value: dict, rule: dict, path: KeyPath) -> None:
-        if len(value) < rule.get("minProperties", 0):
+    def check_mapping(self, value: dict, read: _Rule, path: KeyPath) -> None:
+        if len(value) < read.min_properties:
             self.report(path, "expected at least one entry")
-        for key in rule.get("required", []):
+        for key in read.required:
             if key not in value:
                 self.report(path, f"missing required key '{key}'")
-        properties = rule.get("properties", {})
-        extra = rule.get("additionalProperties", True)
-        names = rule.get("propertyNames")
+        properties, extra = read.properties, read.extra
         for key, item in value.items():
             if not isinstance(key, str):
                 self.report(path + (key,), f"expected a text key, got {_show(key)}")
@@ -148,17 +216,16 @@ class _SchemaCheck:
             if key in properties:
                 self.check(item, properties[key], path + (key,))
             elif extra is False:
-                accepted = ", ".join(properties)
                 self.report(
-                    path + (key,), f"unknown key{did_you_mean(key, properties)}; accepted keys: {accepted}", "warning"
+                    path + (key,),
+                    f"unknown key{did_you_mean(key, properties)}; accepted keys: {read.accepted}",
+                    "warning",
                 )
             else:
-                if names and not re.search(names["pattern"], key):
-                    self.report(
-                        path + (key,), f"'{key}' is not {_FORMS.get(names['pattern'], _FORMS[schema.ID_PATTERN])}"
-                    )
-                if names and len(key) > names.get("maxLength", len(key)):
-                    self.report(path + (key,), too_long(key, names["maxLength"]))
+                if read.names is not None and not read.names.search(key):
+                    self.report(path + (key,), f"'{key}' is not {read.names_form}")
+                if read.names_max is not None and len(key) > read.names_max:
+                    self.report(path + (key,), too_long(key, read.names_max))
                 if isinstance(extra, dict):
                     self.check(item, extra, path + (key,))
 
@@ -198,22 +265,20 @@ def refs(doc: Doc, rule: dict, ref: str) -> list[KeyPath]:
 def _collect(data: Any, rule: dict, path: KeyPath, within: frozenset[str], found: dict[str, list[KeyPath]]) -> None:
     """Adds to `found` the path of each value that rule declares by a $ref, unless a value of the same
     kind holds it (a step inside a step is part of the outer one)."""
-    ref = rule.get("$ref")
-    if ref:
-        if ref not in within:
-            found.setdefault(ref, []).append(path)
-            within = within | {ref}
-        rule = _deref(rule)
-    if "oneOf" in rule:
-        _collect(data, _choose(data, rule), path, within, found)
-    elif isinstance(data, list) and "items" in rule:
+    read = _read(rule)
+    if read.ref and read.ref not in within:
+        found.setdefault(read.ref, []).append(path)
+        within = within | {read.ref}
+    if read.options is not None:
+        _collect(data, _choose(data, read.options), path, within, found)
+    elif isinstance(data, list) and read.has_items:
         for index, item in enumerate(data):
-            _collect(item, rule["items"], path + (index,), within, found)
+            _collect(item, read.items, path + (index,), within, found)
     elif isinstance(data, dict):
-        properties = rule.get("properties", {})
-        extra = rule.get("additionalProperties")
+        properties, extra = read.properties, read.extra
+        extra = extra if isinstance(extra, dict) else None
         for key, item in data.items():
-            sub = properties.get(key, extra if isinstance(extra, dict) else None)
+            sub = properties.get(key, extra)
             if sub is not None:
                 _collect(item, sub, path + (key,), within, found)
 

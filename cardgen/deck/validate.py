@@ -27,6 +27,8 @@ from cardgen.deck.validate_script import check_setups, check_steps
 from cardgen.deck.validate_text import check_text, repeated_words, same_names
 from cardgen.deck.yaml_doc import Doc, KeyPath
 
+_LANG, _ID = re.compile(schema.LANG_PATTERN), re.compile(schema.ID_PATTERN)
+
 
 def _check_translations(
     doc: Doc, rule: dict, languages: list[str], owner: str, icons: frozenset[str] = frozenset()
@@ -42,16 +44,15 @@ def _check_translations(
         text = doc.get(path)
         if not isinstance(text, dict):
             continue
-        where = doc.where(path)
         short = path in shorts
         if not short and not _written(text, fallback):
-            problems.append(Problem(where, f"{dotted(path)}: no '{fallback}' text to fall back on"))
+            problems.append(Problem(doc.where(path), f"{dotted(path)}: no '{fallback}' text to fall back on"))
         lacking = [lang for lang in languages if lang != fallback and not _written(text, lang) and not short]
         if lacking:
             shown = "English" if fallback == "en" else f"'{fallback}'"
-            problems.append(Untranslated.of(where, owner, dotted(path), lacking, shown))
+            problems.append(Untranslated.of(doc.where(path), owner, dotted(path), lacking, shown))
         for lang, value in text.items():
-            if not isinstance(lang, str) or not re.match(schema.LANG_PATTERN, lang):
+            if not isinstance(lang, str) or not _LANG.match(lang):
                 continue  # the schema check has said it is no language code
             if lang not in languages:
                 problems.append(
@@ -145,6 +146,9 @@ def _check_groups(files: GameFiles, groups: dict, teams: dict, sizes: list[str],
     return problems
 
 
+_WORD_LIST = {"type": "object", "additionalProperties": {"type": "array", "minItems": 1, "items": {"type": "string"}}}
+
+
 def _check_words(files: GameFiles, path: KeyPath, spec: dict, languages: list[str]) -> list[Problem]:
     problems = []
     levels = mapping_at(spec, "per-card")
@@ -166,8 +170,7 @@ def _check_words(files: GameFiles, path: KeyPath, spec: dict, languages: list[st
                 where = files.checked_game.where(path + ("file",))
                 problems.append(Problem(where, f"{dotted(path + ('file',))}: {message}"))
             continue
-        rule = {"type": "object", "additionalProperties": {"type": "array", "minItems": 1, "items": {"type": "string"}}}
-        problems += check_schema(doc, rule)
+        problems += check_schema(doc, _WORD_LIST)
         if not isinstance(doc.data, dict):
             continue
         problems += [
@@ -300,9 +303,7 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     listed = data.get("languages")
     # A language that is not a code has been reported; texts are checked against the others.
     languages = (
-        [lang for lang in listed if isinstance(lang, str) and re.match(schema.LANG_PATTERN, lang)]
-        if isinstance(listed, list)
-        else []
+        [lang for lang in listed if isinstance(lang, str) and _LANG.match(lang)] if isinstance(listed, list) else []
     )
     # With no usable list of languages (the schema has said so), no text can be checked against it.
     check_translations = bool(languages)
@@ -331,7 +332,7 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     problems += _check_texts_files(files, languages, icons)
     card_ids = list(files.cards)  # once: a copy for every card is a squared term (2 s at 20,000 roles)
     for card_id, doc in files.cards.items():
-        if not re.match(schema.ID_PATTERN, card_id):
+        if not _ID.match(card_id):
             problems.append(
                 Problem(
                     Where(doc.file),

@@ -11,7 +11,7 @@ from cardgen.core.problems import Problem, Where, did_you_mean
 from cardgen.deck.load import GameFiles
 from cardgen.deck.schema_check import dotted
 from cardgen.deck.yaml_doc import Doc, KeyPath
-from cardgen.text import writing
+from cardgen.text import markup, writing
 
 # The texts shown whole and told apart by the players: names (a card's call at night too) and titles.
 _NAMES = ("name", "call", "also-wakes", "title")
@@ -35,8 +35,6 @@ def check_text(
     """What a text holds that would not print as written: a script cardgen cannot shape and an invisible
     character (errors), a `:word:` that is no card's icon and a `**` or `*` never closed (warnings), each at
     its line. Without `markup_marks` the text is a game's word, shown whole like a name."""
-    from cardgen.text import markup
-
     value = doc.get(path)
     problems = []
 
@@ -44,7 +42,8 @@ def check_text(
         return Where(doc.file, doc.text_line(path, value[:index].count("\n")))
 
     word = not markup_marks or (len(path) > 1 and path[-2] in _NAMES)
-    hidden = writing.invisible(value, word)
+    # A format character is never printable: most texts, printable once their lines are joined, hold none.
+    hidden = None if value.replace("\n", "").isprintable() else writing.invisible(value, word)
     if hidden:
         index, char = hidden
         problems.append(Problem(at(index), f"{dotted(path)}: {_invisible(char, word)}"))
