@@ -102,8 +102,9 @@ def load_game(
         problems.append(Problem(Where(display(folder)), "no game.yaml in the game folder"))
 
     def card_files(paths: Iterable[Path], owner: Path):
-        """Each card file loaded, never one that breaks the rule of its folder `owner`."""
-        for card_path in sorted(paths):
+        """Each card file of one folder loaded, never one that breaks the rule of its folder `owner`."""
+        # By name, as Paths sort, but compared as text: two Paths are compared by a Python call each time.
+        for card_path in sorted(paths, key=os.fspath):
             doc = read(card_path, owner)
             if doc is not None:
                 yield card_path, doc

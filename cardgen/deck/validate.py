@@ -88,35 +88,40 @@ def svg_refs(files: GameFiles) -> list[tuple[Where, str, Path, Path]]:
     ]
 
 
-def _check_files(doc: Doc, rule: dict, folder: Path) -> list[Problem]:
-    return [
-        p
-        for path in refs(doc, rule, "#/$defs/file")
-        if isinstance(doc.get(path), str)
-        for p in _check_file(doc, path, folder)
-    ]
+def _check_files(doc: Doc, rule: dict, folder: Path, said: dict[tuple[Path, str], str | None]) -> list[Problem]:
+    """Each file a document names: there, inside its folder, and an image cardgen draws. `said` keeps
+    what each (folder, name) was found to be: a game's thousand cards name a few symbols."""
+    problems = []
+    for path in refs(doc, rule, "#/$defs/file"):
+        value = doc.get(path)
+        if not isinstance(value, str):
+            continue
+        if (folder, value) not in said:
+            said[folder, value] = _file_problem(folder, value)
+        found = said[folder, value]
+        if found:
+            problems.append(Problem(doc.where(path), f"{dotted(path)}: {found}"))
+    return problems
 
 
-def _check_file(doc: Doc, path: KeyPath, folder: Path) -> list[Problem]:
-    value = doc.get(path)
-    where, key = doc.where(path), dotted(path)
+def _file_problem(folder: Path, value: str) -> str | None:
     target = folder / value
     why = contained.reason(target, folder)
     if why == contained.UNUSABLE:
-        return [Problem(where, f"{key}: '{value[:60]}' is not a usable file name")]
+        return f"'{value[:60]}' is not a usable file name"
     if why == contained.OUTSIDE:
-        return [Problem(where, f"{key}: '{value}' is outside the game folder")]
+        return f"'{value}' is outside the game folder"
     if why == contained.MISSING:
-        return [Problem(where, f"{key}: file '{value}' not found in the game folder")]
+        return f"file '{value}' not found in the game folder"
     if why:
-        return [Problem(where, f"{key}: '{value}' is {why}")]
+        return f"'{value}' is {why}"
     if target.suffix.lower() not in (".svg", ".png", ".jpg", ".jpeg"):
-        return [Problem(where, f"{key}: '{value}' is not an SVG, PNG or JPEG image")]
+        return f"'{value}' is not an SVG, PNG or JPEG image"
     if target.suffix.lower() == ".svg":
         reason = svgcheck.problem(target, folder)
         if reason:
-            return [Problem(where, f"{key}: '{value}' is {reason}")]
-    return []
+            return f"'{value}' is {reason}"
+    return None
 
 
 def _check_groups(files: GameFiles, groups: dict, teams: dict, sizes: list[str], languages: list[str]) -> list[Problem]:
@@ -311,6 +316,7 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
     teams = mapping_at(data, "teams")
     groups = mapping_at(data, "groups")
     icons = _icon_ids(files, groups)
+    said: dict[tuple[Path, str], str | None] = {}  # each file named, looked at once
     sizes = list(card_sizes)
     size = data.get("card-size")
     if isinstance(size, str) and size not in sizes:
@@ -324,7 +330,7 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
         problems += (
             _check_translations(game, schema.GAME, languages, f"game '{files.id}'", icons) if check_translations else []
         )
-        problems += _check_files(game, schema.GAME, files.folder)
+        problems += _check_files(game, schema.GAME, files.folder, said)
     if not files.cards:
         problems.append(Problem(Where(game.file), f"game '{files.id}' has no card files in roles/"))
     problems += _check_groups(files, groups, teams, sizes, languages)
@@ -348,7 +354,7 @@ def validate_game(files: GameFiles, card_sizes: Iterable[str]) -> list[Problem]:
         problems += (
             _check_translations(doc, schema.CARD, languages, f"card '{card_id}'", icons) if check_translations else []
         )
-        problems += _check_files(doc, schema.CARD, files.folder_of(doc))
+        problems += _check_files(doc, schema.CARD, files.folder_of(doc), said)
         problems += unknown(doc, ("team",), "team", teams)
         if "group" in card:
             problems += unknown(doc, ("group",), "group", groups)
