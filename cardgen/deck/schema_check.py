@@ -104,6 +104,7 @@ class _Rule:
         "names",
         "names_form",
         "names_max",
+        "leads_on",
     )
 
     def __init__(self, rule: dict):
@@ -131,7 +132,7 @@ class _Rule:
         )
         self.max_length, self.minimum, self.maximum = rule.get("maxLength"), rule.get("minimum"), rule.get("maximum")
         self.min_items, self.max_items = rule.get("minItems", 0), rule.get("maxItems")
-        self.items, self.has_items = rule.get("items", {}), "items" in rule
+        self.items, self.has_items = rule.get("items", _ANYTHING), "items" in rule
         self.min_properties, self.required = rule.get("minProperties", 0), rule.get("required", [])
         self.properties = rule.get("properties", {})
         self.accepted = ", ".join(self.properties)
@@ -140,9 +141,11 @@ class _Rule:
         self.names = re.compile(names["pattern"]) if names else None
         self.names_form = _FORMS.get(names["pattern"], _FORMS[schema.ID_PATTERN]) if names else ""
         self.names_max = names.get("maxLength") if names else None
+        self.leads_on: bool | None = None  # found by _leads_on, once every rule it holds can be read
 
 
 _RULES: dict[int, _Rule] = {}
+_ANYTHING: dict = {}  # the rule of a list's items when it gives none
 
 
 def _read(rule: dict) -> _Rule:
@@ -150,6 +153,16 @@ def _read(rule: dict) -> _Rule:
     if found is None:
         found = _RULES[id(rule)] = _Rule(rule)
     return found
+
+
+def _leads_on(read: _Rule) -> bool:
+    """Whether a rule under this one (an alternative, its items', its keys') declares a value by $ref, or
+    one under it does: most do not (a text's languages, a count), and a walk for them stops there."""
+    if read.leads_on is None:
+        read.leads_on = True  # meanwhile: a rule under itself (a step's steps) is taken to lead on
+        subs = [*(read.options or ()), read.items if read.has_items else None, *read.properties.values(), read.extra]
+        read.leads_on = any(isinstance(sub, dict) and (bool(sub.get("$ref")) or _leads_on(_read(sub))) for sub in subs)
+    return read.leads_on
 
 
 def _choose(value: Any, options: list) -> dict:
@@ -269,6 +282,8 @@ def _collect(data: Any, rule: dict, path: KeyPath, within: frozenset[str], found
     if read.ref and read.ref not in within:
         found.setdefault(read.ref, []).append(path)
         within = within | {read.ref}
+    if not _leads_on(read):
+        return
     if read.options is not None:
         _collect(data, _choose(data, read.options), path, within, found)
     elif isinstance(data, list) and read.has_items:
