@@ -565,6 +565,18 @@ def test_yaml_explicit_scalar_tag_with_a_value_it_cannot_take(project, tag):
     )
 
 
+@pytest.mark.parametrize("tag", ["!!int", "!!float", "!!bool", "!!timestamp"])
+def test_yaml_explicit_scalar_tag_with_no_value(project, tag):
+    """Found by a session (traceback): `!!float` with nothing after it made PyYAML's constructor raise
+    IndexError, which load_file let through."""
+    seer_with(project, f"count: {tag}")
+    result, _ = validate(project)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        problems(f"decks/mini/roles/seer.yaml:3: error: YAML error: '' cannot be read as {tag[2:]}"),
+    )
+
+
 @pytest.mark.parametrize(
     "value,shown",
     [("", "nothing"), ("3", "3"), ("yes", "'yes'"), ("2024-01-01", "'2024-01-01'")],

@@ -440,8 +440,9 @@ def load_file(path: Path, display: str, folder: Path | None = None) -> tuple[Doc
         source = text if "\\" in text or _CONTROL.search(text) else None
         try:
             data, walk = _read(loader, node, bool(anchored), display, source, written)
-        except (ValueError, KeyError, TypeError, OverflowError, AttributeError):
-            # An explicit tag with a value it cannot take (`!!int x`): PyYAML's constructor just raises.
+        except (ValueError, KeyError, IndexError, TypeError, OverflowError, AttributeError):
+            # An explicit tag with a value it cannot take (`!!int x`, `!!float` of nothing): PyYAML's
+            # constructor just raises.
             bad = _unreadable_scalar(loader, node)
             return None, [
                 Problem(
