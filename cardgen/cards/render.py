@@ -28,7 +28,7 @@ from cardgen.cards.faces import RASTER, BackFace, Face, Faces, ListFace, RoleFac
 from cardgen.cards.icons import IconPainter, has_holes, icon_bytes
 from cardgen.cards.layout import Page, Slot, widest_bleed
 from cardgen.core import pdfinfo
-from cardgen.core.reportlab_private import SpilledPages
+from cardgen.core.reportlab_private import Repeats, SpilledPages
 from cardgen.core.units import Rect, Size, mm, pt
 from cardgen.deck.model import Deck, Group, team_color
 from cardgen.text import textfit
@@ -101,6 +101,7 @@ class _Painter:
         self.icons.register_inline(inline_icons(deck))
         self.images: dict[str, ImageReader] = {}
         self.patterns: dict[tuple[Path, str, float, float, Size, Rect], str] = {}
+        self.repeats = Repeats(canvas, 512)
 
     # -- symbols: each (file, colour) becomes one PDF form, drawn as often as needed
     def picture(self, path: Path, box: Rect, fit: str = "contain", focus: tuple[float, float] = (0.5, 0.5)) -> None:
@@ -293,6 +294,12 @@ class _Painter:
             self.c.endForm()
         self.c.doForm(name)
 
+    def side(self, face: Face | BackFace, group: Group, paint: Rect, slot: Slot) -> None:
+        if isinstance(face, BackFace):
+            self.back(face, group, paint, slot.around(self.bleed))
+        else:
+            self.face(face, paint)
+
     # -- sheet furniture
     def slot(self, slot: Slot) -> None:
         c = self.c
@@ -313,12 +320,15 @@ class _Painter:
         paint = Rect(slot.paint.x - slot.trim.x, slot.paint.y - slot.trim.y, slot.paint.w, slot.paint.h)
         if slot.rotation == 180:
             paint = Rect(slot.trim.w - (paint.x + paint.w), slot.trim.h - (paint.y + paint.h), paint.w, paint.h)
+        face: Face | BackFace
         if slot.side == "front":
-            self.face(self.faces.fronts[card.id], paint)
-        elif card.id in self.faces.card_backs:
-            self.face(self.faces.card_backs[card.id], paint)
+            face = self.faces.fronts[card.id]
         else:
-            self.back(self.faces.backs[card.group.id], card.group, paint, slot.around(self.bleed))
+            face = self.faces.card_backs.get(card.id) or self.faces.backs[card.group.id]
+        # In card coordinates, a side looks the same wherever it sits: the copies of a card and the backs
+        # of a group are drawn once, and repeated (the faces live as long as the painter, and so their ids).
+        key = (id(face), paint.x, paint.y, paint.w, paint.h, slot.trim.w, slot.trim.h)
+        self.repeats.draw(key, lambda: self.side(face, card.group, paint, slot))
         c.restoreState()
         if round_ and self.options.cutting_aids:
             # The cut guide: a thin dark circle on the trim line.
