@@ -5,6 +5,7 @@ sheet (cardgen.core.reportlab_private.Repeats), and a symbol's form made on one 
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,9 @@ def _options(lang: str) -> render.RenderOptions:
 
 
 @pytest.mark.parametrize("game,lang,options", [("werewolf", "en", {}), ("mafia-vendetta", "zh", {"backs": "fold"})])
-def test_card_sheets_with_repeated_sides_are_the_bytes_of_every_side_drawn_anew(cards, game, lang, options, monkeypatch):
+def test_card_sheets_with_repeated_sides_are_the_bytes_of_every_side_drawn_anew(
+    cards, game, lang, options, monkeypatch
+):
     prepared, pdf = cards(game, lang, **options)
     drawn = []
     original = render._Painter.side
@@ -126,3 +129,21 @@ def test_a_form_using_a_resource_of_its_document_is_drawn_anew_on_each_canvas(bo
     assert b"/gRLs0 gs" in first  # the transparency: a graphics state of the form's own resources
     assert not icons._svg(icons.icon_bytes(svg)).forms
     assert _icons(body_font, [Color(0.2, 0.5, 0.3)], svg) == first
+
+
+def test_a_form_placed_is_written_as_reportlab_writes_it_saving_and_restoring_the_state():
+    numbers = random.Random(31)
+    places = [(0.0, 0.0, 1.0), (-0.0, 1e-9, 0.5), (123.4567891, -0.000123, 2.5e-4)] + [
+        (numbers.uniform(-900, 900), numbers.uniform(-900, 900), numbers.uniform(1e-3, 30)) for _ in range(2000)
+    ]
+    _, plain = _canvas()
+    _, canvas = _canvas()
+    for x, y, scale in places:
+        plain.saveState()
+        plain.translate(x, y)
+        plain.scale(scale, scale)
+        plain.doForm("Sym0")
+        plain.restoreState()
+        reportlab_private.place_form(canvas, "Sym0", x, y, scale)
+    assert canvas._code == plain._code
+    assert canvas._formsinuse == plain._formsinuse

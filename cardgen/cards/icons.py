@@ -181,11 +181,8 @@ class IconPainter:
         """As draw, for an SVG's bytes."""
         name, drawing = self.form(data, color, hole)
         scale = min(w / drawing.width, h / drawing.height)
-        self.c.saveState()
-        self.c.translate(x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
-        self.c.scale(scale, scale)
-        self.c.doForm(name)
-        self.c.restoreState()
+        x, y = x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2
+        reportlab_private.place_form(self.c, name, x, y, scale)
 
     def form(self, data: bytes, color: Color | None, hole: Color = white) -> tuple[str, shapes.Drawing]:
         """The name of the form of an SVG's colouring on this canvas, made on first use, and its drawing;

@@ -102,6 +102,8 @@ class _Painter:
         self.images: dict[str, ImageReader] = {}
         self.patterns: dict[tuple[Path, str, float, float, Size, Rect], str] = {}
         self.repeats = Repeats(canvas, 512)
+        # A card's frame, panel and pill are where every card of its size has them.
+        self.shapes = Repeats(canvas, 256)
 
     # -- symbols: each (file, colour) becomes one PDF form, drawn as often as needed
     def picture(self, path: Path, box: Rect, fit: str = "contain", focus: tuple[float, float] = (0.5, 0.5)) -> None:
@@ -133,8 +135,10 @@ class _Painter:
         if stroke is not None:
             c.setStrokeColor(stroke)
             c.setLineWidth(pt(width))
-        c.roundRect(
-            pt(r.x), pt(r.y), pt(r.w), pt(r.h), pt(radius), stroke=int(stroke is not None), fill=int(fill is not None)
+        lines, paint = int(stroke is not None), int(fill is not None)
+        self.shapes.draw(
+            ("rect", r, radius, lines, paint),
+            lambda: c.roundRect(pt(r.x), pt(r.y), pt(r.w), pt(r.h), pt(radius), stroke=lines, fill=paint),
         )
 
     # -- card sides, drawn in card coordinates (origin at the trim's bottom-left)
@@ -225,8 +229,10 @@ class _Painter:
         if stroke is not None:
             self.c.setStrokeColor(stroke)
             self.c.setLineWidth(pt(width))
-        self.c.circle(
-            pt(r.cx), pt(r.cy), pt(min(r.w, r.h) / 2), stroke=int(stroke is not None), fill=int(fill is not None)
+        lines, paint = int(stroke is not None), int(fill is not None)
+        self.shapes.draw(
+            ("circle", r, lines, paint),
+            lambda: self.c.circle(pt(r.cx), pt(r.cy), pt(min(r.w, r.h) / 2), stroke=lines, fill=paint),
         )
 
     def edge(self, path: Path, panel: Rect, color: Color) -> None:

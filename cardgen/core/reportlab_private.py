@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from reportlab import rl_config
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
 from reportlab.platypus import paragraph as _paragraph
 from reportlab.rl_config import _FUZZ
@@ -145,6 +146,16 @@ def replay_form(canvas: Any, name: str, width: float, height: float, form: FormC
     canvas._code.extend(form.code)
     canvas._doc._pdfVersion = max(canvas._doc._pdfVersion, form.version)
     canvas.endForm()
+
+
+def place_form(canvas: Any, name: str, x: float, y: float, scale: float) -> None:
+    """What canvas.saveState(), translate(x, y), scale(scale, scale), doForm(name) and restoreState()
+    write, written without saving and restoring the canvas's state, which nothing between them changes.
+    ReportLab merges the scaling into the translation as written, numbers read back from their text."""
+    e, f = fp_str(x, y).split()
+    xobject = canvas._doc.getXObjectName(name)
+    canvas._code.extend(("q", f"{fp_str(scale, 0, 0, scale, float(e), float(f))} cm", f"/{xobject} Do", "Q"))
+    canvas._formsinuse.append(name)
 
 
 def _alphas(canvas: Any) -> tuple:
