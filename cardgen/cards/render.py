@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -347,14 +347,19 @@ class _Painter:
         c, sheet = self.c, self.options.sheet
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(sheet["crop-marks"]["line-width-pt"])
-        for x1, y1, x2, y2 in page.marks:
-            c.line(pt(x1), pt(y1), pt(x2), pt(y2))
+        # A run's full sheets have the same marks, and every page the same ruler.
+        self.shapes.draw(("marks", page.marks), lambda: self.lines(page.marks))
         if page.fold_line:
             x1, y1, x2, y2 = page.fold_line
             c.setLineWidth(sheet["fold"]["line-width-pt"])
             c.setDash([pt(d) for d in sheet["fold"]["dash"]])
             c.line(pt(x1), pt(y1), pt(x2), pt(y2))
             c.setDash()
+
+    def lines(self, segments: Iterable[tuple[float, float, float, float]]) -> None:
+        """Straight lines from (x1, y1) to (x2, y2) mm, in the stroke colour and width set."""
+        for x1, y1, x2, y2 in segments:
+            self.c.line(pt(x1), pt(y1), pt(x2), pt(y2))
 
     def info(self, page: Page, number: int, total: int) -> None:
         """The page-info block: a 50 mm ruler, what it is for, and which page this is.
@@ -384,8 +389,7 @@ class _Painter:
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(ruler["line-width-pt"])
         top = depth - 0.2
-        for segment in _ruler(length, top):
-            c.line(*segment)
+        self.shapes.draw(("ruler", length, top), lambda: self.lines(_ruler(length, top)))
         self.line(strings["ruler"], 0, top - 1.2 - mm(size), size)
         # Raised by the descenders' depth (0.24 em in Noto Sans), so that no "g" or "p" leaves the strip.
         self.line(label, 0, mm(size) * 0.3, size)
@@ -423,11 +427,10 @@ class _Painter:
         c.showPage()
 
 
-@lru_cache(maxsize=8)
-def _ruler(length: float, top: float) -> tuple[tuple[float, float, float, float], ...]:
-    """The ruler's line and its millimetre ticks, in points: the same on every page."""
+def _ruler(length: float, top: float) -> list[tuple[float, float, float, float]]:
+    """The ruler's line and its millimetre ticks."""
     ticks = [(tick, 1.2 if tick % 10 == 0 else 0.8 if tick % 5 == 0 else 0.45) for tick in range(int(length) + 1)]
-    return ((0, pt(top), pt(length), pt(top)), *((pt(tick), pt(top), pt(tick), pt(top - drop)) for tick, drop in ticks))
+    return [(0, top, length, top), *((tick, top, tick, top - drop) for tick, drop in ticks)]
 
 
 def render_pdf(deck: Deck, pages: list[Page], faces: Faces, book: FontBook, options: RenderOptions) -> bytes:
