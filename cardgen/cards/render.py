@@ -313,12 +313,8 @@ class _Painter:
         self.layout = self.faces.layout_for(card.group)
         round_ = card.group.shape == "round"
         c.saveState()
-        path = c.beginPath()
-        if round_:
-            path.circle(pt(slot.paint.cx), pt(slot.paint.cy), pt(min(slot.paint.w, slot.paint.h) / 2))
-        else:
-            path.rect(pt(slot.paint.x), pt(slot.paint.y), pt(slot.paint.w), pt(slot.paint.h))
-        c.clipPath(path, stroke=0, fill=0)
+        # Every page of a run has its cards in the same places.
+        self.shapes.draw(("clip", round_, slot.paint), lambda: self.clip(slot.paint, round_))
         c.translate(pt(slot.trim.x), pt(slot.trim.y))
         if slot.rotation == 180:
             c.translate(pt(slot.trim.w), pt(slot.trim.h))
@@ -341,7 +337,19 @@ class _Painter:
             guide = self.options.sheet["cut-guide"]
             c.setStrokeColorRGB(0, 0, 0)
             c.setLineWidth(guide["line-width-pt"])
-            c.circle(pt(slot.trim.cx), pt(slot.trim.cy), pt(slot.trim.w / 2), stroke=1, fill=0)
+            trim = slot.trim
+            self.shapes.draw(
+                ("guide", trim), lambda: c.circle(pt(trim.cx), pt(trim.cy), pt(trim.w / 2), stroke=1, fill=0)
+            )
+
+    def clip(self, paint: Rect, round_: bool) -> None:
+        """Nothing drawn after reaches past the paint area (until the state is restored)."""
+        path = self.c.beginPath()
+        if round_:
+            path.circle(pt(paint.cx), pt(paint.cy), pt(min(paint.w, paint.h) / 2))
+        else:
+            path.rect(pt(paint.x), pt(paint.y), pt(paint.w), pt(paint.h))
+        self.c.clipPath(path, stroke=0, fill=0)
 
     def marks(self, page: Page) -> None:
         c, sheet = self.c, self.options.sheet
