@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from pathlib import Path
 
+import pypdf
 import pytest
 from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.build import BuildOptions, Pipeline, check
 from cardgen.cards import icons, render
 from cardgen.core import reportlab_private
 from cardgen.core.project import Project
@@ -48,6 +51,27 @@ def test_card_sheets_with_repeated_sides_are_the_bytes_of_every_side_drawn_anew(
     monkeypatch.setattr(reportlab_private.Repeats, "draw", lambda repeats, key, draw: draw())
     anew = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, _options(lang))
     assert anew == pdf
+
+
+def test_a_repeated_side_with_an_icon_in_its_text_is_the_bytes_of_each_drawn_anew(mini, monkeypatch):
+    wolf = mini / "decks" / "mini" / "roles" / "wolf.yaml"
+    text = wolf.read_text(encoding="utf-8").replace("**one player**", "**one player** :wolf:")
+    wolf.write_text(text.replace("count: 2", "count: 12"), "utf-8")  # two pages: wolves where wolves were
+    project = Project.at(mini / "decks")
+    files = check(project, [], strict=False)[0]
+    prepared, problems = Pipeline(project, BuildOptions()).prepare(files[0], "en")
+    assert prepared is not None, problems
+    drawn = []
+    original = render._Painter.side
+    monkeypatch.setattr(render._Painter, "side", lambda *args: (drawn.append(args), original(*args)))
+    pdf = render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, _options("en"))
+    assert len(drawn) < sum(len(page.slots) for page in prepared.pages)
+    fronts = pypdf.PdfReader(io.BytesIO(pdf)).pages[2].get_contents().get_data()
+    # The wolf's symbol, and the icon in the text, on each wolf of the second sheet.
+    assert prepared.pages[2].side == "front"
+    assert len(re.findall(rb"/FormXob\.Sym\d+ Do", fronts)) == 2 * len(prepared.pages[2].slots) >= 4
+    monkeypatch.setattr(reportlab_private.Repeats, "draw", lambda repeats, key, draw: draw())
+    assert render.render_pdf(prepared.deck, prepared.pages, prepared.faces, prepared.book, _options("en")) == pdf
 
 
 def _canvas() -> tuple[io.BytesIO, Canvas]:
