@@ -102,7 +102,8 @@ class _Painter:
         self.images: dict[str, ImageReader] = {}
         self.patterns: dict[tuple[Path, str, float, float, Size, Rect], str] = {}
         self.repeats = Repeats(canvas, 512)
-        # A card's frame, panel and pill are where every card of its size has them.
+        # Shapes that recur where they were: a card's frame, panel and pill on every card of its size,
+        # a card place's clip and the crop marks on every sheet of a run, the ruler on every page.
         self.shapes = Repeats(canvas, 256)
 
     # -- symbols: each (file, colour) becomes one PDF form, drawn as often as needed
@@ -313,7 +314,6 @@ class _Painter:
         self.layout = self.faces.layout_for(card.group)
         round_ = card.group.shape == "round"
         c.saveState()
-        # Every page of a run has its cards in the same places.
         self.shapes.draw(("clip", round_, slot.paint), lambda: self.clip(slot.paint, round_))
         c.translate(pt(slot.trim.x), pt(slot.trim.y))
         if slot.rotation == 180:
@@ -355,7 +355,6 @@ class _Painter:
         c, sheet = self.c, self.options.sheet
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(sheet["crop-marks"]["line-width-pt"])
-        # A run's full sheets have the same marks, and every page the same ruler.
         self.shapes.draw(("marks", page.marks), lambda: self.lines(page.marks))
         if page.fold_line:
             x1, y1, x2, y2 = page.fold_line
