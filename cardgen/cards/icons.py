@@ -2,7 +2,9 @@
 
 Each (file, colour, hole colour) becomes one PDF form the first time it is
 drawn on a canvas and is reused after that, so 36 werewolf cards carry one
-copy of the wolf. Shared by the card sheets and the documents, which also
+copy of the wolf. The form's content is drawn once a process: another canvas
+(the game's sheets in another language, its rulebook) makes its form of the
+same operators. Shared by the card sheets and the documents, which also
 draw a card's icon inline in a text (``:werewolf:`` in the card markup).
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -53,6 +55,8 @@ class _Parsed:
 
     drawing: shapes.Drawing
     shapes: tuple[tuple[shapes.Shape, Color | None, Color | None], ...]  # (shape, fill, stroke)
+    # Each colouring's form content, by the colours' exact values (two colours of one hex value may differ).
+    forms: dict[tuple, reportlab_private.FormCode] = field(default_factory=dict)
 
     @cached_property
     def holes(self) -> bool:
@@ -123,6 +127,18 @@ def _hexval(color: Color) -> str:
     return value
 
 
+def _colouring(color: Color | None, hole: Color) -> tuple | None:
+    """The colours' exact values, which ReportLab writes (two colours of one hex value may differ); None
+    where one is another kind of colour than a plain RGB one."""
+    if (color is not None and type(color) is not Color) or type(hole) is not Color:
+        return None
+    return (None if color is None else _rgba(color), _rgba(hole))
+
+
+def _rgba(color: Color) -> tuple[float, float, float, float]:
+    return color.red, color.green, color.blue, color.alpha
+
+
 class Undrawable(Exception):
     """An SVG that svglib or ReportLab cannot draw: its bytes, and what they said (the message)."""
 
@@ -165,11 +181,8 @@ class IconPainter:
         """As draw, for an SVG's bytes."""
         name, drawing = self.form(data, color, hole)
         scale = min(w / drawing.width, h / drawing.height)
-        self.c.saveState()
-        self.c.translate(x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
-        self.c.scale(scale, scale)
-        self.c.doForm(name)
-        self.c.restoreState()
+        x, y = x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2
+        reportlab_private.place_form(self.c, name, x, y, scale)
 
     def form(self, data: bytes, color: Color | None, hole: Color = white) -> tuple[str, shapes.Drawing]:
         """The name of the form of an SVG's colouring on this canvas, made on first use, and its drawing;
@@ -181,15 +194,28 @@ class IconPainter:
             if name is None:
                 # Named by first use, not by hash(), so that rebuilds are byte-identical.
                 self.forms[key] = name = f"Sym{len(self.forms)}"
-                _paint(parsed, color, hole)
-                # Otherwise the drawing starts from Helvetica, which would end up referenced but not embedded.
-                parsed.drawing.initialFontName = self.body_font
-                self.c.beginForm(name, 0, 0, parsed.drawing.width, parsed.drawing.height)
-                renderPDF.draw(parsed.drawing, self.c, 0, 0)
-                self.c.endForm()
+                self._make(parsed, name, color, hole)
         except Exception as exc:  # noqa: BLE001 - whatever svglib or ReportLab raise is the reason
             raise Undrawable(data, said(exc)) from None
         return name, parsed.drawing
+
+    def _make(self, parsed: _Parsed, name: str, color: Color | None, hole: Color) -> None:
+        drawing = parsed.drawing
+        colouring = _colouring(color, hole)
+        made = parsed.forms.get(colouring) if colouring else None
+        if made is not None:
+            reportlab_private.replay_form(self.c, name, drawing.width, drawing.height, made)
+            return
+
+        def draw() -> None:
+            _paint(parsed, color, hole)
+            # Otherwise the drawing starts from Helvetica, which would end up referenced but not embedded.
+            drawing.initialFontName = self.body_font
+            renderPDF.draw(drawing, self.c, 0, 0)
+
+        made = reportlab_private.record_form(self.c, name, drawing.width, drawing.height, draw)
+        if made is not None and colouring:
+            parsed.forms[colouring] = made
 
     def register_inline(self, icons: dict[str, tuple[Path, Color]]) -> None:
         """Lets text on this canvas draw `:card-id:` icons (cardgen.text.lines draws them)."""

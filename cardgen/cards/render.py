@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -28,7 +28,7 @@ from cardgen.cards.faces import RASTER, BackFace, Face, Faces, ListFace, RoleFac
 from cardgen.cards.icons import IconPainter, has_holes, icon_bytes
 from cardgen.cards.layout import Page, Slot, widest_bleed
 from cardgen.core import pdfinfo
-from cardgen.core.reportlab_private import SpilledPages
+from cardgen.core.reportlab_private import Repeats, SpilledPages
 from cardgen.core.units import Rect, Size, mm, pt
 from cardgen.deck.model import Deck, Group, team_color
 from cardgen.text import textfit
@@ -101,6 +101,10 @@ class _Painter:
         self.icons.register_inline(inline_icons(deck))
         self.images: dict[str, ImageReader] = {}
         self.patterns: dict[tuple[Path, str, float, float, Size, Rect], str] = {}
+        self.repeats = Repeats(canvas, 512)
+        # Shapes that recur where they were: a card's frame, panel and pill on every card of its size,
+        # a card place's clip and the crop marks on every sheet of a run, the ruler on every page.
+        self.shapes = Repeats(canvas, 256)
 
     # -- symbols: each (file, colour) becomes one PDF form, drawn as often as needed
     def picture(self, path: Path, box: Rect, fit: str = "contain", focus: tuple[float, float] = (0.5, 0.5)) -> None:
@@ -132,8 +136,10 @@ class _Painter:
         if stroke is not None:
             c.setStrokeColor(stroke)
             c.setLineWidth(pt(width))
-        c.roundRect(
-            pt(r.x), pt(r.y), pt(r.w), pt(r.h), pt(radius), stroke=int(stroke is not None), fill=int(fill is not None)
+        lines, paint = int(stroke is not None), int(fill is not None)
+        self.shapes.draw(
+            ("rect", r, radius, lines, paint),
+            lambda: c.roundRect(pt(r.x), pt(r.y), pt(r.w), pt(r.h), pt(radius), stroke=lines, fill=paint),
         )
 
     # -- card sides, drawn in card coordinates (origin at the trim's bottom-left)
@@ -224,8 +230,10 @@ class _Painter:
         if stroke is not None:
             self.c.setStrokeColor(stroke)
             self.c.setLineWidth(pt(width))
-        self.c.circle(
-            pt(r.cx), pt(r.cy), pt(min(r.w, r.h) / 2), stroke=int(stroke is not None), fill=int(fill is not None)
+        lines, paint = int(stroke is not None), int(fill is not None)
+        self.shapes.draw(
+            ("circle", r, lines, paint),
+            lambda: self.c.circle(pt(r.cx), pt(r.cy), pt(min(r.w, r.h) / 2), stroke=lines, fill=paint),
         )
 
     def edge(self, path: Path, panel: Rect, color: Color) -> None:
@@ -293,6 +301,12 @@ class _Painter:
             self.c.endForm()
         self.c.doForm(name)
 
+    def side(self, face: Face | BackFace, group: Group, paint: Rect, slot: Slot) -> None:
+        if isinstance(face, BackFace):
+            self.back(face, group, paint, slot.around(self.bleed))
+        else:
+            self.face(face, paint)
+
     # -- sheet furniture
     def slot(self, slot: Slot) -> None:
         c = self.c
@@ -300,12 +314,7 @@ class _Painter:
         self.layout = self.faces.layout_for(card.group)
         round_ = card.group.shape == "round"
         c.saveState()
-        path = c.beginPath()
-        if round_:
-            path.circle(pt(slot.paint.cx), pt(slot.paint.cy), pt(min(slot.paint.w, slot.paint.h) / 2))
-        else:
-            path.rect(pt(slot.paint.x), pt(slot.paint.y), pt(slot.paint.w), pt(slot.paint.h))
-        c.clipPath(path, stroke=0, fill=0)
+        self.shapes.draw(("clip", round_, slot.paint), lambda: self.clip(slot.paint, round_))
         c.translate(pt(slot.trim.x), pt(slot.trim.y))
         if slot.rotation == 180:
             c.translate(pt(slot.trim.w), pt(slot.trim.h))
@@ -313,32 +322,51 @@ class _Painter:
         paint = Rect(slot.paint.x - slot.trim.x, slot.paint.y - slot.trim.y, slot.paint.w, slot.paint.h)
         if slot.rotation == 180:
             paint = Rect(slot.trim.w - (paint.x + paint.w), slot.trim.h - (paint.y + paint.h), paint.w, paint.h)
+        face: Face | BackFace
         if slot.side == "front":
-            self.face(self.faces.fronts[card.id], paint)
-        elif card.id in self.faces.card_backs:
-            self.face(self.faces.card_backs[card.id], paint)
+            face = self.faces.fronts[card.id]
         else:
-            self.back(self.faces.backs[card.group.id], card.group, paint, slot.around(self.bleed))
+            face = self.faces.card_backs.get(card.id) or self.faces.backs[card.group.id]
+        # In card coordinates, a side looks the same wherever it sits: the copies of a card and the backs
+        # of a group are drawn once, and repeated (the faces live as long as the painter, and so their ids).
+        key = (id(face), paint.x, paint.y, paint.w, paint.h, slot.trim.w, slot.trim.h)
+        self.repeats.draw(key, lambda: self.side(face, card.group, paint, slot))
         c.restoreState()
         if round_ and self.options.cutting_aids:
             # The cut guide: a thin dark circle on the trim line.
             guide = self.options.sheet["cut-guide"]
             c.setStrokeColorRGB(0, 0, 0)
             c.setLineWidth(guide["line-width-pt"])
-            c.circle(pt(slot.trim.cx), pt(slot.trim.cy), pt(slot.trim.w / 2), stroke=1, fill=0)
+            trim = slot.trim
+            self.shapes.draw(
+                ("guide", trim), lambda: c.circle(pt(trim.cx), pt(trim.cy), pt(trim.w / 2), stroke=1, fill=0)
+            )
+
+    def clip(self, paint: Rect, round_: bool) -> None:
+        """Nothing drawn after reaches past the paint area (until the state is restored)."""
+        path = self.c.beginPath()
+        if round_:
+            path.circle(pt(paint.cx), pt(paint.cy), pt(min(paint.w, paint.h) / 2))
+        else:
+            path.rect(pt(paint.x), pt(paint.y), pt(paint.w), pt(paint.h))
+        self.c.clipPath(path, stroke=0, fill=0)
 
     def marks(self, page: Page) -> None:
         c, sheet = self.c, self.options.sheet
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(sheet["crop-marks"]["line-width-pt"])
-        for x1, y1, x2, y2 in page.marks:
-            c.line(pt(x1), pt(y1), pt(x2), pt(y2))
+        self.shapes.draw(("marks", page.marks), lambda: self.lines(page.marks))
         if page.fold_line:
             x1, y1, x2, y2 = page.fold_line
             c.setLineWidth(sheet["fold"]["line-width-pt"])
             c.setDash([pt(d) for d in sheet["fold"]["dash"]])
             c.line(pt(x1), pt(y1), pt(x2), pt(y2))
             c.setDash()
+
+    def lines(self, segments: Iterable[tuple[float, float, float, float]]) -> None:
+        """Straight lines from (x1, y1) to (x2, y2) mm, in the stroke colour and width set."""
+        for x1, y1, x2, y2 in segments:
+            self.c.line(pt(x1), pt(y1), pt(x2), pt(y2))
 
     def info(self, page: Page, number: int, total: int) -> None:
         """The page-info block: a 50 mm ruler, what it is for, and which page this is.
@@ -368,8 +396,7 @@ class _Painter:
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(ruler["line-width-pt"])
         top = depth - 0.2
-        for segment in _ruler(length, top):
-            c.line(*segment)
+        self.shapes.draw(("ruler", length, top), lambda: self.lines(_ruler(length, top)))
         self.line(strings["ruler"], 0, top - 1.2 - mm(size), size)
         # Raised by the descenders' depth (0.24 em in Noto Sans), so that no "g" or "p" leaves the strip.
         self.line(label, 0, mm(size) * 0.3, size)
@@ -407,11 +434,10 @@ class _Painter:
         c.showPage()
 
 
-@lru_cache(maxsize=8)
-def _ruler(length: float, top: float) -> tuple[tuple[float, float, float, float], ...]:
-    """The ruler's line and its millimetre ticks, in points: the same on every page."""
+def _ruler(length: float, top: float) -> list[tuple[float, float, float, float]]:
+    """The ruler's line and its millimetre ticks."""
     ticks = [(tick, 1.2 if tick % 10 == 0 else 0.8 if tick % 5 == 0 else 0.45) for tick in range(int(length) + 1)]
-    return ((0, pt(top), pt(length), pt(top)), *((pt(tick), pt(top), pt(tick), pt(top - drop)) for tick, drop in ticks))
+    return [(0, top, length, top), *((tick, top, tick, top - drop) for tick, drop in ticks)]
 
 
 def render_pdf(deck: Deck, pages: list[Page], faces: Faces, book: FontBook, options: RenderOptions) -> bytes:

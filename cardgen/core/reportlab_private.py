@@ -5,14 +5,21 @@ written out as they end (``SpilledPages``).
 Each is here because ReportLab offers no public way to the same thing, and each was checked with
 the ReportLab versions pyproject.toml allows (5.1 up to 6): a new major version is to be checked
 against this list first. Only modules that draw import this one, so it loads ReportLab freely.
+
+Also here, because they read and write a canvas's content as ReportLab keeps it: drawings a canvas
+repeats written again from what ReportLab wrote the first time (``Repeats``), and a form's content
+made on one canvas made into the same form on another (``record_form``, ``replay_form``).
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from reportlab import rl_config
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
 from reportlab.platypus import paragraph as _paragraph
 from reportlab.rl_config import _FUZZ
@@ -63,6 +70,107 @@ def kept_together(keep: Any) -> list:
 def frame_left(frame: Any) -> float:
     """A platypus Frame's left edge, in points."""
     return frame._x1
+
+
+class Repeats:
+    """Drawings a canvas repeats (a card's copies, a group's backs), each drawn by ReportLab the first
+    time and written again after from what it wrote then: its operators, and the forms and images it
+    placed (a page lists those it uses). The same bytes, without building the same paths, colours and
+    text again.
+
+    A drawing is repeated by `key`, which must name everything it depends on besides the canvas's state
+    (whose parts that ReportLab writes differently from are added to the key). Its own changes of state
+    it must undo (between saveState and restoreState), and it must leave the content before it as it was
+    (a transformation first merges into one before it): one that does not, or that does more than add
+    operators and place forms (a link, a colour separation, a shading), is drawn anew each time. The last
+    `kept` drawings are kept, so that a deck of thousands of different cards is drawn in the same memory."""
+
+    def __init__(self, canvas: Any, kept: int):
+        self.canvas, self.kept = canvas, kept
+        self.drawn: dict[Hashable, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+    def draw(self, key: Hashable, draw: Callable[[], None]) -> None:
+        canvas = self.canvas
+        code, forms = canvas._code, canvas._formsinuse
+        key = (key, canvas._fontname, canvas._fontsize, canvas._leading, canvas._fillMode, _alphas(canvas))
+        drawn = self.drawn.pop(key, None)
+        if drawn is not None:
+            code.extend(drawn[0])
+            forms.extend(drawn[1])
+            self.drawn[key] = drawn  # the most recently drawn last, the first to go the least recently
+            return
+        start, placed, before, others = len(code), len(forms), code[-1] if code else None, _others(canvas)
+        draw()
+        kept = canvas._code is code and canvas._formsinuse is forms and _others(canvas) == others
+        if kept and (code[start - 1] is before if start else True):
+            if len(self.drawn) >= self.kept:
+                del self.drawn[next(iter(self.drawn))]
+            self.drawn[key] = (tuple(code[start:]), tuple(forms[placed:]))
+
+
+@dataclass(frozen=True)
+class FormCode:
+    """A form's content as ReportLab wrote it, and the PDF version its operators need."""
+
+    code: tuple[str, ...]
+    version: tuple[int, int]
+
+
+def record_form(canvas: Any, name: str, width: float, height: float, draw: Callable[[], None]) -> FormCode | None:
+    """Form `name`, from (0, 0) to (width, height), made on the canvas of what draw() draws; its content,
+    where another canvas makes the same form of it: it names no resource (a font, a form, a transparency,
+    named by each document) and uses nothing of the document's. A drawing that does is drawn anew each time."""
+    document = canvas._doc
+    version, document._pdfVersion = document._pdfVersion, (0, 0)  # to learn what the drawing needs
+    try:
+        canvas.beginForm(name, 0, 0, width, height)
+        draw()
+        code, needed = tuple(canvas._code), document._pdfVersion
+        alone = not (
+            canvas._formsinuse
+            or canvas._annotationrefs
+            or canvas._colorsUsed
+            or canvas._shadingUsed
+            or canvas._extgstate._c
+            or any("/" in line for line in code)
+        )
+        canvas.endForm()
+    finally:
+        document._pdfVersion = max(version, document._pdfVersion)
+    return FormCode(code, needed) if alone else None
+
+
+def replay_form(canvas: Any, name: str, width: float, height: float, form: FormCode) -> None:
+    """Form `name` made on the canvas of a recorded content: the form record_form made of the drawing."""
+    canvas.beginForm(name, 0, 0, width, height)
+    canvas._code.extend(form.code)
+    canvas._doc._pdfVersion = max(canvas._doc._pdfVersion, form.version)
+    canvas.endForm()
+
+
+def place_form(canvas: Any, name: str, x: float, y: float, scale: float) -> None:
+    """What canvas.saveState(), translate(x, y), scale(scale, scale), doForm(name) and restoreState()
+    write, written without saving and restoring the canvas's state, which nothing between them changes.
+    ReportLab merges the scaling into the translation as written, numbers read back from their text."""
+    e, f = fp_str(x, y).split()
+    xobject = canvas._doc.getXObjectName(name)
+    canvas._code.extend(("q", f"{fp_str(scale, 0, 0, scale, float(e), float(f))} cm", f"/{xobject} Do", "Q"))
+    canvas._formsinuse.append(name)
+
+
+def _alphas(canvas: Any) -> tuple:
+    # ReportLab writes a transparency only where it differs from the state's.
+    return tuple(sorted(canvas._extgstate._d.items()))
+
+
+def _others(canvas: Any) -> tuple:
+    """What a page holds besides its operators and forms, which a repeated drawing must not add to."""
+    return (
+        len(canvas._annotationrefs),
+        len(canvas._colorsUsed),
+        len(canvas._shadingUsed),
+        canvas._currentPageHasImages,
+    )
 
 
 class SpilledPages:
