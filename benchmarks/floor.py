@@ -9,15 +9,22 @@ team pills, edge trails, SVG symbols as recoloured svglib forms, patterned
 backs, crop marks, fold lines and the page-info ruler, in ReportLab's
 invariant mode with compressed pages.
 
-It is strict: it does once what needs doing once. Each font file and each SVG
-is parsed once per process (an SVG is recoloured in place before each of its
-forms is made); each (symbol, colouring) is one form per PDF; each back's
-pattern is one form per PDF (per pattern, colour and card size), placed on
-every back that shows it. Each text comes broken into lines, as cardgen broke
-it, each line a list of runs of one font: the floor draws them with one text
-object a text, looking the font up once a run (not a character), with no
-markup to parse and no line breaking; a centred line is measured once per
-process.
+It is strict: whatever cardgen does once, it does once. Each font file and
+each SVG is parsed once per process; each (symbol, colouring) is one form per
+PDF, drawn by svglib once per process (the SVG recoloured in place first) and
+its operators written again into the same form of every other PDF; a form is
+placed with the four operators that saving the state, moving, scaling, placing
+it and restoring the state write, written at once. Each back's pattern is one
+form per PDF (per pattern, colour and card size), placed on every back that
+shows it. Each card side is drawn once a PDF and its operators written again
+for the other copies and the other backs of its group (the side is drawn in
+card coordinates, so it is the same wherever it sits); so are the shapes that
+recur where they were: frames, panels, pills, each card place's clip, the cut
+guides, the crop marks and the page-info ruler. Each text comes broken into
+lines, as cardgen broke it, each line a list of runs of one font: the floor
+draws them with one text object a text, looking the font up once a run (not a
+character), with no markup to parse and no line breaking; a centred line is
+measured once per process.
 
 What it leaves out is everything cardgen does beyond drawing: reading and
 validating YAML, resolving languages, the shrink-to-fit search and the line
@@ -38,6 +45,7 @@ import time
 
 from reportlab.graphics import renderPDF, shapes
 from reportlab.lib.colors import Color
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
@@ -72,11 +80,46 @@ class Fonts:
         return font
 
 
+class Repeats:
+    """Drawings a PDF repeats, each drawn once and its operators (and the forms it placed, which a page
+    lists) written again where it recurs. A drawing must undo its changes of state, and start with no
+    transformation (ReportLab would merge one into a transformation before it)."""
+
+    def __init__(self, c: Canvas):
+        self.c = c
+        self.drawn: dict = {}
+
+    def draw(self, key, draw, *args) -> None:
+        """draw(*args) the first time, its operators after."""
+        c = self.c
+        drawn = self.drawn.get(key)
+        if drawn is None:
+            start, placed = len(c._code), len(c._formsinuse)
+            draw(*args)
+            self.drawn[key] = (c._code[start:], c._formsinuse[placed:])
+        else:
+            c._code.extend(drawn[0])
+            c._formsinuse.extend(drawn[1])
+
+
+def place(c: Canvas, name: str, x: float, y: float, scale: float) -> None:
+    """Form `name` placed as saveState, translate(x, y), scale(scale, scale), doForm and restoreState place
+    it, its operators written at once: ReportLab merges the scaling into the translation as written."""
+    e, f = fp_str(x, y).split()
+    c._code.extend(
+        ("q", f"{fp_str(scale, 0, 0, scale, float(e), float(f))} cm", f"/{c._doc.getXObjectName(name)} Do", "Q")
+    )
+    c._formsinuse.append(name)
+
+
 class Symbols:
-    """Each SVG parsed once per process; each (file, colour, hole) drawn once per canvas as a form."""
+    """Each SVG parsed once per process; each (file, colour, hole) one form per canvas, drawn by svglib
+    once per process and its operators written again into the same form on other canvases."""
 
     def __init__(self):
         self.parsed: dict[str, tuple[shapes.Drawing, list]] = {}
+        # A recoloured form's operators and the PDF version they need, by (file, colour, hole).
+        self.recorded: dict[tuple, tuple[list[str], tuple[int, int]]] = {}
         self.body_font = ""  # of the PDF being drawn
 
     def drawing(self, path: str):
@@ -101,11 +144,13 @@ class Symbols:
         x, y, w, h = box or sym["box"]
         name, drawing = self.form(c, forms, sym)
         scale = min(w * MM / drawing.width, h * MM / drawing.height)
-        c.saveState()
-        c.translate(x * MM + (w * MM - drawing.width * scale) / 2, y * MM + (h * MM - drawing.height * scale) / 2)
-        c.scale(scale, scale)
-        c.doForm(name)
-        c.restoreState()
+        place(
+            c,
+            name,
+            x * MM + (w * MM - drawing.width * scale) / 2,
+            y * MM + (h * MM - drawing.height * scale) / 2,
+            scale,
+        )
 
     def form(self, c: Canvas, forms: dict, sym: dict):
         """The name of the symbol's form in this PDF (made on first use) and its drawing."""
@@ -115,16 +160,29 @@ class Symbols:
         name = forms.get(key)
         if name is None:
             name = forms[key] = f"S{len(forms)}"
-            if color is not None:
-                ink, paper = Color(*color), Color(*hole)
-                for node, filled, white, stroked in leaves:
-                    if filled:
-                        node.fillColor = paper if white else ink
-                    if stroked:
-                        node.strokeColor = ink
-            drawing.initialFontName = self.body_font
             c.beginForm(name, 0, 0, drawing.width, drawing.height)
-            renderPDF.draw(drawing, c, 0, 0)
+            recorded = self.recorded.get(key)
+            document = c._doc
+            if recorded is not None:
+                c._code.extend(recorded[0])
+                document._pdfVersion = max(document._pdfVersion, recorded[1])
+            else:
+                # The PDF version the drawing needs (svglib's drawings ask for 1.4, transparency), to ask for again.
+                version, document._pdfVersion = document._pdfVersion, (0, 0)
+                if color is not None:
+                    ink, paper = Color(*color), Color(*hole)
+                    for node, filled, white, stroked in leaves:
+                        if filled:
+                            node.fillColor = paper if white else ink
+                        if stroked:
+                            node.strokeColor = ink
+                drawing.initialFontName = self.body_font
+                renderPDF.draw(drawing, c, 0, 0)
+                # Operators that name no resource (a font, a form, a transparency: named by each PDF) are
+                # the same in any PDF; the file's own colours depend on the last recolouring, so are drawn anew.
+                if color is not None and not any("/" in line for line in c._code):
+                    self.recorded[key] = (list(c._code), document._pdfVersion)
+                document._pdfVersion = max(version, document._pdfVersion)
             c.endForm()
         return name, drawing
 
@@ -153,6 +211,7 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols, texts: dict) -> bytes:
     c.setCreator("floor")
     symbols.body_font = body
     forms: dict = {}
+    repeats = Repeats(c)  # card sides and the shapes that recur where they were, drawn once a PDF
     patterns: dict = {}  # each (pattern, colour, card area) one form per PDF, placed on every back that shows it
 
     def text(t: dict) -> None:
@@ -176,7 +235,25 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols, texts: dict) -> bytes:
 
     def rect(r, radius=0.0, fill=None) -> None:
         c.setFillColorRGB(*fill)
-        c.roundRect(r[0] * MM, r[1] * MM, r[2] * MM, r[3] * MM, radius * MM, stroke=0, fill=1)
+        repeats.draw(
+            ("rect", *r, radius),
+            lambda: c.roundRect(r[0] * MM, r[1] * MM, r[2] * MM, r[3] * MM, radius * MM, stroke=0, fill=1),
+        )
+
+    def clip_to(clip, round_) -> None:
+        path = c.beginPath()
+        if round_:
+            path.circle((clip[0] + clip[2] / 2) * MM, (clip[1] + clip[3] / 2) * MM, min(clip[2], clip[3]) / 2 * MM)
+        else:
+            path.rect(clip[0] * MM, clip[1] * MM, clip[2] * MM, clip[3] * MM)
+        c.clipPath(path, stroke=0, fill=0)
+
+    def guide(trim) -> None:
+        c.circle((trim[0] + trim[2] / 2) * MM, (trim[1] + trim[3] / 2) * MM, trim[2] / 2 * MM, stroke=1, fill=0)
+
+    def segments(lines) -> None:
+        for x1, y1, x2, y2 in lines:
+            c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
 
     def circle(r, fill) -> None:
         c.setFillColorRGB(*fill)
@@ -255,6 +332,12 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols, texts: dict) -> bytes:
             if f["title"]:
                 text(f["title"])
 
+    def ruler(top, length) -> None:
+        c.line(0, top * MM, length * MM, top * MM)
+        for tick in range(int(length) + 1):
+            drop = 1.2 if tick % 10 == 0 else 0.8 if tick % 5 == 0 else 0.45
+            c.line(tick * MM, top * MM, tick * MM, (top - drop) * MM)
+
     sheet = pdf["sheet"]
     faces = pdf["faces"]
     for page in pdf["pages"]:
@@ -263,28 +346,26 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols, texts: dict) -> bytes:
         c.setTrimBox(tuple(v * MM for v in page["trim_box"]))
         c.setBleedBox(tuple(v * MM for v in page["bleed_box"]))
         for slot in page["slots"]:
-            clip, trim = slot["clip"], slot["trim"]
+            clip, trim, round_ = slot["clip"], slot["trim"], slot["round"]
+            paint, area = slot["paint"], slot["area"]
             c.saveState()
-            path = c.beginPath()
-            if slot["round"]:
-                path.circle((clip[0] + clip[2] / 2) * MM, (clip[1] + clip[3] / 2) * MM, min(clip[2], clip[3]) / 2 * MM)
-            else:
-                path.rect(clip[0] * MM, clip[1] * MM, clip[2] * MM, clip[3] * MM)
-            c.clipPath(path, stroke=0, fill=0)
+            repeats.draw(("clip", round_, *clip), clip_to, clip, round_)
             c.translate(trim[0] * MM, trim[1] * MM)
             if slot["rotation"] == 180:
                 c.translate(trim[2] * MM, trim[3] * MM)
                 c.rotate(180)
-            face(faces[slot["face"]], slot["paint"], slot["area"])
+            # In card coordinates a side looks the same wherever it sits: the copies of a card and the
+            # backs of a group are drawn once.
+            repeats.draw(("side", slot["face"], *paint, *area), face, faces[slot["face"]], paint, area)
             c.restoreState()
-            if slot["round"]:
+            if round_:
                 c.setStrokeColorRGB(0, 0, 0)
                 c.setLineWidth(sheet["guide_width_pt"])
-                c.circle((trim[0] + trim[2] / 2) * MM, (trim[1] + trim[3] / 2) * MM, trim[2] / 2 * MM, stroke=1, fill=0)
+                repeats.draw(("guide", *trim), guide, trim)
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(sheet["mark_width_pt"])
-        for x1, y1, x2, y2 in page["marks"]:
-            c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
+        marks = page["marks"]
+        repeats.draw(("marks", *map(tuple, marks)), segments, marks)
         if page["fold"]:
             x1, y1, x2, y2 = page["fold"]
             c.setLineWidth(sheet["fold_width_pt"])
@@ -299,10 +380,7 @@ def render_pdf(pdf: dict, fonts: Fonts, symbols: Symbols, texts: dict) -> bytes:
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(info["line_width_pt"])
         top, length = info["top"], info["length"]
-        c.line(0, top * MM, length * MM, top * MM)
-        for tick in range(int(length) + 1):
-            drop = 1.2 if tick % 10 == 0 else 0.8 if tick % 5 == 0 else 0.45
-            c.line(tick * MM, top * MM, tick * MM, (top - drop) * MM)
+        repeats.draw(("ruler", top, length), ruler, top, length)
         c.setFillColorRGB(0.15, 0.15, 0.15)
         size = info["size"]
         for runs, x, y in info["lines"]:
