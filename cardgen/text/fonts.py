@@ -17,6 +17,7 @@ import io
 import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import groupby
 from pathlib import Path
 
@@ -213,6 +214,7 @@ class FontBook:
         return font
 
 
+@cache  # asked for every text fitted, of a handful of languages
 def _primary(lang: str) -> str:
     """ "zh-Hans" → "zh"."""
     return lang.replace("_", "-").split("-")[0]

@@ -58,7 +58,7 @@ def break_cjk(
             widths.append(size)
         elif piece:
             text.append(piece)
-            widths.extend(map(_widths(font, size).__getitem__, piece))
+            widths.extend(map(measures(font, size).__getitem__, piece))
         else:
             continue
         spans.append((len(widths) - (1 if font == ICON else len(piece)), len(widths), font, piece))
@@ -80,23 +80,24 @@ def _line_runs(spans: list[tuple[int, int, str, str]], start: int, end: int) -> 
     return runs
 
 
-class _Widths(dict):
-    """Each character's width in a font at a size, measured on first use (a Chinese text is measured a
-    character at a time, at every size tried: the same few thousand characters, in two fonts)."""
+class Measures(dict):
+    """Each character's or word's width in a font at a size, measured on first use (a Chinese text is
+    measured a character at a time, a Latin one a word at a time, at every size tried: the same few
+    thousand characters, in two fonts, and a deck's words again and again)."""
 
     def __init__(self, font: str, size: float):
         super().__init__()
         self.font, self.size = font, size
 
-    def __missing__(self, char: str) -> float:
+    def __missing__(self, text: str) -> float:
         # Per character, exactly as ReportLab's CJK wrapping measures, so it never breaks our lines again.
-        width = self[char] = stringWidth(char, self.font, self.size)
+        width = self[text] = stringWidth(text, self.font, self.size)
         return width
 
 
 @lru_cache(maxsize=256)
-def _widths(font: str, size: float) -> _Widths:
-    return _Widths(font, size)
+def measures(font: str, size: float) -> Measures:
+    return Measures(font, size)
 
 
 def line_ranges(

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 from weakref import WeakKeyDictionary
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -25,7 +25,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from cardgen.cards.icons import INLINE_CALLBACK
 from cardgen.core import reportlab_private
 from cardgen.text.fonts import ICON
-from cardgen.text.linebreak import split_newlines
+from cardgen.text.linebreak import measures, split_newlines
 
 Run = tuple[str, str]  # (font, text); ICON's text is the card id of an inline icon
 Line = tuple[Run, ...]  # as drawn: a run per change of font, the spaces between words in them
@@ -174,7 +174,7 @@ class _Word:
         self.ends_line = cut  # a piece but the last fills its line to the end
 
     def add(self, font: str, text: str, size: float) -> None:
-        self.width += size if font == ICON else width(text, font, size)
+        self.width += size if font == ICON else measures(font, size)[text]
         if self.parts and self.parts[-1][0] == font != ICON:
             self.parts[-1] = (font, self.parts[-1][1] + text)
         else:
@@ -186,8 +186,7 @@ class _Word:
         return base if font == ICON else font
 
 
-@dataclass(frozen=True)
-class _Setting:
+class _Setting(NamedTuple):  # one a paragraph laid out: a tuple costs less to make than a frozen dataclass
     base: str  # the paragraph's font: the space after an inline icon is in it
     size: float
     first: float  # the room on the first line, pt
@@ -249,10 +248,11 @@ def _words(line: list[Run], size: float) -> list[_Word]:
         if open_word:
             words[-1].space_font = font
         # The words between white spaces of this run, each all in its font.
-        words += [_Word([(font, word)], width(word, font, size), font) for word in rest[:-1]]
+        measure = measures(font, size)
+        words += [_Word([(font, word)], measure[word], font) for word in rest[:-1]]
         open_word = bool(rest[-1])
         if open_word:
-            words.append(_Word([(font, rest[-1])], width(rest[-1], font, size)))
+            words.append(_Word([(font, rest[-1])], measure[rest[-1]]))
     return words
 
 
@@ -263,10 +263,11 @@ def _in_one_font(font: str, text: str, lines: list[Line], setting: _Setting) -> 
     if not words:
         return False
     size, first, room = setting.size, setting.first, setting.room
-    widths = [width(word, font, size) for word in words]
+    measure = measures(font, size)
+    widths = list(map(measure.__getitem__, words))
     if setting.cut and max(widths) > min(first, room):
         return False
-    space = width(" ", font, size)
+    space = measure[" "]
     start, used = 0, widths[0]
     for index in range(1, len(words)):
         wide = used + space + widths[index] if widths[index] > 0 else used
@@ -298,7 +299,7 @@ def _fill(words: list[_Word], lines: list[Line], setting: _Setting) -> None:
         else:
             line.append(word)
             used = wide
-        space = width(" ", word.drawn_space(setting.base), setting.size)
+        space = measures(word.drawn_space(setting.base), setting.size)[" "]
         if word.ends_line:
             lines.append(_drawn(line, setting.base))
             line, used, space = [], 0.0, 0.0
@@ -314,7 +315,7 @@ def _cut(word: _Word, left: float, setting: _Setting) -> list[_Word]:
     limit = left
     for font, text in word.parts:
         for char in [text] if font == ICON else text:
-            advance = size if font == ICON else width(char, font, size)
+            advance = size if font == ICON else measures(font, size)[char]
             piece = pieces[-1]
             if piece.width + advance > limit and (piece.width or advance <= setting.room):
                 if not piece.parts:
