@@ -18,6 +18,7 @@ carry their pinyin above them, fitted with them.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -65,14 +66,8 @@ class _Composer:
         self.problems: list[Problem] = []
         # `:card-id:` draws a card's icon inline, for cards with an SVG icon.
         self.icons = frozenset(card.id for card in deck.cards if card.symbol and card.symbol.suffix.lower() == ".svg")
-        self.parsed: dict[str, tuple[markup.Span, ...]] = {}
-
-    def parse(self, value: str) -> tuple[markup.Span, ...]:
-        """A text's spans; the cards of a team share its label, the groups their back title: each parsed once."""
-        spans = self.parsed.get(value)
-        if spans is None:
-            spans = self.parsed[value] = markup.parse(value, self.icons)
-        return spans
+        # A text's spans: the cards of a team share its label, the groups their back title, each parsed once.
+        self.parse = functools.cache(functools.partial(markup.parse, icons=self.icons))
 
     def fit(
         self,
