@@ -147,8 +147,10 @@ class FontBook:
 
         Coverage is that of the faces for bold/italic; line breaks are not characters to draw.
         """
-        chosen = self._choose(text, self.order(lang), _face_key(bold, italic))
-        if all(map(chosen.__getitem__, set(text) - {"\n"})):
+        chars = set(text)
+        chosen = self._choose(text, chars, self.order(lang), _face_key(bold, italic))
+        chars.discard("\n")
+        if all(map(chosen.__getitem__, chars)):
             return []
         return [ch for ch in dict.fromkeys(text) if ch != "\n" and chosen[ch] is None]
 
@@ -164,8 +166,9 @@ class FontBook:
     def _split(self, span: Span, lang: str) -> list[tuple[str, str]]:
         key = _face_key(span.bold, span.italic)
         order = self.order(lang)
-        chosen = self._choose(span.text, order, key)
-        fonts = set(map(chosen.__getitem__, set(span.text)))
+        distinct = set(span.text)
+        chosen = self._choose(span.text, distinct, order, key)
+        fonts = set(map(chosen.__getitem__, distinct))
         if len(fonts) == 1:
             (only,) = fonts
             if only is not None:
@@ -180,10 +183,13 @@ class FontBook:
                 pieces.append((font, "".join(chars)))
         return pieces
 
-    def _choose(self, text: str, order: tuple[str, ...], key: str) -> dict[str, str | None]:
-        """The font name of each character of text (None: no family has it), remembered for the next text."""
-        chosen = self._chosen.setdefault((order, key), {})
-        if chosen.keys() >= set(text):
+    def _choose(self, text: str, chars: set[str], order: tuple[str, ...], key: str) -> dict[str, str | None]:
+        """The font name of each character of text, whose characters are `chars` (None: no family has it),
+        remembered for the next text."""
+        chosen = self._chosen.get((order, key))
+        if chosen is None:
+            chosen = self._chosen[order, key] = {}
+        if chosen.keys() >= chars:
             return chosen  # most texts: every character seen before
         for ch in dict.fromkeys(text):
             if ch in chosen:

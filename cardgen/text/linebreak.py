@@ -13,7 +13,9 @@ documents by cardgen.documents.text.
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_right
 from functools import lru_cache
+from itertools import accumulate
 
 from reportlab.lib import textsplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -119,15 +121,16 @@ def line_ranges(
 
 def _line_end(text: str, widths: list[float], start: int, limit: float) -> tuple[int, int]:
     """Where the line from start ends, and where the next one starts."""
-    used = 0.0
-    for i in range(start, len(text)):
-        if text[i] == "\n":
-            return i, i + 1
-        used += widths[i]
-        if used > limit + reportlab_private.FUZZ and i > start:
-            end = _break_near(text, start, i)
-            return end, _skip_spaces(text, end)
-    return len(text), len(text)
+    newline = text.find("\n", start)
+    stop = len(text) if newline < 0 else newline
+    # The width up to each character, added up one at a time as a line is filled, at C speed: the first
+    # character past the limit (never the line's first) is found by bisection.
+    used = list(accumulate(widths[start:stop]))
+    over = max(bisect_right(used, limit + reportlab_private.FUZZ), 1)
+    if over < len(used):
+        end = _break_near(text, start, start + over)
+        return end, _skip_spaces(text, end)
+    return (stop, stop + 1) if newline >= 0 else (stop, stop)
 
 
 def _break_near(text: str, start: int, overflow: int) -> int:
