@@ -283,6 +283,8 @@ def _in_one_font(font: str, text: str, lines: list[Line], setting: _Setting) -> 
 def _fill(words: list[_Word], lines: list[Line], setting: _Setting) -> None:
     """Adds the lines `words` make: a word goes to the next line when it would pass the room, and
     one wider than the room is cut by the character where the setting cuts."""
+    base, size, cut = setting.base, setting.size, setting.cut
+    spaces: dict[str, float] = {}  # the width of a space, by font: a line's words are in one or two
     line: list[_Word] = []
     used = space = 0.0
     queue = words[::-1]  # the next word last
@@ -290,21 +292,22 @@ def _fill(words: list[_Word], lines: list[Line], setting: _Setting) -> None:
         word = queue.pop()
         limit = setting.room if lines else setting.first
         wide = used + space + word.width if word.width > 0 else used
-        if setting.cut and wide > limit and word.width > limit and not word.cut:
+        if cut and wide > limit and word.width > limit and not word.cut:
             queue += reversed(_cut(word, limit - space - used, setting))
             continue
         if wide > limit and line:
-            lines.append(_drawn(line, setting.base))
+            lines.append(_drawn(line, base))
             line, used = [word], word.width
         else:
             line.append(word)
             used = wide
-        space = measures(word.drawn_space(setting.base), setting.size)[" "]
+        font = word.drawn_space(base)
+        space = spaces.get(font) or spaces.setdefault(font, measures(font, size)[" "])
         if word.ends_line:
-            lines.append(_drawn(line, setting.base))
+            lines.append(_drawn(line, base))
             line, used, space = [], 0.0, 0.0
     if line:
-        lines.append(_drawn(line, setting.base))
+        lines.append(_drawn(line, base))
 
 
 def _cut(word: _Word, left: float, setting: _Setting) -> list[_Word]:
@@ -330,14 +333,20 @@ def _cut(word: _Word, left: float, setting: _Setting) -> list[_Word]:
 
 def _drawn(words: list[_Word], base: str) -> Line:
     """A line of words as drawn: one space between words."""
-    runs: list[Run] = []
+    runs: list[tuple[str, list[str]]] = []  # each run's pieces, joined once at the end
+    last = None  # the font of the last run, which the next piece of that font joins; None after an icon
     for number, word in enumerate(words):
-        parts = word.parts
         if number:
-            parts = [(words[number - 1].drawn_space(base), " "), *parts]
-        for font, text in parts:
-            if runs and runs[-1][0] == font != ICON:
-                runs[-1] = (font, runs[-1][1] + text)
+            font = words[number - 1].drawn_space(base)
+            if font == last:
+                runs[-1][1].append(" ")
             else:
-                runs.append((font, text))
-    return tuple(runs)
+                runs.append((font, [" "]))
+                last = font
+        for font, text in word.parts:
+            if font == last:
+                runs[-1][1].append(text)
+            else:
+                runs.append((font, [text]))
+                last = None if font == ICON else font
+    return tuple((font, "".join(pieces)) for font, pieces in runs)
