@@ -12,7 +12,6 @@ input gives a byte-identical PDF.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import struct
 from collections.abc import Mapping, Sequence
@@ -50,8 +49,9 @@ ICON = "cardgen-icon"
 
 # Shared by every FontBook: a font is parsed and registered once per process, by its bytes, so
 # that a copy of a bundled font under another name is the same font (ReportLab keeps one per
-# PostScript name and would otherwise refuse the second).
-_LOADED: dict[str, TTFont] = {}
+# PostScript name and would otherwise refuse the second). Kept by length with its bytes (those
+# ReportLab holds, not a copy): a font is found by comparing the few of its length, not by hashing 10 MB.
+_LOADED: dict[int, list[tuple[bytes, TTFont]]] = {}
 _FILES: dict[bytes, Path] = {}  # PostScript name -> the file it was registered from
 
 
@@ -286,8 +286,7 @@ def _register(name: str, path: Path) -> TTFont:
         data = contained.read(path, path.parent, fontcheck.MAX_FONT_BYTES)
     except contained.Refused as error:
         raise FontError((path,), f"cannot use font file {path.name}: {error}") from None
-    digest = hashlib.sha256(data).hexdigest()
-    font = _LOADED.get(digest)
+    font = next((known for same, known in _LOADED.get(len(data), ()) if same == data), None)
     if font is not None:
         return font
     reason = fontcheck.problem(data)
@@ -314,5 +313,5 @@ def _register(name: str, path: Path) -> TTFont:
         )
     pdfmetrics.registerFont(font)
     _FILES[font.face.name] = path
-    _LOADED[digest] = font
+    _LOADED.setdefault(len(data), []).append((data, font))
     return font
