@@ -18,6 +18,7 @@ carry their pinyin above them, fitted with them.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -65,6 +66,8 @@ class _Composer:
         self.problems: list[Problem] = []
         # `:card-id:` draws a card's icon inline, for cards with an SVG icon.
         self.icons = frozenset(card.id for card in deck.cards if card.symbol and card.symbol.suffix.lower() == ".svg")
+        # A text's spans: the cards of a team share its label, the groups their back title, each parsed once.
+        self.parse = functools.cache(functools.partial(markup.parse, icons=self.icons))
 
     def fit(
         self,
@@ -84,7 +87,7 @@ class _Composer:
         beneath it, fitted together. `title`: a name or heading (its second line keeps its colour, at the
         layout's weight), else body text; `ruby`: pinyin over its Chinese (with --pinyin); `shorts`: the
         card's short forms in the two languages, which a card falls back to where its full texts do not fit."""
-        spans = spans if spans is not None else markup.parse(text.value, self.icons)
+        spans = spans if spans is not None else self.parse(text.value)
         other, spec_two = self.deck.second, self.bilingual()
         if spec_two is None or other is None:
             # One language: its short form where the full text does not fit (a small card size).
@@ -95,7 +98,7 @@ class _Composer:
                 )
                 if alone.fits:
                     return alone
-                spans = markup.parse(short.value, self.icons)
+                spans = self.parse(short.value)
             note = ", even with its short-ability; shorten it" if short is not None else ""
             return self.fitted(
                 [self.layer(spans, self.deck.lang, color, spec, ruby)], box, spec, text, what, owner, note
@@ -109,14 +112,12 @@ class _Composer:
             top = [self.layer(first, self.deck.lang, color, spec, ruby)]
             if below is None or below.value == text.value:
                 return top
-            parsed = markup.parse(below.value, self.icons)
+            parsed = self.parse(below.value)
             return top + [
                 self.layer(parsed, other.lang, look.get("color", color), look, ruby, look["scale"], look["gap"], least)
             ]
 
-        tried = bilingual.attempts(
-            spans, second, shorts, lambda short: markup.parse(short.value, self.icons), other.lang
-        )
+        tried = bilingual.attempts(spans, second, shorts, lambda short: self.parse(short.value), other.lang)
         for first, below, _ in tried[:-1]:
             fitted = self.fitted(layers(first, below), box, spec, text, what, owner, None)
             if fitted.fits:
@@ -169,10 +170,11 @@ class _Composer:
         """One language's text of a box, in the weight and slant the spec gives it (bold: all bold; a
         second language's `bold: false` takes bold off a name, `italic: true` slants a text)."""
         bold, italic = spec.get("bold"), spec.get("italic")
-        spans = tuple(
-            markup.Span(s.text, s.bold if bold is None else bold, s.italic or bool(italic), s.icon, s.lang)
-            for s in spans
-        )
+        if bold is not None or italic:
+            spans = tuple(
+                markup.Span(s.text, s.bold if bold is None else bold, s.italic or bool(italic), s.icon, s.lang)
+                for s in spans
+            )
         chinese = ruby and self.pinyin and has_chinese(lang)
         return textfit.Layer(
             spans,
@@ -222,7 +224,8 @@ class _Composer:
         frame, panel = self.framed(card.group.size)
         padding = self.layout["panel"]["padding"]
         boxes = self.layout["boxes"] if card.art or card.symbol else without_picture(self.layout["boxes"])
-        self.check_picture(card, spec_box(panel, boxes["symbol"], padding))
+        symbol_box = spec_box(panel, boxes["symbol"], padding)
+        self.check_picture(card, symbol_box)
         name_box = spec_box(panel, boxes["name"], padding)
         team_box = spec_box(panel, boxes["team"], padding)
         ability_box = spec_box(panel, boxes["text"], padding)
@@ -256,7 +259,7 @@ class _Composer:
                 ruby=True,
             ),
             name_box=name_box,
-            symbol_box=spec_box(panel, boxes["symbol"], padding),
+            symbol_box=symbol_box,
             # Ink-saver draws the pill as an outline, so its label takes the team colour.
             team=self.fit(
                 label,
@@ -364,7 +367,7 @@ class _Composer:
         cards, each by the name the script calls it: one role a line, or, where the layout says
         `list: run-in` (small cards), the roles one after another on a new line, each number held to its name.
         On a bilingual deck each role is called by both names, and the card's text is in both beneath."""
-        spans = list(markup.parse(card.ability.value, self.icons))
+        spans = list(self.parse(card.ability.value))
         bilingual, other_deck = self.bilingual(), self.deck.second
         seconds = {c.id: c for c in other_deck.cards} if bilingual and other_deck else {}
         if "order" in self.deck.night.house:

@@ -70,7 +70,7 @@ Backs are computed as exact mirror images of the fronts about the page centre
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal, TypeVar, get_args
 
@@ -80,6 +80,7 @@ from cardgen.core.units import Rect, Size
 T = TypeVar("T")
 
 Backs = Literal["long", "short", "fold", "none"]
+Side = Literal["front", "back", "fold"]
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ class Slot:
 @dataclass(frozen=True)
 class Page:
     size: Size
-    side: Literal["front", "back", "fold"]
+    side: Side
     slots: tuple[Slot, ...]
     marks: tuple[Segment, ...]  # crop marks (x1, y1, x2, y2), (x1, y1) nearer the cards
     fold_line: Segment | None  # from printable edge to printable edge
@@ -271,6 +272,7 @@ class _Plan:
     rows: int
 
 
+@lru_cache(maxsize=64)  # the decks of a build share their few card sizes
 def _plan(spec: SheetSpec) -> _Plan:
     """The grid to use: the most cards per sheet over both page orientations
     (and, for fold, both fold directions), or, when that leaves no margin for
@@ -316,11 +318,10 @@ def _plan(spec: SheetSpec) -> _Plan:
     candidates.sort(key=lambda plan: -plan.cols * plan.rows)
     for plan in candidates:
         try:
-            _Sheet(plan, Run((), spec), _grid(plan, range(plan.cols * plan.rows), spec)).pages()
+            _pages(plan, spec, _grid(plan, range(plan.cols * plan.rows), spec), ())
+            return plan
         except NoInfoRoom as error:
             no_room = error
-            continue
-        return plan
     raise no_room
 
 
@@ -353,29 +354,32 @@ def _cell(plan: _Plan, spec: SheetSpec, r: int, c: int) -> Rect:
 
 
 def _grid(plan: _Plan, items: Sequence[int], spec: SheetSpec) -> tuple[Slot, ...]:
-    """Front slots for ``items``, row by row from the top left of a grid of
-    plan.cols x plan.rows centred in plan.region (a partial page keeps the
-    positions of a full one)."""
-    bleed, gutter, cols, rows = spec.bleed, spec.gutter, plan.cols, plan.rows
+    """Front slots for ``items``, in the first cells of the grid."""
+    return tuple(Slot(item, "front", *cell, 0) for item, cell in zip(items, _cells(plan, len(items), spec)))
 
-    def occupied(r: int, c: int) -> bool:
-        return 0 <= r < rows and 0 <= c < cols and r * cols + c < len(items)
+
+@lru_cache(maxsize=256)  # every full sheet of a run has the same cells
+def _cells(plan: _Plan, count: int, spec: SheetSpec) -> tuple[tuple[Rect, Rect], ...]:
+    """The trim and paint of ``count`` cells, row by row from the top left of a grid of plan.cols x
+    plan.rows centred in plan.region (a partial page keeps the positions of a full one)."""
+    bleed, gutter, cols, rows = spec.bleed, spec.gutter, plan.cols, plan.rows
 
     # Towards a neighbour the bleed stops halfway across the gutter (nothing
     # with gutter 0), so it never reaches the neighbour's cut line and the two
     # cards' bleeds do not fight; towards an edge or an empty cell it is full.
     def bleed_towards(r: int, c: int) -> float:
-        return min(bleed, gutter / 2) if occupied(r, c) else bleed
+        occupied = 0 <= r < rows and 0 <= c < cols and r * cols + c < count
+        return min(bleed, gutter / 2) if occupied else bleed
 
-    slots = []
-    for i, item in enumerate(items):
+    cells = []
+    for i in range(count):
         r, c = divmod(i, cols)
         trim = _cell(plan, spec, r, c)
         west, east = bleed_towards(r, c - 1), bleed_towards(r, c + 1)
         north, south = bleed_towards(r - 1, c), bleed_towards(r + 1, c)
         paint = Rect(trim.x - west, trim.y - south, trim.w + west + east, trim.h + south + north)
-        slots.append(Slot(item, "front", _shared(trim), _shared(paint), 0))
-    return tuple(slots)
+        cells.append((_shared(trim), _shared(paint)))
+    return tuple(cells)
 
 
 # --- sheets, and tokens in the free cells of others ----------------------------------------
@@ -399,19 +403,29 @@ class _Sheet:
         ]
 
     def pages(self) -> list[Page]:
-        """The page or pages of the sheet: front then back for duplex, fronts
-        only without backs, one page with both halves for fold."""
-        plan, spec = self.plan, self.run.spec
-        fronts = (plan.region, self.cards, tuple(slot for _, slot in self.guests))
-        if plan.mirror is None:
-            return [_page(plan.page, "front", [fronts], None, spec)]
-        mirror = plan.mirror
-        backs = (mirror.rect(plan.region), tuple(map(mirror.slot, fronts[1])), tuple(map(mirror.slot, fronts[2])))
-        if spec.backs == "fold":
-            at, m = mirror.at, spec.margin
-            fold_line = (at, m, at, plan.page.h - m) if mirror.vertical else (m, at, plan.page.w - m, at)
-            return [_page(plan.page, "fold", [fronts, backs], fold_line, spec)]
-        return [_page(plan.page, "front", [fronts], None, spec), _page(plan.page, "back", [backs], None, spec)]
+        """The sheet's pages: front then back for duplex, fronts only without backs, one with both halves for fold."""
+        plan, spec, items = self.plan, self.run.spec, [slot.item for slot in self.cards]
+        if self.guests:
+            return list(_pages(plan, spec, self.cards, tuple(slot for _, slot in self.guests)))
+        # Those of any sheet of the run with as many cards (laid out once), each slot with its own card.
+        return [
+            replace(page, slots=tuple(Slot(items[s.item], s.side, s.trim, s.paint, s.rotation) for s in page.slots))
+            for page in _pages(plan, spec, _grid(plan, range(len(items)), spec), ())
+        ]
+
+
+@lru_cache(maxsize=64)
+def _pages(plan: _Plan, spec: SheetSpec, cards: tuple[Slot, ...], guests: tuple[Slot, ...]) -> tuple[Page, ...]:
+    fronts = (plan.region, cards, guests)
+    if plan.mirror is None:
+        return (_page(plan.page, "front", [fronts], None, spec),)
+    mirror = plan.mirror
+    backs = (mirror.rect(plan.region), tuple(map(mirror.slot, cards)), tuple(map(mirror.slot, guests)))
+    if spec.backs == "fold":
+        at, m = mirror.at, spec.margin
+        fold_line = (at, m, at, plan.page.h - m) if mirror.vertical else (m, at, plan.page.w - m, at)
+        return (_page(plan.page, "fold", [fronts, backs], fold_line, spec),)
+    return _page(plan.page, "front", [fronts], None, spec), _page(plan.page, "back", [backs], None, spec)
 
 
 def _move_to_free_cells(sheet: _Sheet, sheets: list[_Sheet]) -> None:
@@ -463,15 +477,12 @@ def _tokens_in_cell(host: _Sheet, cell: tuple[int, int], tokens: SheetSpec) -> l
 # --- one page ----------------------------------------------------------------------
 
 
-def _page(
-    size: Size,
-    side: Literal["front", "back", "fold"],
-    groups: list[tuple[Rect, tuple[Slot, ...], tuple[Slot, ...]]],
-    fold_line: Segment | None,
-    spec: SheetSpec,
-) -> Page:
-    """A page from groups of slots (the printable area their crop marks must stay in, the
-    cards, and tokens among them that have no cut lines of their own)."""
+# Slots on a page: the area their crop marks stay in, the cards, and tokens among them with no cut lines of their own.
+_Group = tuple[Rect, tuple[Slot, ...], tuple[Slot, ...]]
+
+
+def _page(size: Size, side: Side, groups: list[_Group], fold_line: Segment | None, spec: SheetSpec) -> Page:
+    """A page from groups of slots."""
     slots = tuple(slot for _, cards, guests in groups for slot in cards + guests)
     marks = _shared(
         tuple(mark for region, cards, guests in groups for mark in crop_marks(cards, cards + guests, region, spec))

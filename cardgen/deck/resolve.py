@@ -217,10 +217,7 @@ def _resolve_one(
 
 def _step(r: _Resolver, doc: Doc, path: KeyPath) -> Step:
     spec = doc.get(path)
-    when, when_all, unless = (
-        (value,) if isinstance(value, str) else tuple(value)
-        for value in (spec.get(key, ()) for key in ("if", "if-all", "unless"))
-    )
+    when, when_all, unless = (ids(spec.get(key, ())) for key in ("if", "if-all", "unless"))
     common = {
         "when": when,
         "when_all": when_all,

@@ -12,11 +12,11 @@ input gives a byte-identical PDF.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import groupby
 from pathlib import Path
 
@@ -49,8 +49,9 @@ ICON = "cardgen-icon"
 
 # Shared by every FontBook: a font is parsed and registered once per process, by its bytes, so
 # that a copy of a bundled font under another name is the same font (ReportLab keeps one per
-# PostScript name and would otherwise refuse the second).
-_LOADED: dict[str, TTFont] = {}
+# PostScript name and would otherwise refuse the second). Kept by length with its bytes (those
+# ReportLab holds, not a copy): a font is found by comparing the few of its length, not by hashing 10 MB.
+_LOADED: dict[int, list[tuple[bytes, TTFont]]] = {}
 _FILES: dict[bytes, Path] = {}  # PostScript name -> the file it was registered from
 
 
@@ -146,8 +147,10 @@ class FontBook:
 
         Coverage is that of the faces for bold/italic; line breaks are not characters to draw.
         """
-        chosen = self._choose(text, self.order(lang), _face_key(bold, italic))
-        if all(map(chosen.__getitem__, set(text) - {"\n"})):
+        chars = set(text)
+        chosen = self._choose(text, chars, self.order(lang), _face_key(bold, italic))
+        chars.discard("\n")
+        if all(map(chosen.__getitem__, chars)):
             return []
         return [ch for ch in dict.fromkeys(text) if ch != "\n" and chosen[ch] is None]
 
@@ -163,8 +166,9 @@ class FontBook:
     def _split(self, span: Span, lang: str) -> list[tuple[str, str]]:
         key = _face_key(span.bold, span.italic)
         order = self.order(lang)
-        chosen = self._choose(span.text, order, key)
-        fonts = set(map(chosen.__getitem__, set(span.text)))
+        distinct = set(span.text)
+        chosen = self._choose(span.text, distinct, order, key)
+        fonts = set(map(chosen.__getitem__, distinct))
         if len(fonts) == 1:
             (only,) = fonts
             if only is not None:
@@ -179,10 +183,13 @@ class FontBook:
                 pieces.append((font, "".join(chars)))
         return pieces
 
-    def _choose(self, text: str, order: tuple[str, ...], key: str) -> dict[str, str | None]:
-        """The font name of each character of text (None: no family has it), remembered for the next text."""
-        chosen = self._chosen.setdefault((order, key), {})
-        if chosen.keys() >= set(text):
+    def _choose(self, text: str, chars: set[str], order: tuple[str, ...], key: str) -> dict[str, str | None]:
+        """The font name of each character of text, whose characters are `chars` (None: no family has it),
+        remembered for the next text."""
+        chosen = self._chosen.get((order, key))
+        if chosen is None:
+            chosen = self._chosen[order, key] = {}
+        if chosen.keys() >= chars:
             return chosen  # most texts: every character seen before
         for ch in dict.fromkeys(text):
             if ch in chosen:
@@ -213,6 +220,7 @@ class FontBook:
         return font
 
 
+@cache  # asked for every text fitted, of a handful of languages
 def _primary(lang: str) -> str:
     """ "zh-Hans" → "zh"."""
     return lang.replace("_", "-").split("-")[0]
@@ -278,8 +286,7 @@ def _register(name: str, path: Path) -> TTFont:
         data = contained.read(path, path.parent, fontcheck.MAX_FONT_BYTES)
     except contained.Refused as error:
         raise FontError((path,), f"cannot use font file {path.name}: {error}") from None
-    digest = hashlib.sha256(data).hexdigest()
-    font = _LOADED.get(digest)
+    font = next((known for same, known in _LOADED.get(len(data), ()) if same == data), None)
     if font is not None:
         return font
     reason = fontcheck.problem(data)
@@ -306,5 +313,5 @@ def _register(name: str, path: Path) -> TTFont:
         )
     pdfmetrics.registerFont(font)
     _FILES[font.face.name] = path
-    _LOADED[digest] = font
+    _LOADED.setdefault(len(data), []).append((data, font))
     return font

@@ -13,7 +13,9 @@ documents by cardgen.documents.text.
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_right
 from functools import lru_cache
+from itertools import accumulate
 
 from reportlab.lib import textsplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -58,7 +60,7 @@ def break_cjk(
             widths.append(size)
         elif piece:
             text.append(piece)
-            widths.extend(map(_widths(font, size).__getitem__, piece))
+            widths.extend(map(measures(font, size).__getitem__, piece))
         else:
             continue
         spans.append((len(widths) - (1 if font == ICON else len(piece)), len(widths), font, piece))
@@ -80,23 +82,24 @@ def _line_runs(spans: list[tuple[int, int, str, str]], start: int, end: int) -> 
     return runs
 
 
-class _Widths(dict):
-    """Each character's width in a font at a size, measured on first use (a Chinese text is measured a
-    character at a time, at every size tried: the same few thousand characters, in two fonts)."""
+class Measures(dict):
+    """Each character's or word's width in a font at a size, measured on first use (a Chinese text is
+    measured a character at a time, a Latin one a word at a time, at every size tried: the same few
+    thousand characters, in two fonts, and a deck's words again and again)."""
 
     def __init__(self, font: str, size: float):
         super().__init__()
         self.font, self.size = font, size
 
-    def __missing__(self, char: str) -> float:
+    def __missing__(self, text: str) -> float:
         # Per character, exactly as ReportLab's CJK wrapping measures, so it never breaks our lines again.
-        width = self[char] = stringWidth(char, self.font, self.size)
+        width = self[text] = stringWidth(text, self.font, self.size)
         return width
 
 
 @lru_cache(maxsize=256)
-def _widths(font: str, size: float) -> _Widths:
-    return _Widths(font, size)
+def measures(font: str, size: float) -> Measures:
+    return Measures(font, size)
 
 
 def line_ranges(
@@ -118,15 +121,16 @@ def line_ranges(
 
 def _line_end(text: str, widths: list[float], start: int, limit: float) -> tuple[int, int]:
     """Where the line from start ends, and where the next one starts."""
-    used = 0.0
-    for i in range(start, len(text)):
-        if text[i] == "\n":
-            return i, i + 1
-        used += widths[i]
-        if used > limit + reportlab_private.FUZZ and i > start:
-            end = _break_near(text, start, i)
-            return end, _skip_spaces(text, end)
-    return len(text), len(text)
+    newline = text.find("\n", start)
+    stop = len(text) if newline < 0 else newline
+    # The width up to each character, added up one at a time as a line is filled, at C speed: the first
+    # character past the limit (never the line's first) is found by bisection.
+    used = list(accumulate(widths[start:stop]))
+    over = max(bisect_right(used, limit + reportlab_private.FUZZ), 1)
+    if over < len(used):
+        end = _break_near(text, start, start + over)
+        return end, _skip_spaces(text, end)
+    return (stop, stop + 1) if newline >= 0 else (stop, stop)
 
 
 def _break_near(text: str, start: int, overflow: int) -> int:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 from weakref import WeakKeyDictionary
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -25,7 +25,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from cardgen.cards.icons import INLINE_CALLBACK
 from cardgen.core import reportlab_private
 from cardgen.text.fonts import ICON
-from cardgen.text.linebreak import split_newlines
+from cardgen.text.linebreak import measures, split_newlines
 
 Run = tuple[str, str]  # (font, text); ICON's text is the card id of an inline icon
 Line = tuple[Run, ...]  # as drawn: a run per change of font, the spaces between words in them
@@ -174,7 +174,7 @@ class _Word:
         self.ends_line = cut  # a piece but the last fills its line to the end
 
     def add(self, font: str, text: str, size: float) -> None:
-        self.width += size if font == ICON else width(text, font, size)
+        self.width += size if font == ICON else measures(font, size)[text]
         if self.parts and self.parts[-1][0] == font != ICON:
             self.parts[-1] = (font, self.parts[-1][1] + text)
         else:
@@ -186,8 +186,7 @@ class _Word:
         return base if font == ICON else font
 
 
-@dataclass(frozen=True)
-class _Setting:
+class _Setting(NamedTuple):  # one a paragraph laid out: a tuple costs less to make than a frozen dataclass
     base: str  # the paragraph's font: the space after an inline icon is in it
     size: float
     first: float  # the room on the first line, pt
@@ -249,10 +248,11 @@ def _words(line: list[Run], size: float) -> list[_Word]:
         if open_word:
             words[-1].space_font = font
         # The words between white spaces of this run, each all in its font.
-        words += [_Word([(font, word)], width(word, font, size), font) for word in rest[:-1]]
+        measure = measures(font, size)
+        words += [_Word([(font, word)], measure[word], font) for word in rest[:-1]]
         open_word = bool(rest[-1])
         if open_word:
-            words.append(_Word([(font, rest[-1])], width(rest[-1], font, size)))
+            words.append(_Word([(font, rest[-1])], measure[rest[-1]]))
     return words
 
 
@@ -263,10 +263,11 @@ def _in_one_font(font: str, text: str, lines: list[Line], setting: _Setting) -> 
     if not words:
         return False
     size, first, room = setting.size, setting.first, setting.room
-    widths = [width(word, font, size) for word in words]
+    measure = measures(font, size)
+    widths = list(map(measure.__getitem__, words))
     if setting.cut and max(widths) > min(first, room):
         return False
-    space = width(" ", font, size)
+    space = measure[" "]
     start, used = 0, widths[0]
     for index in range(1, len(words)):
         wide = used + space + widths[index] if widths[index] > 0 else used
@@ -282,6 +283,8 @@ def _in_one_font(font: str, text: str, lines: list[Line], setting: _Setting) -> 
 def _fill(words: list[_Word], lines: list[Line], setting: _Setting) -> None:
     """Adds the lines `words` make: a word goes to the next line when it would pass the room, and
     one wider than the room is cut by the character where the setting cuts."""
+    base, size, cut = setting.base, setting.size, setting.cut
+    spaces: dict[str, float] = {}  # the width of a space, by font: a line's words are in one or two
     line: list[_Word] = []
     used = space = 0.0
     queue = words[::-1]  # the next word last
@@ -289,21 +292,22 @@ def _fill(words: list[_Word], lines: list[Line], setting: _Setting) -> None:
         word = queue.pop()
         limit = setting.room if lines else setting.first
         wide = used + space + word.width if word.width > 0 else used
-        if setting.cut and wide > limit and word.width > limit and not word.cut:
+        if cut and wide > limit and word.width > limit and not word.cut:
             queue += reversed(_cut(word, limit - space - used, setting))
             continue
         if wide > limit and line:
-            lines.append(_drawn(line, setting.base))
+            lines.append(_drawn(line, base))
             line, used = [word], word.width
         else:
             line.append(word)
             used = wide
-        space = width(" ", word.drawn_space(setting.base), setting.size)
+        font = word.drawn_space(base)
+        space = spaces.get(font) or spaces.setdefault(font, measures(font, size)[" "])
         if word.ends_line:
-            lines.append(_drawn(line, setting.base))
+            lines.append(_drawn(line, base))
             line, used, space = [], 0.0, 0.0
     if line:
-        lines.append(_drawn(line, setting.base))
+        lines.append(_drawn(line, base))
 
 
 def _cut(word: _Word, left: float, setting: _Setting) -> list[_Word]:
@@ -314,7 +318,7 @@ def _cut(word: _Word, left: float, setting: _Setting) -> list[_Word]:
     limit = left
     for font, text in word.parts:
         for char in [text] if font == ICON else text:
-            advance = size if font == ICON else width(char, font, size)
+            advance = size if font == ICON else measures(font, size)[char]
             piece = pieces[-1]
             if piece.width + advance > limit and (piece.width or advance <= setting.room):
                 if not piece.parts:
@@ -329,14 +333,20 @@ def _cut(word: _Word, left: float, setting: _Setting) -> list[_Word]:
 
 def _drawn(words: list[_Word], base: str) -> Line:
     """A line of words as drawn: one space between words."""
-    runs: list[Run] = []
+    runs: list[tuple[str, list[str]]] = []  # each run's pieces, joined once at the end
+    last = None  # the font of the last run, which the next piece of that font joins; None after an icon
     for number, word in enumerate(words):
-        parts = word.parts
         if number:
-            parts = [(words[number - 1].drawn_space(base), " "), *parts]
-        for font, text in parts:
-            if runs and runs[-1][0] == font != ICON:
-                runs[-1] = (font, runs[-1][1] + text)
+            font = words[number - 1].drawn_space(base)
+            if font == last:
+                runs[-1][1].append(" ")
             else:
-                runs.append((font, text))
-    return tuple(runs)
+                runs.append((font, [" "]))
+                last = font
+        for font, text in word.parts:
+            if font == last:
+                runs[-1][1].append(text)
+            else:
+                runs.append((font, [text]))
+                last = None if font == ICON else font
+    return tuple((font, "".join(pieces)) for font, pieces in runs)

@@ -85,6 +85,8 @@ def parse(text: str, icons: Collection[str] = ()) -> tuple[Span, ...]:
     """Card text with markup → spans, adjacent spans of one style merged; `:id:` for an id
     in `icons` becomes an icon span."""
     text = unicodedata.normalize("NFC", text).rstrip()
+    if "*" not in text and "\\" not in text and (":" not in text or not icons):
+        return (Span(text),) if text else ()  # most texts: no mark, no escape, no icon
     held = _hold(text)
     tokens = _tokenize(held)
     _pair(tokens)

@@ -151,10 +151,15 @@ def _fit(
 ) -> Fitted:
     box_width, box_height = units.pt(width), units.pt(height)
     prepared = [_prepared(layer, book, align, box_width) for layer in layers]
+    # The search asks a size again (the last one tried is the answer): each laid out once. A dict, not
+    # functools.cache, whose wrapper costs as much to make as a short text does to lay out.
+    laid: dict[float, tuple[list[tuple[float, Layout]], float, float]] = {}
 
-    @cache
     def layout_at(size: float) -> tuple[list[tuple[float, Layout]], float, float]:
         """Each layer's layout with its top (pt below the first's), the height of all and the widest excess."""
+        known = laid.get(size)
+        if known is not None:
+            return known
         placed, top = [], 0.0
         for n, (layer, make) in enumerate(zip(layers, prepared)):
             layer_size = max(size * layer.scale, layer.least)
@@ -162,7 +167,8 @@ def _fit(
             layout = make(layer_size)
             placed.append((top, layout))
             top += layout.height
-        return placed, top, max(layout.too_wide for _, layout in placed)
+        known = laid[size] = placed, top, max(layout.too_wide for _, layout in placed)
+        return known
 
     def fits(size: float) -> bool:
         _, total, too_wide = layout_at(size)
@@ -192,7 +198,7 @@ def _fit(
 def _prepared(layer: Layer, book: FontBook, align: str, width: float) -> Callable[[float], Layout]:
     """How a layer is laid out at a size in a box `width` pt wide: by its own language's fonts and
     line breaks (a span may name another language: its characters take that one's), or as ruby."""
-    cjk = any(book.is_cjk(lang) for lang in {span.lang or layer.lang for span in layer.spans} | {layer.lang})
+    cjk = book.is_cjk(layer.lang) or any(book.is_cjk(span.lang) for span in layer.spans if span.lang)
     pieces = [piece for span in layer.spans for piece in book.runs(span, span.lang or layer.lang)]
     readings = layer.readings
     if readings is not None:
