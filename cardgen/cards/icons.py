@@ -120,7 +120,7 @@ _HEXVALS: dict[tuple[float, float, float, float], str] = {}
 def _hexval(color: Color) -> str:
     # A sheet asks for the same few colours tens of thousands of times; ReportLab formats each anew,
     # and hashing a Color is slower still than making the tuple of its four numbers.
-    key = (color.red, color.green, color.blue, color.alpha)
+    key = _rgba(color)
     value = _HEXVALS.get(key)
     if value is None:
         value = _HEXVALS[key] = color.hexval()

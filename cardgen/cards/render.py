@@ -302,6 +302,7 @@ class _Painter:
         self.c.doForm(name)
 
     def side(self, face: Face | BackFace, group: Group, paint: Rect, slot: Slot) -> None:
+        """A card's front or back, in card coordinates."""
         if isinstance(face, BackFace):
             self.back(face, group, paint, slot.around(self.bleed))
         else:

@@ -42,8 +42,7 @@ def check_text(
         return Where(doc.file, doc.text_line(path, value[:index].count("\n")))
 
     word = not markup_marks or (len(path) > 1 and path[-2] in _NAMES)
-    # A format character is never printable: most texts, printable once their lines are joined, hold none.
-    hidden = None if value.replace("\n", "").isprintable() else writing.invisible(value, word)
+    hidden = writing.invisible(value, word)
     if hidden:
         index, char = hidden
         problems.append(Problem(at(index), f"{dotted(path)}: {_invisible(char, word)}"))

@@ -112,7 +112,8 @@ def invisible(text: str, word: bool) -> tuple[int, str] | None:
     running text but not in a `word` (a name, a title, a game's word, shown whole and compared), a soft
     hyphen: a long German or Finnish word may mark where it can be hyphenated, as ReportLab and browsers do.
     """
-    if text.isascii():
+    # A format character is never printable: most texts, printable once their lines are joined, hold none.
+    if text.isascii() or text.replace("\n", "").isprintable():
         return None
     for index, char in enumerate(text):
         if char < SOFT_HYPHEN or unicodedata.category(char) != "Cf":
