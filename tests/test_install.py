@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -220,7 +221,7 @@ def _fresh_venv(folder: Path) -> Path:
 def _run_chain(line: str, cwd: Path, dist: Path, venv: Path | None) -> Path | None:
     """Runs a README command line (`a && b && ...`) as a user would, offline; returns its venv."""
     for part in line.split(" && "):
-        words = part.split()
+        words = shlex.split(part)
         if words[:3] == ["python3", "-m", "venv"]:
             venv = _fresh_venv(cwd / words[3])
         elif words[0] == ".":
@@ -231,6 +232,9 @@ def _run_chain(line: str, cwd: Path, dist: Path, venv: Path | None) -> Path | No
             # The dist fixture above ran `python -m build --no-isolation` on a copy of the tree.
             shutil.copytree(dist, cwd / "dist")
         else:
+            if words[:3] == ["pipx", "inject", "cardgen"]:  # more packages into the tool's venv
+                assert venv is not None, part
+                words = ["pipx", "install", *words[3:]]
             assert words[:2] in (["pipx", "install"], ["pip", "install"]), part
             venv = venv or _fresh_venv(cwd.parent / f"venv-{len(list(cwd.parent.iterdir()))}")
             done = subprocess.run(
@@ -251,6 +255,8 @@ def test_every_install_command_in_the_readme_works_as_written(dist, tmp_path):
         "pip install .",
         "python -m build",
         f"pipx install dist/cardgen-{__version__}-py3-none-any.whl",
+        "pipx inject cardgen ./cardgen/world",
+        'pip install ".[world]" ./world',
         "mkdir game-night && cd game-night",
         "cardgen build werewolf --lang vi",
         "pipx install cardgen",
@@ -259,11 +265,15 @@ def test_every_install_command_in_the_readme_works_as_written(dist, tmp_path):
     assert "**cardgen is not on the package index (PyPI) yet**" in readme
     assert "    pipx install cardgen                         # NOT YET: cardgen is not published\n" in readme
     clone = readme_commands("From a clone: two commands")[0]
-    assert clone == "python3 -m venv .venv && . .venv/bin/activate && pip install -q -e . && cardgen build"
+    assert clone == (
+        'python3 -m venv .venv && . .venv/bin/activate && pip install -q -e ".[world]" -e ./world && cardgen build'
+    )
     ways = {
         # (the folder it runs in, the commands): from the folder above the clone, or inside it.
         "pipx from the clone": ("above", [tool[0]]),
+        "pipx from the clone, with the world fonts": ("above", [tool[0], tool[4]]),
         "pip in a venv of one's own": ("inside", [tool[1]]),
+        "pip in a venv of one's own, with the world fonts": ("inside", [tool[5]]),
         "a wheel built in the clone": ("inside", [tool[2], tool[3]]),
         "the clone's own venv": ("inside", [clone]),
     }
@@ -288,3 +298,13 @@ def test_every_install_command_in_the_readme_works_as_written(dist, tmp_path):
             check=True,
         ).stdout.strip()
         assert Path(where_from).is_relative_to(venv) or Path(where_from).is_relative_to(above / "cardgen"), way
+        # The world fonts are found where those ways installed them, and only there.
+        world = subprocess.run(
+            [str(venv / "bin" / "python"), "-c", "from cardgen.core import bundled; print(bundled.world_fonts())"],
+            cwd=empty,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        with_world = "world" in way or way == "the clone's own venv"
+        assert (Path(world) / "NotoSansJP_400Regular.ttf").is_file() if with_world else world == "None", way

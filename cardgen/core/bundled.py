@@ -10,6 +10,7 @@ editable install or a clone, where the package is the source tree's
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 FOLDERS = ("decks", "templates", "fonts")
@@ -31,3 +32,12 @@ ROOT = _root()  # the folder holding decks/, templates/ and fonts/
 def folder(name: str) -> Path:
     """One of FOLDERS, as shipped with this cardgen."""
     return ROOT / name
+
+
+def world_fonts() -> Path | None:
+    """The fonts folder of cardgen-world, which the `world` extra installs, or None without it."""
+    # Found, not imported: the package holds no code, and a listing needs none of its fonts.
+    spec = importlib.util.find_spec("cardgen_world")
+    if spec is None or spec.origin is None:
+        return None
+    return Path(spec.origin).parent / "fonts"

@@ -64,7 +64,9 @@ class Project:
             builtin = BUILTIN / name
             return tuple(dict.fromkeys(p for p in (own, builtin) if p.is_dir()))
 
-        return cls(root, decks, search("templates"), search("fonts"), tuple(p.resolve() for p in includes), output)
+        world = bundled.world_fonts()
+        fonts = search("fonts") + ((world,) if world and world.is_dir() else ())
+        return cls(root, decks, search("templates"), fonts, tuple(p.resolve() for p in includes), output)
 
     def games(self) -> list[str]:
         """The game folders in decks/: those with a game.yaml (which may still be unusable: the load says)."""

@@ -54,6 +54,8 @@ DEFAULT_BACK = "#d8cfbd"
 class GlyphCoverage(Protocol):
     def missing(self, text: str, lang: str) -> list[str]: ...
 
+    def lacking(self, lang: str) -> str: ...
+
 
 class _Resolver:
     def __init__(self, files: GameFiles, lang: str, fonts: GlyphCoverage):
@@ -75,11 +77,13 @@ class _Resolver:
         value = unicodedata.normalize("NFC", str(doc.get(path)))
         for char in self.fonts.missing(value, self.lang):
             where = Where(doc.file, doc.text_line(path, value[: value.index(char)].count("\n")))
+            lacking = self.fonts.lacking(self.lang)
             self.problems.append(
                 Problem(
                     where,
                     f"{'.'.join(map(str, path))}: character U+{ord(char):04X} "
-                    f"{unicodedata.name(char, '(unnamed)')} '{char}' is in none of the fonts",
+                    f"{unicodedata.name(char, '(unnamed)')} '{char}' is in none of the "
+                    + (f"installed fonts; {lacking}" if lacking else "fonts"),
                 )
             )
         return Text(value, doc.where(path))
@@ -110,6 +114,9 @@ class AnyGlyph:
 
     def missing(self, text: str, lang: str) -> list[str]:
         return []
+
+    def lacking(self, lang: str) -> str:
+        return ""
 
 
 def language_pair(lang: str) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ input gives a byte-identical PDF.
 from __future__ import annotations
 
 import io
+import re
 import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -79,6 +80,10 @@ class FontBook:
     fallback: Mapping[str, tuple[str, ...]]
     cjk: frozenset[str] = frozenset()
     leadings: Mapping[str, float] = field(default_factory=dict)  # by language, and "default"
+    # Families of an extra that is not installed (fonts.yaml's `extra:`), by name: the extra. They are in
+    # no fallback order; a character only they would have is reported with the extra to install.
+    absent: Mapping[str, str] = field(default_factory=dict)
+    wanted: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # each order's absent families
     _fonts: dict[tuple[str, str], TTFont] = field(default_factory=dict, repr=False)
     # A deck sets the same texts again and again (every copy, every size tried): each split once.
     _runs: dict[tuple[str, bool, bool, str], tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
@@ -109,21 +114,33 @@ class FontBook:
             }
         if not isinstance(spec, dict):
             raise ValueError(f"{spec_file}: expected a mapping with families and fallback")
-        families = {
-            name: _face_files(spec_file, name, faces, font_dirs)
-            for name, faces in _mapping(spec_file, spec, "families").items()
-        }
-        fallback = {
-            lang: _order(spec_file, lang, order, families)
+        families: dict[str, Mapping[str, Path]] = {}
+        absent: dict[str, str] = {}
+        for name, faces in _mapping(spec_file, spec, "families").items():
+            installer = _extra(spec_file, name, faces)
+            if installer and not _found(str(faces["regular"]), font_dirs):
+                absent[name] = installer
+            else:
+                families[name] = _face_files(spec_file, name, faces, font_dirs)
+        orders = {
+            lang: _order(spec_file, lang, order, {**families, **absent})
             for lang, order in _mapping(spec_file, spec, "fallback").items()
         }
-        if "default" not in fallback:
+        if "default" not in orders:
             raise ValueError(f"{spec_file}: fallback needs a default order")
+        if not families:
+            raise ValueError(f"{spec_file}: no family's fonts are installed")
+        present = {lang: tuple(family for family in order if family not in absent) for lang, order in orders.items()}
+        # A language none of whose families is installed is drawn as far as the default order can, and
+        # the characters it cannot draw are reported with the extra to install.
+        default = present["default"] or (next(iter(families)),)
         return cls(
             families,
-            fallback,
+            {lang: order or default for lang, order in present.items()},
             _languages(spec_file, spec.get("cjk") or []),
             _leadings(spec_file, spec.get("leading") or {}),
+            absent,
+            {lang: tuple(f for f in order if f in absent) for lang, order in orders.items()},
         )
 
     def is_cjk(self, lang: str) -> bool:
@@ -137,6 +154,18 @@ class FontBook:
     def order(self, lang: str) -> tuple[str, ...]:
         """The families asked for a character, first to last."""
         return self.fallback.get(lang) or self.fallback.get(_primary(lang)) or self.fallback["default"]
+
+    def lacking(self, lang: str) -> str:
+        """What to install for the characters of lang that no installed family has ("" when nothing is
+        missing from its order): "Noto Sans JP, which cardgen's 'world' extra installs: ..." """
+        wanted = self.wanted.get(lang) or self.wanted.get(_primary(lang)) or self.wanted.get("default") or ()
+        if not wanted:
+            return ""
+        extras = sorted({self.absent[family] for family in wanted})
+        names = ", ".join(_spaced(family) for family in wanted)
+        which = "which cardgen's " + " and ".join(f"'{extra}'" for extra in extras) + " extra installs"
+        install = " ".join(f'"cardgen[{extra}]"' for extra in extras)
+        return f"{names}, {which}, is not installed: pip install {install}"
 
     def face(self, family: str, bold: bool, italic: bool) -> str:
         """The registered ReportLab font name of a family's face; registers it on first use."""
@@ -245,9 +274,29 @@ def _leadings(spec_file: Path, value: object) -> dict[str, float]:
     return {str(lang): float(v) for lang, v in value.items()}
 
 
-def _face_files(spec_file: Path, family: str, faces: object, font_dirs: Sequence[Path]) -> dict[str, Path]:
+def _extra(spec_file: Path, family: str, faces: object) -> str | None:
+    """The extra that installs a family's files (`extra: world`), or None for fonts found in fonts/."""
     if not isinstance(faces, dict) or "regular" not in faces:
         raise ValueError(f"{spec_file}: family {family} needs at least a regular face")
+    extra = faces.get("extra")
+    if extra is not None and not (isinstance(extra, str) and extra.isidentifier()):
+        raise ValueError(f"{spec_file}: family {family}: extra must be the name of one of cardgen's extras")
+    return extra
+
+
+def _found(file: str, font_dirs: Sequence[Path]) -> bool:
+    return any(
+        contained.reason(Path(directory) / file, Path(directory)) != contained.MISSING for directory in font_dirs
+    )
+
+
+def _spaced(family: str) -> str:
+    """ "NotoSansJP" → "Noto Sans JP": a family as its makers name it."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", family)
+
+
+def _face_files(spec_file: Path, family: str, faces: dict, font_dirs: Sequence[Path]) -> dict[str, Path]:
+    faces = {key: file for key, file in faces.items() if key != "extra"}
     unknown = set(faces) - set(FACES)
     if unknown:
         raise ValueError(f"{spec_file}: family {family} has unknown faces {sorted(unknown)}; faces are {FACES}")
