@@ -266,17 +266,16 @@ def test_files_of_an_include_folder_that_no_game_takes_are_named_with_where_they
 @pytest.mark.parametrize(
     "text,script,char,needs",
     [
-        ("قراءة الأفكار", "Arabic", "ق' U+0642", "joined letters, right to left"),
-        ("קורא מחשבות", "Hebrew", "ק' U+05E7", "right to left"),
-        ("मन पढ़ने वाला", "Devanagari", "म' U+092E", "conjuncts and vowel signs"),
         ("ผู้หยั่งรู้", "Thai", "ผ' U+0E1C", "stacked vowel and tone marks"),
+        ("মন পড়া", "Bengali", "ম' U+09AE", "conjuncts and vowel signs"),
     ],
-    ids=["arabic", "hebrew", "devanagari", "thai"],
+    ids=["thai", "bengali"],
 )
 def test_text_in_a_script_that_needs_shaping_is_an_error_naming_the_language_and_the_script(
     project, text, script, char, needs
 ):
-    """Arabic printed unjoined and left to right, yet validate said "1 game valid"."""
+    """Arabic printed unjoined and left to right, yet validate said "1 game valid". cardgen shapes Arabic,
+    Hebrew and Devanagari now; the scripts it has no fonts or rules for are still refused."""
     seer_ability(project, "Look.", f"Xem: {text}")
     result = validate(project)
     assert (result.exit_code, result.stderr) == (
@@ -291,8 +290,32 @@ def test_text_in_a_script_that_needs_shaping_is_an_error_naming_the_language_and
 
 @pytest.mark.parametrize(
     "text",
-    ["Ночная деревня", "Ἀθῆναι", "Սուրբ", "ქართული", "ሰላም", "夜の村", "밤의 마을"],
-    ids=["cyrillic", "greek", "armenian", "georgian", "ethiopic", "japanese", "korean"],
+    [
+        "Ночная деревня",
+        "Ἀθῆναι",
+        "Սուրբ",
+        "ქართული",
+        "ሰላም",
+        "夜の村",
+        "밤의 마을",
+        "قراءة الأفكار",
+        "ذهن‌خوان",
+        "קורא מחשבות",
+        "मन पढ़ने वाला",
+    ],
+    ids=[
+        "cyrillic",
+        "greek",
+        "armenian",
+        "georgian",
+        "ethiopic",
+        "japanese",
+        "korean",
+        "arabic",
+        "persian",
+        "hebrew",
+        "devanagari",
+    ],
 )
 def test_scripts_cardgen_prints_pass_the_shaping_check(text):
     from cardgen.text.writing import unsupported

@@ -53,9 +53,24 @@ _NEEDS_SHAPING: tuple[tuple[int, int, str, str], ...] = (
 )
 
 
-# Any character of those scripts, found in one search: nearly every text has none.
+# The blocks of those that cardgen shapes (HarfBuzz) and lays out right to left where they run so, with
+# fonts from the `world` extra: Hebrew, Arabic and its Persian and Urdu letters, Devanagari.
+SHAPED: frozenset[tuple[int, int]] = frozenset(
+    {
+        (0x0590, 0x05FF),
+        (0x0600, 0x06FF),
+        (0x0750, 0x077F),
+        (0x0900, 0x097F),
+        (0xFB1D, 0xFB4F),
+        (0xFB50, 0xFDFF),
+        (0xFE70, 0xFEFE),
+    }
+)
+_REFUSED = tuple(row for row in _NEEDS_SHAPING if row[:2] not in SHAPED)
+
+# Any character of the scripts still refused, found in one search: nearly every text has none.
 _ANY = re.compile(
-    "[" + "".join(f"{re.escape(chr(first))}-{re.escape(chr(last))}" for first, last, _, _ in _NEEDS_SHAPING) + "]"
+    "[" + "".join(f"{re.escape(chr(first))}-{re.escape(chr(last))}" for first, last, _, _ in _REFUSED) + "]"
 )
 
 
@@ -69,7 +84,7 @@ def unsupported(text: str) -> tuple[str, str, str] | None:
         code = ord(char)
         if code < 0x0590 or 0x1D00 <= code < 0xA800 or 0xAC00 <= code < 0xFB1D:
             continue
-        for first, last, script, needs in _NEEDS_SHAPING:
+        for first, last, script, needs in _REFUSED:
             if first <= code <= last:
                 return char, script, needs
     return None
