@@ -80,6 +80,7 @@ class FontBook:
     fallback: Mapping[str, tuple[str, ...]]
     cjk: frozenset[str] = frozenset()
     leadings: Mapping[str, float] = field(default_factory=dict)  # by language, and "default"
+    rtl: frozenset[str] = frozenset()
     # Families of an extra that is not installed (fonts.yaml's `extra:`), by name: the extra. They are in
     # no fallback order; a character only they would have is reported with the extra to install.
     absent: Mapping[str, str] = field(default_factory=dict)
@@ -137,8 +138,9 @@ class FontBook:
         return cls(
             families,
             {lang: order or default for lang, order in present.items()},
-            _languages(spec_file, spec.get("cjk") or []),
+            _languages(spec_file, spec.get("cjk") or [], "cjk"),
             _leadings(spec_file, spec.get("leading") or {}),
+            _languages(spec_file, spec.get("rtl") or [], "rtl"),
             absent,
             {lang: tuple(f for f in order if f in absent) for lang, order in orders.items()},
         )
@@ -146,6 +148,10 @@ class FontBook:
     def is_cjk(self, lang: str) -> bool:
         """Whether lines of this language break between characters."""
         return lang in self.cjk or _primary(lang) in self.cjk
+
+    def is_rtl(self, lang: str) -> bool:
+        """Whether the language is written right to left."""
+        return lang in self.rtl or _primary(lang) in self.rtl
 
     def leading(self, lang: str) -> float:
         """The least line height of the language, as a multiple of the type size."""
@@ -262,9 +268,9 @@ def _mapping(spec_file: Path, spec: dict, key: str) -> dict:
     return value
 
 
-def _languages(spec_file: Path, value: object) -> frozenset[str]:
+def _languages(spec_file: Path, value: object, key: str) -> frozenset[str]:
     if not isinstance(value, list) or not all(isinstance(lang, str) for lang in value):
-        raise ValueError(f"{spec_file}: cjk must be a list of language codes")
+        raise ValueError(f"{spec_file}: {key} must be a list of language codes")
     return frozenset(value)
 
 
