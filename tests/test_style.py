@@ -233,6 +233,15 @@ def test_what_the_japanese_moderator_says_is_polite_and_what_is_read_is_plain():
     assert [POLITE_END.search(end) is not None for end in ends] == [True, False, True]
 
 
+def test_japanese_says_each_thing_by_the_one_name_the_style_sheet_chose():
+    """The other names the community has for a card (騎士 for the Guard, 保安官 for the Sheriff) and the
+    words the style sheet puts aside (追放する for voting out) occur in no Japanese text."""
+    others = [word for *_, heard in rows("ja", "Game") for word in heard.split(", ") if word]
+    others += [word.split(" (")[0] for _en, _ours, avoid in rows("ja", "English") for word in avoid.split(", ") if word]
+    assert {"騎士", "保安官", "怪盗", "追放する", "司会"} <= set(others)
+    assert [(where, word) for where, text in all_texts("ja") for word in others if word in text] == []
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_style_sheet_names_every_card_as_the_card_does(lang):
     table = names_table(lang)
