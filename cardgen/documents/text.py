@@ -1,12 +1,12 @@
 """A document's text: (font, text) runs and a paragraph style in; a platypus Flowable out that breaks
 them into lines once per width and draws those lines on the canvas itself.
 
-A CJK language's lines, and Korean's, are broken by :func:`~cardgen.text.linebreak.break_cjk` (kinsoku)
-by the language's rules, as a card's are; every other language's between words (:func:`~cardgen.text.lines.word_lines`, a word longer than a line cut
-by the character). The lines are drawn by :func:`~cardgen.text.lines.draw_lines`, as a card's are,
-where ReportLab's paragraph drew them, pixel for pixel (tests/test_document_text.py holds them to
-it): handing ReportLab lines cardgen had broken made it wrap, parse and merge them again, most of a
-document's time.
+A CJK language's lines, and Korean's, are broken by :func:`~cardgen.text.linebreak.break_cjk` under the
+language's rules (kinsoku), as a card's are; every other language's between words
+(:func:`~cardgen.text.lines.word_lines`, a word longer than a line cut by the character). The lines are
+drawn by :func:`~cardgen.text.lines.draw_lines`, as a card's are, where ReportLab's paragraph drew them,
+pixel for pixel (tests/test_document_text.py holds them to it): handing ReportLab lines cardgen had
+broken made it wrap, parse and merge them again, most of a document's time.
 """
 
 from __future__ import annotations
