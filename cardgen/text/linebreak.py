@@ -41,9 +41,9 @@ CANNOT_START = frozenset(textsplit.ALL_CANNOT_START + EXTRA_CANNOT_START)
 
 # What Japanese adds, from the line-breaking rules of JIS X 4051 as W3C's "Requirements for Japanese
 # Text Layout" (JLREQ, 3.1.7 and appendix A) gives them: small kana of the Ainu extension (cl-11),
-# the double hyphen (cl-03), doubled ! and ? (cl-04), the half-width forms of closing brackets, stops,
-# the middle dot, small kana and the prolonged sound mark, and postfixed units (cl-19) may not start
-# a line; opening brackets (cl-01) in half-width and white forms, and prefixed currency and number
+# the double hyphen (cl-03), doubled ! and ? (cl-04), the ASCII closing brace, the half-width forms of
+# closing brackets, stops, the middle dot, small kana and the prolonged sound mark, and postfixed units
+# (cl-19) may not start a line; opening brackets (cl-01) in half-width and white forms, and prefixed currency and number
 # signs (cl-18), may not end one; nor may a digit, so that a number stays with its counter (10人, 3日目).
 JAPANESE_CANNOT_START = "ㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ゠‼⁇⁈⁉｡｣､･ｧｨｩｪｫｬｭｮｯｰ}%¢"
 JAPANESE_CANNOT_END = "｢｟⦅¥$£#€№￥＄￡＃" + "0123456789０１２３４５６７８９"
