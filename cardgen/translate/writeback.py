@@ -1,0 +1,188 @@
+"""A PO file's translations written back: the project and a PO file exported from it in, the YAML files
+with their translations written (each changed file whole, or none when anything stops the import) and
+an ``Imported`` report out: how many were written, how many were already so, and the entries left out
+with why (the English changed since the export: stale; marked fuzzy; a list only partly translated).
+
+An empty translation leaves the YAML as it is. A game gets the language in its ``languages:`` once one
+of its texts is written in it, so that it builds; not when it takes word lists and has none in that
+language, which the build would refuse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polib
+
+from cardgen.core import contained
+from cardgen.core.problems import DeckError, Problem, Where, count
+from cardgen.core.project import Project
+from cardgen.core.write import write_atomic
+from cardgen.deck.yaml_doc import KeyPath
+from cardgen.translate import po, texts, yaml_edit
+from cardgen.translate.texts import Text
+
+
+@dataclass
+class Imported:
+    language: str
+    game: str | None
+    written: int = 0
+    unchanged: int = 0
+    stale: list[Problem] = field(default_factory=list)
+    left: list[Problem] = field(default_factory=list)  # fuzzy entries and lists not written
+    files: list[str] = field(default_factory=list)
+    added: str | None = None  # the game file the language was added to
+    kept_out: str | None = None  # why it was not added
+
+
+def import_po(project: Project, path: Path) -> Imported:
+    shown = project.display(path)
+    catalog, lang, game = po.read(path, shown)
+    report = Imported(lang, game)
+    files = texts.load(project, game) if game else None
+    known = {text.key: text for text in (texts.game_texts(files) if files else []) + texts.own_texts(project)}
+    changes: dict[Path, list[tuple[KeyPath, Any]]] = {}
+    shown_of: dict[Path, str] = {}
+    errors: list[Problem] = []
+    lists: dict[tuple[Path, KeyPath, KeyPath, str], dict[int, Any]] = {}
+    for entry in catalog:
+        text = known.get(entry.msgctxt or "")
+        if text is None:
+            errors.append(_unknown(project, game, entry, Where(shown, entry.linenum)))
+            continue
+        value = po.translation(entry, lang)
+        if value is None:
+            continue
+        where = Where(shown, entry.linenum)
+        if "fuzzy" in entry.flags:
+            report.left.append(Problem(where, f"{text.key}: marked fuzzy (needs review), not written", "warning"))
+        elif not po.english_of(entry, text):
+            report.stale.append(
+                Problem(
+                    where,
+                    f"{text.key}: the English at {text.shown}:{text.line} changed since the export; "
+                    "not written (export again and translate the new text)",
+                    "warning",
+                )
+            )
+        elif value == text.values.get(lang):
+            report.unchanged += 1
+        else:
+            shown_of[text.file] = text.shown
+            if text.suffix and isinstance(text.suffix[-1], int):
+                lists.setdefault((text.file, text.prefix, text.suffix[:-1], lang), {})[text.suffix[-1]] = value
+            else:
+                changes.setdefault(text.file, []).append((text.path(lang), value))
+                report.written += 1
+    if errors:
+        raise DeckError(errors)
+    _lists(lists, known, changes, report, shown)
+    if files is not None and game is not None:
+        _language(files, lang, changes, report, shown_of)
+    _write(changes, shown_of, report)
+    return report
+
+
+def _unknown(project: Project, game: str | None, entry: polib.POEntry, where: Where) -> Problem:
+    """Why an entry's key is not a text here: its file moved, or its place in the file did."""
+    key = entry.msgctxt or ""
+    file, _, path = key.partition(":")
+    folder = project.decks / game if game else None
+    if file.startswith("templates/"):
+        present = any((folder_ / file.removeprefix("templates/")).is_file() for folder_ in project.templates)
+    else:
+        present = folder is not None and contained.reason(folder / file, folder) is None
+    if not key:
+        return Problem(where, f"an entry without a msgctxt ('{entry.msgid[:40]}'): cardgen's PO files key every text")
+    if not present:
+        return Problem(where, f"{key}: no file {file} here (moved or renamed since the export?)")
+    return Problem(where, f"{key}: {file} has no text at {path} (the file changed since the export?)")
+
+
+def _lists(
+    lists: dict[tuple[Path, KeyPath, KeyPath, str], dict[int, Any]],
+    known: dict[str, Text],
+    changes: dict[Path, list[tuple[KeyPath, Any]]],
+    report: Imported,
+    shown: str,
+) -> None:
+    """The items of a list of cardgen's words: one by one where the language has the list, else the list
+    whole when every item is translated."""
+    for (file, prefix, inner, lang), items in lists.items():
+        related = [t for t in known.values() if t.file == file and t.prefix == prefix and t.suffix[:-1] == inner]
+        size, path = len(related), prefix + (lang,) + inner
+        if all(isinstance(text.values.get(lang), str) for text in related):
+            changes.setdefault(file, []).extend((path + (index,), value) for index, value in items.items())
+            report.written += len(items)
+        elif len(items) == size:
+            changes.setdefault(file, []).append((path, [items[index] for index in range(size)]))
+            report.written += size
+        else:
+            missing = size - len(items)
+            report.left.append(
+                Problem(
+                    Where(shown),
+                    f"{related[0].key.rsplit('.', 1)[0]}: a list is written whole, and {count(missing, 'item')} "
+                    f"of its {size} {'is' if missing == 1 else 'are'} not translated; not written",
+                    "warning",
+                )
+            )
+
+
+def _language(
+    files: texts.GameFiles,
+    lang: str,
+    changes: dict[Path, list[tuple[KeyPath, Any]]],
+    report: Imported,
+    shown_of: dict[Path, str],
+) -> None:
+    """The language added to a game's `languages:` when a text of the game is written in it."""
+    listed = texts.languages(files)
+    game_paths = {doc.path for doc in [files.checked_game, *files.cards.values(), *files.extra.values()] if doc.path}
+    if lang in listed or not any(path in game_paths for path in changes):
+        return
+    game = files.checked_game
+    lists = [
+        spec["words"]["file"]
+        for spec in (game.data.get("groups") or {}).values()
+        if isinstance(spec, dict) and isinstance(spec.get("words"), dict) and isinstance(spec["words"].get("file"), str)
+    ]
+    missing = [
+        name.replace("{lang}", lang) for name in lists if not (files.folder / name.replace("{lang}", lang)).is_file()
+    ]
+    if missing:
+        report.kept_out = (
+            f"'{lang}' not added to the languages of {game.file}: the game's word cards need "
+            f"{', '.join(missing)}, a word list of that language's own"
+        )
+        return
+    assert game.path is not None
+    changes.setdefault(game.path, []).insert(0, (("languages",), [*listed, lang]))
+    shown_of[game.path] = game.file
+    report.added = game.file
+
+
+def _write(changes: dict[Path, list[tuple[KeyPath, Any]]], shown_of: dict[Path, str], report: Imported) -> None:
+    """Every changed file made first, then written: a file that cannot take its changes stops them all."""
+    made: dict[Path, bytes] = {}
+    problems = []
+    for path, wanted in changes.items():
+        try:
+            before = path.read_bytes().decode("utf-8")
+            after = yaml_edit.apply(before, wanted)
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(Problem(Where(shown_of[path]), f"cannot read: {exc}"))
+            continue
+        except yaml_edit.Unwritable as exc:
+            problems.append(Problem(Where(shown_of[path]), str(exc)))
+            continue
+        if after != before:
+            made[path] = after.encode("utf-8")
+    if problems:
+        raise DeckError(problems)
+    for path, data in made.items():
+        write_atomic(path, data)
+        report.files.append(shown_of[path])
