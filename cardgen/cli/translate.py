@@ -66,7 +66,7 @@ def import_command(file, decks) -> None:
         report = import_po(project, file)
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
-    warn(report.stale + report.left)
+    warn(sorted(report.stale + report.left, key=Problem.sort_key))
     for shown in report.files:
         click.echo(shown)
     if report.added:

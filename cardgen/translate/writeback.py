@@ -47,7 +47,8 @@ def import_po(project: Project, path: Path) -> Imported:
     changes: dict[Path, list[tuple[KeyPath, Any]]] = {}
     shown_of: dict[Path, str] = {}
     errors: list[Problem] = []
-    lists: dict[tuple[Path, KeyPath, KeyPath, str], dict[int, Any]] = {}
+    # The items of a list of cardgen's words, by index, and "at": where the first is in the PO file.
+    lists: dict[tuple[Path, KeyPath, KeyPath, str], dict[Any, Any]] = {}
     for entry in catalog:
         text = known.get(entry.msgctxt or "")
         if text is None:
@@ -73,13 +74,14 @@ def import_po(project: Project, path: Path) -> Imported:
         else:
             shown_of[text.file] = text.shown
             if text.suffix and isinstance(text.suffix[-1], int):
-                lists.setdefault((text.file, text.prefix, text.suffix[:-1], lang), {})[text.suffix[-1]] = value
+                items = lists.setdefault((text.file, text.prefix, text.suffix[:-1], lang), {"at": where})
+                items[text.suffix[-1]] = value
             else:
                 changes.setdefault(text.file, []).append((text.path(lang), value))
                 report.written += 1
     if errors:
         raise DeckError(errors)
-    _lists(lists, known, changes, report, shown)
+    _lists(lists, known, changes, report)
     if files is not None and game is not None:
         _language(files, lang, changes, report, shown_of)
     _write(changes, shown_of, report)
@@ -97,21 +99,22 @@ def _unknown(project: Project, game: str | None, entry: polib.POEntry, where: Wh
         present = folder is not None and contained.reason(folder / file, folder) is None
     if not key:
         return Problem(where, f"an entry without a msgctxt ('{entry.msgid[:40]}'): cardgen's PO files key every text")
+    owner = "cardgen's templates" if file.startswith("templates/") else f"game '{game}'"
     if not present:
-        return Problem(where, f"{key}: no file {file} here (moved or renamed since the export?)")
-    return Problem(where, f"{key}: {file} has no text at {path} (the file changed since the export?)")
+        return Problem(where, f"{key}: no file {file} in {owner} (moved or renamed since the export?)")
+    return Problem(where, f"{key}: no text at {path} in {file} of {owner} (changed since the export?)")
 
 
 def _lists(
-    lists: dict[tuple[Path, KeyPath, KeyPath, str], dict[int, Any]],
+    lists: dict[tuple[Path, KeyPath, KeyPath, str], dict[Any, Any]],
     known: dict[str, Text],
     changes: dict[Path, list[tuple[KeyPath, Any]]],
     report: Imported,
-    shown: str,
 ) -> None:
     """The items of a list of cardgen's words: one by one where the language has the list, else the list
     whole when every item is translated."""
     for (file, prefix, inner, lang), items in lists.items():
+        at = items.pop("at")
         related = [t for t in known.values() if t.file == file and t.prefix == prefix and t.suffix[:-1] == inner]
         size, path = len(related), prefix + (lang,) + inner
         if all(isinstance(text.values.get(lang), str) for text in related):
@@ -124,7 +127,7 @@ def _lists(
             missing = size - len(items)
             report.left.append(
                 Problem(
-                    Where(shown),
+                    at,
                     f"{related[0].key.rsplit('.', 1)[0]}: a list is written whole, and {count(missing, 'item')} "
                     f"of its {size} {'is' if missing == 1 else 'are'} not translated; not written",
                     "warning",
@@ -183,6 +186,6 @@ def _write(changes: dict[Path, list[tuple[KeyPath, Any]]], shown_of: dict[Path, 
             made[path] = after.encode("utf-8")
     if problems:
         raise DeckError(problems)
-    for path, data in made.items():
+    for path, data in sorted(made.items(), key=lambda item: shown_of[item[0]]):
         write_atomic(path, data)
         report.files.append(shown_of[path])
