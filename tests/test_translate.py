@@ -325,3 +325,45 @@ def test_an_edit_the_file_has_no_place_for_is_refused():
 
     with pytest.raises(Unwritable, match=r"^a\.ja: a has no place for it$"):
         apply("a: x\n", [(("a", "ja"), "y")])
+
+
+def test_a_text_twice_in_the_po_file_stops_the_import_and_obsolete_entries_are_ignored(tmp_path):
+    root = _project(tmp_path, "mini")
+    catalog = _export(root, "mini", "ja", tmp_path / "ja.po")
+    gone = polib.POEntry(msgctxt="roles/fox.yaml:name", msgid="Fox", msgstr="狐", obsolete=True)
+    catalog.append(gone)
+    catalog.save()
+    result = _import(root, tmp_path / "ja.po")
+    assert (result.exit_code, result.stdout) == (0, "0 written, 0 unchanged, 0 stale\n")
+    seer = _entry(catalog, "roles/seer.yaml:name")
+    catalog.append(polib.POEntry(msgctxt=seer.msgctxt, msgid=seer.msgid, msgstr="占い師"))
+    catalog.save()
+    second = [entry for entry in polib.pofile("ja.po") if entry.msgctxt == seer.msgctxt][1].linenum
+    result = _import(root, tmp_path / "ja.po")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"ja.po:{second}: error: roles/seer.yaml:name: a second entry of this text (the first at line "
+        f"{seer.linenum})\n1 error\n"
+    )
+
+
+def test_every_text_replaced_with_yamls_own_characters_reads_back_as_written(tmp_path):
+    """Each text of a game and of cardgen's words, whatever its style in the file (plain, quoted, a `|`
+    block), replaced by one holding quotes, `#`, `: ` and a backslash: the next export has it exactly."""
+    root = _project(tmp_path, "werewolf")
+    catalog = _export(root, "werewolf", "es", tmp_path / "es.po")
+    for entry in catalog:
+        if entry.msgid_plural:
+            entry.msgstr_plural = {0: "'\"# x: y\\ {count}", 1: "{count} – \"#\" \\ 'z'"}
+        elif entry.msgstr.endswith("\n"):
+            entry.msgstr += "  - dos: 'x' # y\n"
+        else:
+            entry.msgstr = (entry.msgstr or "nuevo") + " – x: 'y' \"#z\" \\"
+    catalog.save()
+    result = _import(root, tmp_path / "es.po")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.endswith(f"\n{len(catalog)} written, 0 unchanged, 0 stale\n")
+    again = _export(root, "werewolf", "es", tmp_path / "again.po")
+    assert [(e.msgctxt, e.msgstr, e.msgstr_plural) for e in again] == [
+        (e.msgctxt, e.msgstr, e.msgstr_plural) for e in catalog
+    ]

@@ -20,6 +20,7 @@ from cardgen.core import contained
 from cardgen.core.problems import DeckError, Problem, Where, count
 from cardgen.core.project import Project
 from cardgen.core.write import write_atomic
+from cardgen.deck.load import GameFiles
 from cardgen.deck.yaml_doc import KeyPath
 from cardgen.translate import po, texts, yaml_edit
 from cardgen.translate.texts import Text
@@ -38,22 +39,26 @@ class Imported:
     kept_out: str | None = None  # why it was not added
 
 
+@dataclass
+class _List:
+    """The translated items of a list of cardgen's words, by index, and where the first is in the PO file."""
+
+    at: Where
+    items: dict[int, Any] = field(default_factory=dict)
+
+
 def import_po(project: Project, path: Path) -> Imported:
     shown = project.display(path)
     catalog, lang, game = po.read(path, shown)
     report = Imported(lang, game)
     files = texts.load(project, game) if game else None
     known = {text.key: text for text in (texts.game_texts(files) if files else []) + texts.own_texts(project)}
+    if files is not None and known and lang == next(iter(known.values())).source:
+        raise DeckError([Problem(Where(shown, 1), f"'{lang}' is the language {game}'s texts are translated from")])
     changes: dict[Path, list[tuple[KeyPath, Any]]] = {}
     shown_of: dict[Path, str] = {}
-    errors: list[Problem] = []
-    # The items of a list of cardgen's words, by index, and "at": where the first is in the PO file.
-    lists: dict[tuple[Path, KeyPath, KeyPath, str], dict[Any, Any]] = {}
-    for entry in catalog:
-        text = known.get(entry.msgctxt or "")
-        if text is None:
-            errors.append(_unknown(project, game, entry, Where(shown, entry.linenum)))
-            continue
+    lists: dict[tuple[Path, KeyPath, KeyPath], _List] = {}
+    for entry, text in _entries(project, catalog, known, game, shown):
         value = po.translation(entry, lang)
         if value is None:
             continue
@@ -71,52 +76,75 @@ def import_po(project: Project, path: Path) -> Imported:
             )
         elif value == text.values.get(lang):
             report.unchanged += 1
+        elif text.suffix and isinstance(text.suffix[-1], int):
+            shown_of[text.file] = text.shown
+            lists.setdefault((text.file, text.prefix, text.suffix[:-1]), _List(where)).items[text.suffix[-1]] = value
         else:
             shown_of[text.file] = text.shown
-            if text.suffix and isinstance(text.suffix[-1], int):
-                items = lists.setdefault((text.file, text.prefix, text.suffix[:-1], lang), {"at": where})
-                items[text.suffix[-1]] = value
-            else:
-                changes.setdefault(text.file, []).append((text.path(lang), value))
-                report.written += 1
-    if errors:
-        raise DeckError(errors)
-    _lists(lists, known, changes, report)
-    if files is not None and game is not None:
+            changes.setdefault(text.file, []).append((text.path(lang), value))
+            report.written += 1
+    _lists(lists, lang, known, changes, report)
+    if files is not None:
         _language(files, lang, changes, report, shown_of)
     _write(changes, shown_of, report)
     return report
 
 
+def _entries(project: Project, catalog: polib.POFile, known: dict[str, Text], game: str | None, shown: str):
+    """Each entry of the PO file with its text; an entry whose key is no text here, or is a text twice,
+    stops the import."""
+    found: list[tuple[polib.POEntry, Text]] = []
+    errors: list[Problem] = []
+    first: dict[str, int | None] = {}
+    for entry in catalog:
+        if entry.obsolete:  # what msgmerge and Poedit keep of texts gone from the export: #~ lines
+            continue
+        where = Where(shown, entry.linenum)
+        text = known.get(entry.msgctxt or "")
+        if text is None:
+            errors.append(_unknown(project, game, entry, where))
+        elif text.key in first:
+            errors.append(
+                Problem(where, f"{text.key}: a second entry of this text (the first at line {first[text.key]})")
+            )
+        else:
+            first[text.key] = entry.linenum
+            found.append((entry, text))
+    if errors:
+        raise DeckError(errors)
+    return found
+
+
 def _unknown(project: Project, game: str | None, entry: polib.POEntry, where: Where) -> Problem:
     """Why an entry's key is not a text here: its file moved, or its place in the file did."""
     key = entry.msgctxt or ""
-    file, _, path = key.partition(":")
-    folder = project.decks / game if game else None
-    if file.startswith("templates/"):
-        present = any((folder_ / file.removeprefix("templates/")).is_file() for folder_ in project.templates)
-    else:
-        present = folder is not None and contained.reason(folder / file, folder) is None
     if not key:
         return Problem(where, f"an entry without a msgctxt ('{entry.msgid[:40]}'): cardgen's PO files key every text")
-    owner = "cardgen's templates" if file.startswith("templates/") else f"game '{game}'"
+    file, _, path = key.partition(":")
+    if file.startswith("templates/"):
+        owner = "cardgen's templates"
+        present = any((folder / file.removeprefix("templates/")).is_file() for folder in project.templates)
+    else:
+        owner = f"game '{game}'"
+        folder = project.decks / game if game else None
+        present = folder is not None and contained.reason(folder / file, folder) is None
     if not present:
         return Problem(where, f"{key}: no file {file} in {owner} (moved or renamed since the export?)")
     return Problem(where, f"{key}: no text at {path} in {file} of {owner} (changed since the export?)")
 
 
 def _lists(
-    lists: dict[tuple[Path, KeyPath, KeyPath, str], dict[Any, Any]],
+    lists: dict[tuple[Path, KeyPath, KeyPath], _List],
+    lang: str,
     known: dict[str, Text],
     changes: dict[Path, list[tuple[KeyPath, Any]]],
     report: Imported,
 ) -> None:
     """The items of a list of cardgen's words: one by one where the language has the list, else the list
     whole when every item is translated."""
-    for (file, prefix, inner, lang), items in lists.items():
-        at = items.pop("at")
+    for (file, prefix, inner), found in lists.items():
         related = [t for t in known.values() if t.file == file and t.prefix == prefix and t.suffix[:-1] == inner]
-        size, path = len(related), prefix + (lang,) + inner
+        size, path, items = len(related), prefix + (lang,) + inner, found.items
         if all(isinstance(text.values.get(lang), str) for text in related):
             changes.setdefault(file, []).extend((path + (index,), value) for index, value in items.items())
             report.written += len(items)
@@ -127,7 +155,7 @@ def _lists(
             missing = size - len(items)
             report.left.append(
                 Problem(
-                    at,
+                    found.at,
                     f"{related[0].key.rsplit('.', 1)[0]}: a list is written whole, and {count(missing, 'item')} "
                     f"of its {size} {'is' if missing == 1 else 'are'} not translated; not written",
                     "warning",
@@ -136,7 +164,7 @@ def _lists(
 
 
 def _language(
-    files: texts.GameFiles,
+    files: GameFiles,
     lang: str,
     changes: dict[Path, list[tuple[KeyPath, Any]]],
     report: Imported,
