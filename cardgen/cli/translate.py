@@ -42,9 +42,9 @@ def export_command(game, lang, out, decks) -> None:
         found = texts.game_texts(files) + texts.own_texts(project)
         source = found[0].source if found else None
         if lang == source:
-            raise DeckError([Problem(None, f"'{lang}' is the language {game}'s texts are translated from")])
-        target = out or Path(f"{game}-{lang}.po")
-        write_atomic(target, str(po.export(found, lang, game)).encode("utf-8"))
+            raise DeckError([Problem(None, f"'{lang}' is the language {files.id}'s texts are translated from")])
+        target = out or Path(f"{files.id}-{lang}.po")
+        write_atomic(target, str(po.export(found, lang, files.id)).encode("utf-8"))
     except DeckError as exc:
         raise DeckProblems(exc.problems) from None
     done = sum(text.done(lang, po.forms(lang)) for text in found)
@@ -96,7 +96,7 @@ def status_command(game, lang, decks) -> None:
             found = texts.game_texts(files)
             listed = texts.languages(files)
             seen += listed
-            title = f"{name}: {count(len(found), 'text')}"
+            title = f"{files.id}: {count(len(found), 'text')}"
             out += status.lines(title, status.shares(found, listed + wanted), lang, details)
         own = texts.own_texts(project)
     except DeckError as exc:

@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardgen.build.checking import game_folder
 from cardgen.core.phrases import FALLBACK, fallback_language
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import Project
 from cardgen.deck import schema
 from cardgen.deck.load import GameFiles, load_game
 from cardgen.deck.schema_check import dotted, refs
+from cardgen.deck.validate import TEXT_FILES
 from cardgen.deck.yaml_doc import Doc, KeyPath, load_file
 
 # A plural of cardgen's own words: a mapping of these forms, `other` always there (rulebook.py picks one).
@@ -80,14 +82,6 @@ def _written(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-def game_folder(project: Project, game: str) -> Path:
-    """A game's folder in the project, or a problem naming the games there are."""
-    if game not in project.games():
-        known = ", ".join(project.games()) or "none"
-        raise DeckError([Problem(None, f"no game '{game}' in {project.display(project.decks)}; games: {known}")])
-    return project.decks / game
-
-
 def load(project: Project, game: str) -> GameFiles:
     """A game's files as loaded, stopping at a file that cannot be read (nothing of it could be written)."""
     files, problems = load_game(game_folder(project, game), project.root, named=True)
@@ -109,7 +103,7 @@ def game_texts(files: GameFiles) -> list[Text]:
     game = files.checked_game
     name = _name(game.data, source) or files.id
     docs: list[tuple[Doc, dict, str]] = [(game, schema.GAME, f"game {name}")]
-    for file, rule in (("rulebook.yaml", schema.RULEBOOK), ("script.yaml", schema.SCRIPT)):
+    for file, rule in TEXT_FILES.items():
         if file in files.extra:
             docs.append((files.extra[file], rule, ""))
     docs += [

@@ -20,7 +20,7 @@ from cardgen.core import contained
 from cardgen.core.problems import DeckError, Problem, Where, count
 from cardgen.core.project import Project
 from cardgen.core.write import write_atomic
-from cardgen.deck.load import GameFiles
+from cardgen.deck.load import GameFiles, word_lists
 from cardgen.deck.yaml_doc import KeyPath
 from cardgen.translate import po, texts, yaml_edit
 from cardgen.translate.texts import Text
@@ -176,14 +176,7 @@ def _language(
     if lang in listed or not any(path in game_paths for path in changes):
         return
     game = files.checked_game
-    lists = [
-        spec["words"]["file"]
-        for spec in (game.data.get("groups") or {}).values()
-        if isinstance(spec, dict) and isinstance(spec.get("words"), dict) and isinstance(spec["words"].get("file"), str)
-    ]
-    missing = [
-        name.replace("{lang}", lang) for name in lists if not (files.folder / name.replace("{lang}", lang)).is_file()
-    ]
+    missing = [name for name in word_lists(game, [lang]) if not (files.folder / name).is_file()]
     if missing:
         report.kept_out = (
             f"'{lang}' not added to the languages of {game.file}: the game's word cards need "
