@@ -5,6 +5,7 @@ leaves out with its exact message, and the share of each language that status co
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import polib
@@ -318,6 +319,25 @@ def test_an_edit_keeps_quotes_comments_and_line_ends():
         "a: {en: 'It''s new', vi: \"a: b\"}\r\n# a note\r\nb:\r\n  en: x   # kept\r\n"
         '  ja: |\r\n    二\r\n    行\r\n  vi: "một"\r\n\r\nc: 1\r\n'
     )
+
+
+def test_a_block_list_grows_at_its_end_in_its_column():
+    from cardgen.translate.yaml_edit import apply
+
+    text = "languages:\n  - en   # first\n  - vi\n\nname: {en: x}\n"
+    assert apply(text, [(("languages",), ["en", "vi", "ja"])]) == (
+        "languages:\n  - en   # first\n  - vi\n  - ja\n\nname: {en: x}\n"
+    )
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext's msgfmt is not installed")
+def test_gettexts_own_check_takes_the_exported_file(tmp_path):
+    """msgfmt -c: the header, the plurals, and each {placeholder} of cardgen's words kept in its translation."""
+    root = _project(tmp_path, "werewolf")
+    _export(root, "werewolf", "es", tmp_path / "es.po")
+    done = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", "es.po"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "error" not in done.stderr
 
 
 def test_an_edit_the_file_has_no_place_for_is_refused():

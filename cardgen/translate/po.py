@@ -44,6 +44,10 @@ def export(texts: list[Text], lang: str, game: str) -> polib.POFile:
     )
     po.metadata = {
         "Project-Id-Version": f"{game} (cardgen {__version__})",
+        # gettext's blanks, which Poedit fills in as the translator saves: an export is the same each time.
+        "PO-Revision-Date": "YEAR-MO-DA HO:MI+ZONE",
+        "Last-Translator": "FULL NAME <EMAIL@ADDRESS>",
+        "Language-Team": "LANGUAGE <LL@li.org>",
         "Language": lang,
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
