@@ -106,11 +106,7 @@ def game_texts(files: GameFiles) -> list[Text]:
     for file, rule in TEXT_FILES.items():
         if file in files.extra:
             docs.append((files.extra[file], rule, ""))
-    docs += [
-        (doc, schema.CARD, f"card {_name(doc.data, source) or card}")
-        for card, doc in files.cards.items()
-        if doc.base is None  # a card of an --include folder is the designer's, not the game's
-    ]
+    docs += [(doc, schema.CARD, f"card {_name(doc.data, source) or card}") for card, doc in files.cards.items()]
     texts: list[Text] = []
     for doc, rule, owner in docs:
         if not isinstance(doc.data, dict) or doc.path is None:
