@@ -102,8 +102,8 @@ def translation(entry: polib.POEntry, lang: str) -> str | dict | None:
     return entry.msgstr or None
 
 
-def read(path: Path, shown: str) -> tuple[polib.POFile, str, str | None]:
-    """A PO file, its language and its game (None for a file of cardgen's words only)."""
+def read(path: Path, shown: str) -> tuple[polib.POFile, str, str]:
+    """A PO file, its language and its game."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -121,7 +121,14 @@ def read(path: Path, shown: str) -> tuple[polib.POFile, str, str | None]:
         at = int(found.group(1)) if found else None
         detail = found.group(2) if found and found.group(2) else "a line that is no part of a PO entry"
         raise DeckError([Problem(Where(shown, at), f"not a readable PO file: {detail}")]) from None
-    lang = po.metadata.get("Language", "").strip()
-    if not lang:
-        raise DeckError([Problem(Where(shown, 1), "the PO file's header names no Language")])
-    return po, lang, po.metadata.get(GAME_HEADER, "").strip() or None
+    lang, game = (po.metadata.get(field, "").strip() for field in ("Language", GAME_HEADER))
+    if not lang or not game:
+        missing = "Language" if not lang else GAME_HEADER
+        raise DeckError(
+            [
+                Problem(
+                    Where(shown, 1), f"the PO file's header has no {missing}: import a file cardgen translate exported"
+                )
+            ]
+        )
+    return po, lang, game

@@ -29,7 +29,7 @@ from cardgen.translate.texts import Text
 @dataclass
 class Imported:
     language: str
-    game: str | None
+    game: str
     written: int = 0
     unchanged: int = 0
     stale: list[Problem] = field(default_factory=list)
@@ -51,9 +51,9 @@ def import_po(project: Project, path: Path) -> Imported:
     shown = project.display(path)
     catalog, lang, game = po.read(path, shown)
     report = Imported(lang, game)
-    files = texts.load(project, game) if game else None
-    known = {text.key: text for text in (texts.game_texts(files) if files else []) + texts.own_texts(project)}
-    if files is not None and known and lang == next(iter(known.values())).source:
+    files = texts.load(project, game)
+    known = {text.key: text for text in texts.game_texts(files) + texts.own_texts(project)}
+    if known and lang == next(iter(known.values())).source:
         raise DeckError([Problem(Where(shown, 1), f"'{lang}' is the language {game}'s texts are translated from")])
     changes: dict[Path, list[tuple[KeyPath, Any]]] = {}
     shown_of: dict[Path, str] = {}
@@ -84,13 +84,12 @@ def import_po(project: Project, path: Path) -> Imported:
             changes.setdefault(text.file, []).append((text.path(lang), value))
             report.written += 1
     _lists(lists, lang, known, changes, report)
-    if files is not None:
-        _language(files, lang, changes, report, shown_of)
+    _language(files, lang, changes, report, shown_of)
     _write(changes, shown_of, report)
     return report
 
 
-def _entries(project: Project, catalog: polib.POFile, known: dict[str, Text], game: str | None, shown: str):
+def _entries(project: Project, catalog: polib.POFile, known: dict[str, Text], game: str, shown: str):
     """Each entry of the PO file with its text; an entry whose key is no text here, or is a text twice,
     stops the import."""
     found: list[tuple[polib.POEntry, Text]] = []
@@ -115,7 +114,7 @@ def _entries(project: Project, catalog: polib.POFile, known: dict[str, Text], ga
     return found
 
 
-def _unknown(project: Project, game: str | None, entry: polib.POEntry, where: Where) -> Problem:
+def _unknown(project: Project, game: str, entry: polib.POEntry, where: Where) -> Problem:
     """Why an entry's key is not a text here: its file moved, or its place in the file did."""
     key = entry.msgctxt or ""
     if not key:
@@ -126,8 +125,8 @@ def _unknown(project: Project, game: str | None, entry: polib.POEntry, where: Wh
         present = any((folder / file.removeprefix("templates/")).is_file() for folder in project.templates)
     else:
         owner = f"game '{game}'"
-        folder = project.decks / game if game else None
-        present = folder is not None and contained.reason(folder / file, folder) is None
+        folder = project.decks / game
+        present = contained.reason(folder / file, folder) is None
     if not present:
         return Problem(where, f"{key}: no file {file} in {owner} (moved or renamed since the export?)")
     return Problem(where, f"{key}: no text at {path} in {file} of {owner} (changed since the export?)")
