@@ -239,6 +239,13 @@ def test_a_broken_po_file_is_an_error_at_its_line(tmp_path):
     assert (
         result.stderr == "broken.po:5: error: not a readable PO file: a line that is no part of a PO entry\n1 error\n"
     )
+    broken.write_text('msgid ""\nmsgstr ""\n"Language: ja\\n"\n\nmsgid "Seer"\nmsgstr "占い師"\n', encoding="utf-8")
+    result = _import(root, broken)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "broken.po:1: error: the PO file's header has no X-Cardgen-Game: import a file cardgen translate exported\n"
+        "1 error\n",
+    )
 
 
 def test_keys_the_project_no_longer_has_stop_the_import_naming_each(tmp_path):
