@@ -101,8 +101,8 @@ def _replace(text: str, node: yaml.Node, value: Any, path: KeyPath) -> list[tupl
         start = node.start_mark.index
         if node.style in _BLOCK_STYLES:
             end = _block_end(text, node)
-            first = text[start:end].split("\n")[1:2] or [""]
-            indent = " " * (len(first[0]) - len(first[0].lstrip(" ")))
+            first = next((line for line in text[start:end].split("\n")[1:] if line.strip()), "")
+            indent = " " * (len(first) - len(first.lstrip(" ")))
             return [(start, end, depth, _literal(value, indent) or _double(value) + "\n")]
         return [(start, node.end_mark.index, depth, _same_style(value, node.style))]
     if isinstance(node, yaml.SequenceNode) and isinstance(value, list) and all(isinstance(v, str) for v in value):
