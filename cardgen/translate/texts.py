@@ -162,7 +162,8 @@ def own_texts(project: Project) -> list[Text]:
             path = table + (FALLBACK,) + inner
             plural = isinstance(value, dict)
             text = _own(doc, name, table, inner, path, f"cardgen's own words: {what}", plural)
-            for lang, words in (_at(doc.data, table) or {}).items():
+            languages = _at(doc.data, table)
+            for lang, words in languages.items() if isinstance(languages, dict) else ():
                 found = _at(words, inner)
                 if found is not None:
                     text.values[lang] = found
