@@ -162,8 +162,8 @@ def own_texts(project: Project) -> list[Text]:
             path = table + (FALLBACK,) + inner
             plural = isinstance(value, dict)
             text = _own(doc, name, table, inner, path, f"cardgen's own words: {what}", plural)
-            languages = _at(doc.data, table)
-            for lang, words in languages.items() if isinstance(languages, dict) else ():
+            by_language = _at(doc.data, table)
+            for lang, words in by_language.items() if isinstance(by_language, dict) else ():
                 found = _at(words, inner)
                 if found is not None:
                     text.values[lang] = found
