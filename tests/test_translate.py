@@ -394,3 +394,43 @@ def test_every_text_replaced_with_yamls_own_characters_reads_back_as_written(tmp
     assert [(e.msgctxt, e.msgstr, e.msgstr_plural) for e in again] == [
         (e.msgctxt, e.msgstr, e.msgstr_plural) for e in catalog
     ]
+
+
+def test_outside_a_project_cardgens_own_games_are_not_changed(tmp_path):
+    result = run("translate", "export", "werewolf", "--lang", "ja")
+    assert (result.exit_code, result.stdout) == (0, "werewolf-ja.po\n")
+    result = run("translate", "import", "werewolf-ja.po")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "error: 'werewolf' is one of cardgen's own games, which it does not change: copy it into a project with: "
+        "cardgen init --from werewolf, and import there\n1 error\n",
+    )
+
+
+def test_an_installed_cardgens_words_are_translated_in_a_copy_of_the_project(tmp_path, monkeypatch):
+    """The project has no templates/ of its own: the import copies cardgen's file there and translates the
+    copy, leaving the installed one (here the repository's, standing in for it) as it was."""
+    from cardgen.core import bundled
+
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES / "mini" / "decks", root / "decks")
+    catalog = _export(root, "mini", "ja", tmp_path / "ja.po")
+    _entry(catalog, "templates/strings.yaml:fronts").msgstr = "表面"
+    catalog.save()
+    installed = ROOT / "templates" / "strings.yaml"
+    kept = installed.read_bytes()
+    monkeypatch.setattr(bundled, "INSTALLED", True)
+    try:
+        result = _import(root, tmp_path / "ja.po")
+    finally:
+        changed = installed.read_bytes() != kept
+        if changed:  # put back, should the import have written there
+            installed.write_bytes(kept)
+    assert not changed
+    assert (result.exit_code, result.stdout) == (0, "templates/strings.yaml\n1 written, 0 unchanged, 0 stale\n")
+    assert result.stderr == (
+        "templates/strings.yaml: the project now has its own copy of cardgen's file, with the translations (it "
+        "replaces cardgen's, upgrades included; send the PO file to cardgen to have them in every project)\n"
+    )
+    copy = (root / "templates" / "strings.yaml").read_bytes()
+    assert copy == kept + 'ja:\n  fronts: "表面"\n'.encode()

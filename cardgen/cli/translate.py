@@ -73,6 +73,11 @@ def import_command(file, decks) -> None:
         say(f"'{report.language}' added to the languages of {report.added}")
     if report.kept_out:
         say(report.kept_out)
+    for name in report.copied:
+        say(
+            f"{name}: the project now has its own copy of cardgen's file, with the translations (it replaces "
+            "cardgen's, upgrades included; send the PO file to cardgen to have them in every project)"
+        )
     left = f", {len(report.left)} left out" if report.left else ""
     click.echo(f"{report.written} written, {report.unchanged} unchanged, {len(report.stale)} stale{left}")
 

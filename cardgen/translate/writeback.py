@@ -6,6 +6,11 @@ with why (the English changed since the export: stale; marked fuzzy; a list only
 An empty translation leaves the YAML as it is. A game gets the language in its ``languages:`` once one
 of its texts is written in it, so that it builds; not when it takes word lists and has none in that
 language, which the build would refuse.
+
+cardgen's own games are not changed outside a project (as `cardgen new` does not change them). Its own
+words go where the project reads them: its own copy of a template, or cardgen's templates in a clone;
+an installed cardgen's template is copied into the project's templates/ first, as an upgrade would
+replace the installed one.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any
 
 import polib
 
-from cardgen.core import contained
+from cardgen.core import bundled, contained
 from cardgen.core.problems import DeckError, Problem, Where, count
 from cardgen.core.project import Project
 from cardgen.core.write import write_atomic
@@ -35,6 +40,7 @@ class Imported:
     stale: list[Problem] = field(default_factory=list)
     left: list[Problem] = field(default_factory=list)  # fuzzy entries and lists not written
     files: list[str] = field(default_factory=list)
+    copied: list[str] = field(default_factory=list)  # cardgen's templates that the project now has a copy of
     added: str | None = None  # the game file the language was added to
     kept_out: str | None = None  # why it was not added
 
@@ -50,6 +56,16 @@ class _List:
 def import_po(project: Project, path: Path) -> Imported:
     shown = project.display(path)
     catalog, lang, game = po.read(path, shown)
+    if project.bundled:
+        raise DeckError(
+            [
+                Problem(
+                    None,
+                    f"'{game}' is one of cardgen's own games, which it does not change: copy it into a project "
+                    f"with: cardgen init --from {game}, and import there",
+                )
+            ]
+        )
     report = Imported(lang, game)
     files = texts.load(project, game)
     known = {text.key: text for text in texts.game_texts(files) + texts.own_texts(project)}
@@ -85,7 +101,7 @@ def import_po(project: Project, path: Path) -> Imported:
             report.written += 1
     _lists(lists, lang, known, changes, report)
     _language(files, lang, changes, report, shown_of)
-    _write(changes, shown_of, report)
+    _write(project, changes, shown_of, report)
     return report
 
 
@@ -188,9 +204,11 @@ def _language(
     report.added = game.file
 
 
-def _write(changes: dict[Path, list[tuple[KeyPath, Any]]], shown_of: dict[Path, str], report: Imported) -> None:
+def _write(
+    project: Project, changes: dict[Path, list[tuple[KeyPath, Any]]], shown_of: dict[Path, str], report: Imported
+) -> None:
     """Every changed file made first, then written: a file that cannot take its changes stops them all."""
-    made: dict[Path, bytes] = {}
+    made: dict[Path, tuple[str, bytes]] = {}
     problems = []
     for path, wanted in changes.items():
         try:
@@ -203,9 +221,20 @@ def _write(changes: dict[Path, list[tuple[KeyPath, Any]]], shown_of: dict[Path, 
             problems.append(Problem(Where(shown_of[path]), str(exc)))
             continue
         if after != before:
-            made[path] = after.encode("utf-8")
+            made[_target(project, path, report)] = shown_of[path], after.encode("utf-8")
     if problems:
         raise DeckError(problems)
-    for path, data in sorted(made.items(), key=lambda item: shown_of[item[0]]):
-        write_atomic(path, data)
-        report.files.append(shown_of[path])
+    for target, (shown, data) in sorted(made.items(), key=lambda item: item[1][0]):
+        write_atomic(target, data)
+        report.files.append(shown)
+
+
+def _target(project: Project, path: Path, report: Imported) -> Path:
+    """Where a changed file goes: in place, but an installed cardgen's template, which goes into the
+    project's own templates/ under its name there."""
+    templates = bundled.folder("templates")
+    if not bundled.INSTALLED or not path.is_relative_to(templates):
+        return path
+    name = path.relative_to(templates)
+    report.copied.append(f"templates/{name.as_posix()}")
+    return project.root / "templates" / name
