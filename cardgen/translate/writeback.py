@@ -54,6 +54,8 @@ class _List:
 
 
 def import_po(project: Project, path: Path) -> Imported:
+    """Writes the translations of the PO file at `path` into the project; raises DeckError, having
+    written nothing, at the first thing that stops it (a file that cannot be read, a key that is no text)."""
     shown = project.display(path)
     catalog, lang, game = po.read(path, shown)
     if project.bundled:
