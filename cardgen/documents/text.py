@@ -19,7 +19,7 @@ from reportlab.platypus import Flowable
 from cardgen.core import reportlab_private
 from cardgen.text.fonts import ICON, FontBook
 from cardgen.text.linebreak import break_cjk
-from cardgen.text.lines import SPACES, Block, Line, Run, draw_lines, word_lines
+from cardgen.text.lines import SPACES, Block, Line, Run, aligned, draw_lines, line_width, right_to_left, word_lines
 from cardgen.text.markup import Span
 
 
@@ -28,6 +28,7 @@ def document_text(
 ) -> DocumentText:
     """A rulebook's or script's paragraph of `spans`, each character in the font the book gives it."""
     pieces = [piece for span in spans for piece in book.runs(span, lang)]
+    rtl = right_to_left(book, lang, "".join(span.text for span in spans))
     breaker = _cjk_lines if book.is_cjk(lang) else _word_lines
     cache: dict[float, tuple[Line, ...]] = {}
 
@@ -37,17 +38,20 @@ def document_text(
             cache[width] = breaker(pieces, style, bullet, width)
         return cache[width]
 
-    return DocumentText(lines_at, style, bullet)
+    return DocumentText(lines_at, style, bullet, rtl)
 
 
 class DocumentText(Flowable):
     """Lines laid out and split across columns and pages as a ReportLab paragraph of the same lines
     would be, `lines_at(width)` giving them for the width offered; the part after a split keeps its
-    lines and has no bullet."""
+    lines and has no bullet. A right-to-left paragraph's lines end at its right indent, the first at
+    its first line's indent from there."""
 
-    def __init__(self, lines_at: Callable[[float], tuple[Line, ...]], style: ParagraphStyle, bullet: str | None):
+    def __init__(
+        self, lines_at: Callable[[float], tuple[Line, ...]], style: ParagraphStyle, bullet: str | None, rtl: bool
+    ):
         super().__init__()
-        self.lines_at, self.style, self.bullet = lines_at, style, bullet
+        self.lines_at, self.style, self.bullet, self.rtl = lines_at, style, bullet, rtl
         self.lines: tuple[Line, ...] = ()
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
@@ -69,8 +73,8 @@ class DocumentText(Flowable):
         if len(lines) <= fit:
             return [self]
         return [
-            DocumentText(lambda _width: lines[:fit], self.style, self.bullet),
-            DocumentText(lambda _width: lines[fit:], self.style, None),
+            DocumentText(lambda _width: lines[:fit], self.style, self.bullet, self.rtl),
+            DocumentText(lambda _width: lines[fit:], self.style, None, self.rtl),
         ]
 
     def getSpaceBefore(self) -> float:
@@ -91,9 +95,13 @@ class DocumentText(Flowable):
             offset = reportlab_private.draw_bullet(canvas, offset, baseline, self.bullet, style)
         # drawOn, which calls this within a saved state of the canvas, undoes the colour afterwards.
         shifts = (offset, *[0.0] * (len(self.lines) - 1))
+        if self.rtl:
+            room = self.width - style.leftIndent - style.rightIndent
+            ends = aligned([line_width(line, size) for line in self.lines], room, "left", True, len(self.lines))
+            shifts = (ends[0] - style.firstLineIndent, *ends[1:])
         draw_lines(
             canvas,
-            Block(self.lines, size, leading, style.textColor, style.fontName, shifts),
+            Block(self.lines, size, leading, style.textColor, style.fontName, shifts, self.rtl),
             style.leftIndent,
             baseline,
         )
