@@ -34,40 +34,43 @@ from conftest import FIXTURES, ROOT, game, run, write
 pytestmark = pytest.mark.skipif(bundled.world_fonts() is None, reason="needs cardgen-world (pip install -e ./world)")
 
 ZWNJ = "\u200c"
-SEER_NAME = {"fa": "کارآگاه", "hi": "क्षत्रिय"}
-WOLF_NAME = {"fa": f"ذهن{ZWNJ}خوان", "hi": "मन पढ़ने वाला"}
+SEER_NAME = {"fa": "کارآگاه", "hi": "क्षत्रिय", "he": "מַגִּיד"}
+WOLF_NAME = {"fa": f"ذهن{ZWNJ}خوان", "hi": "मन पढ़ने वाला", "he": "קורא מחשבות"}
 SEER_FA = f"هر شب کارت یک بازیکن را می{ZWNJ}بیند. اگر او Mafia باشد، گرداننده ۲ بار سر تکان می{ZWNJ}دهد."
 SEER_EN = "Each night the کارآگاه looks at one player's card."
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    """The mini game in English, Persian and Hindi, its cards built once for the module."""
+    """The mini game in English, Persian, Hindi and Hebrew, its cards built once for the module."""
     project = tmp_path_factory.mktemp("shaping") / "project"
     shutil.copytree(FIXTURES / "mini", project)
     path = game(project) / "game.yaml"
-    text = path.read_text(encoding="utf-8").replace("[en, vi]", "[en, vi, fa, hi]")
-    text = text.replace("Trò Nhỏ}", "Trò Nhỏ, fa: بازی کوچک, hi: छोटा खेल}")
-    text = text.replace("Dân làng}", "Dân làng, fa: شهروندان, hi: गाँव}").replace(
-        "vi: Sói}", "vi: Sói, fa: مافیا, hi: भेड़िये}"
+    text = path.read_text(encoding="utf-8").replace("[en, vi]", "[en, vi, fa, hi, he]")
+    text = text.replace("Trò Nhỏ}", "Trò Nhỏ, fa: بازی کوچک, hi: छोटा खेल, he: משחק קטן}")
+    text = text.replace("Dân làng}", "Dân làng, fa: شهروندان, hi: गाँव, he: כפר}").replace(
+        "vi: Sói}", "vi: Sói, fa: مافیا, hi: भेड़िये, he: זאבים}"
     )
-    text = text.replace("Vai trò}", "Vai trò, fa: نقش, hi: भूमिका}")
+    text = text.replace("Vai trò}", "Vai trò, fa: نقش, hi: भूमिका, he: תפקיד}")
     path.write_text(text, encoding="utf-8")
     write(
         project,
         "roles/seer.yaml",
-        f"name: {{en: Seer, vi: Tiên tri, fa: {SEER_NAME['fa']}, hi: {SEER_NAME['hi']}}}\nteam: village\ncount: 1\n"
-        f'ability:\n  en: "{SEER_EN}"\n  vi: Xem một lá bài.\n  fa: "{SEER_FA}"\n  hi: हर रात एक खिलाड़ी का कार्ड देखें।\n',
+        f"name: {{en: Seer, vi: Tiên tri, fa: {SEER_NAME['fa']}, hi: {SEER_NAME['hi']}, he: {SEER_NAME['he']}}}\n"
+        "team: village\ncount: 1\n"
+        f'ability:\n  en: "{SEER_EN}"\n  vi: Xem một lá bài.\n  fa: "{SEER_FA}"\n  hi: हर रात एक खिलाड़ी का कार्ड देखें।\n'
+        "  he: בכל לילה הבט בקלף של שחקן אחד.\n",
     )
     write(
         project,
         "roles/wolf.yaml",
-        f"name: {{en: Wolf, vi: Sói, fa: {WOLF_NAME['fa']}, hi: {WOLF_NAME['hi']}}}\nteam: wolves\ncount: 1\n"
+        f"name: {{en: Wolf, vi: Sói, fa: {WOLF_NAME['fa']}, hi: {WOLF_NAME['hi']}, he: {WOLF_NAME['he']}}}\n"
+        "team: wolves\ncount: 1\n"
         "ability:\n  en: Each night, pick a player.\n  vi: Mỗi đêm, chọn một người.\n"
-        "  fa: هر شب یک بازیکن را انتخاب کنید.\n  hi: हर रात एक खिलाड़ी चुनें।\n",
+        "  fa: هر شب یک بازیکن را انتخاب کنید.\n  hi: हर रात एक खिलाड़ी चुनें।\n  he: בכל לילה בחרו שחקן.\n",
     )
     out = project.parent / "out"
-    for lang in ("en", "fa", "hi"):
+    for lang in ("en", "fa", "hi", "he"):
         result = run("build", "--decks", str(project / "decks"), "--out", str(out), "--lang", lang, "-q")
         assert result.exit_code == 0, result.output
     return out / "mini"
@@ -140,7 +143,7 @@ def _harfbuzz(text: str, base_font: str) -> list[tuple]:
     return [_outline(font, order[info.codepoint]) for info in buffer.glyph_infos]
 
 
-@pytest.mark.parametrize("lang", ["fa", "hi"])
+@pytest.mark.parametrize("lang", ["fa", "hi", "he"])
 def test_names_are_drawn_with_harfbuzz_s_glyphs_and_no_tofu(built, lang):
     page = pypdf.PdfReader(built / f"mini-cards-{lang}.pdf").pages[0]
     lines, subsets = _marked_lines(page), Subsets(page)
