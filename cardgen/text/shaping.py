@@ -10,8 +10,8 @@ HarfBuzz is asked through ReportLab's own font (its ``hbFace``), with the run's 
 no language, so that the same text is set the same whatever the machine's locale. A glyph the font's cmap
 gives no character (a joining form, a letter's dots, a conjunct) is drawn through a private-use code of
 its own, the same for that glyph in every build (U+E000 plus its glyph id), where ReportLab would number
-them in the order a process first met them: a PDF's bytes would then depend on what was built before it. Text
-extraction reads those codes, so a shaped line carries its logical text as /ActualText (lines.py).
+them in the order a process first met them: a PDF's bytes would then depend on what was built before it.
+Text extraction reads those codes, so a shaped line carries its logical text as /ActualText (lines.py).
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ def starts_rtl(text: str) -> bool:
 
 
 class Shaped(NamedTuple):
+    """A text as HarfBuzz sets it in one font."""
+
     glyphs: ShapedStr  # a character a glyph, each with HarfBuzz's advance and offsets (1/1000 em)
     advance: float  # the sum of their advances, 1/1000 em
 
