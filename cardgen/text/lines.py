@@ -163,9 +163,19 @@ def _draw_visual(
     text extraction (its glyphs read as private-use and presentation-form characters, right to left).
     Returns the font set last and how far the line's start has moved (an inline icon moves it)."""
     size, leading = block.size, block.leading
-    reportlab_private.begin_actual_text(text, "".join(run for run_font, run in line if run_font != ICON))
+    pieces = shaping.visual(line, block.rtl, ICON)
+    shown = [
+        shaping.shaped(piece.text, line[piece.run][0], piece.rtl).glyphs
+        if line[piece.run][0] != ICON and (piece.rtl or shaping.needs(piece.text))
+        else None
+        for piece in pieces
+    ]
+    # Glyphs that spell their text in drawing order (Hebrew's) are read as any right-to-left PDF's are.
+    marked = not all(glyphs is None or shaping.spells(glyphs, piece) for glyphs, piece in zip(shown, pieces))
+    if marked:
+        reportlab_private.begin_actual_text(text, "".join(run for run_font, run in line if run_font != ICON))
     reached = 0.0  # how far past the line's start the text has been drawn
-    for piece in shaping.visual(line, block.rtl, ICON):
+    for piece, glyphs in zip(pieces, shown):
         run_font = line[piece.run][0]
         if run_font == ICON:
             start = text.getStartOfLine()[0]
@@ -175,20 +185,19 @@ def _draw_visual(
             shift += reached + size
             reached = 0.0
             continue
-        shaped = piece.rtl or shaping.needs(piece.text)
         # Set again before shaped glyphs: ReportLab writes a raised or lowered first mark (its rise) only
         # after the font's operator, and fails where it has none to write.
-        if run_font != font or shaped:
+        if run_font != font or glyphs is not None:
             font = run_font
             text.setFont(font, size, leading)
-        if shaped:
-            glyphs, advance = shaping.shaped(piece.text, font, piece.rtl)
+        if glyphs is not None:
             text.textOut(glyphs)
-            reached += advance * size / 1000
+            reached += shaping.shaped(piece.text, font, piece.rtl).advance * size / 1000
         else:
             text.textOut(piece.text)
             reached += width(piece.text, font, size)
-    reportlab_private.end_marked(text)
+    if marked:
+        reportlab_private.end_marked(text)
     text.textLine("")
     return font, shift
 

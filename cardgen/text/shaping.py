@@ -17,6 +17,7 @@ Text extraction reads those codes, so a shaped line carries its logical text as 
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -82,6 +83,17 @@ def shaped(text: str, font_name: str, rtl: bool) -> Shaped:
             )
         )
     return Shaped(ShapedStr("".join(chars), shapeData=data), sum(item.x_advance for item in data))
+
+
+def spells(glyphs: ShapedStr, piece: Piece) -> bool:
+    """Whether the characters glyphs are drawn by spell the piece's text in drawing order (a Hebrew word's
+    do; an Arabic one's are joining forms and private-use codes): a reader gets the text from the glyphs."""
+    if any(unicodedata.category(char).startswith("M") for char in piece.text):
+        return False  # a vowel point or a sign: readers put it on the wrong letter of a reversed word
+    drawn = unicodedata.normalize("NFKC", glyphs)
+    return drawn == unicodedata.normalize("NFKC", piece.text[::-1] if piece.rtl else piece.text) and not any(
+        _PRIVATE <= ord(char) < _PRIVATE + _PRIVATE_CODES for char in drawn
+    )
 
 
 def advance(text: str, font_name: str, size: float) -> float:
