@@ -160,7 +160,7 @@ def _draw_visual(
     canvas: Any, text: Any, block: Block, line: Line, font: str, shift: float, baseline: float
 ) -> tuple[str, float]:
     """A line of shaped or right-to-left text drawn in visual order, marked with its logical text for
-    text extraction (its glyphs read as private-use and presentation-form characters, right to left).
+    text extraction where its glyphs do not spell it (joining forms and private-use codes, marks).
     Returns the font set last and how far the line's start has moved (an inline icon moves it)."""
     size, leading = block.size, block.leading
     pieces = shaping.visual(line, block.rtl, ICON)
