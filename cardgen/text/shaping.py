@@ -68,9 +68,15 @@ def shaped(text: str, font_name: str, rtl: bool) -> Shaped:
     if guess.script:  # none for punctuation or digits alone: HarfBuzz's default shaping
         buffer.script = guess.script
     uharfbuzz.shape(_hb_font(font_name), buffer)
+    starts = sorted({info.cluster for info in buffer.glyph_infos})
+    ends = dict(zip(starts, [*starts[1:], len(text)]))  # where each cluster's characters end
     chars, data = [], []
     for info, position in zip(buffer.glyph_infos, buffer.glyph_positions):
-        code = _code(face, info.codepoint)
+        # A glyph that is its cluster's one character is drawn by that character, not by another one
+        # the font draws with the same glyph (Persian ۳ and Arabic ٣ share one): its text stays its own.
+        own = ord(text[info.cluster])
+        alone = ends[info.cluster] == info.cluster + 1 and face.charToGlyph.get(own) == info.codepoint
+        code = own if alone else _code(face, info.codepoint)
         chars.append(chr(code))
         data.append(
             ShapeData(
