@@ -173,7 +173,7 @@ def _readme_commands() -> list[str]:
 
 def test_the_readme_shows_its_commands():
     commands = _readme_commands()
-    assert len(commands) == 15 and all(command.startswith("cardgen ") for command in commands), commands
+    assert len(commands) == 16 and all(command.startswith("cardgen ") for command in commands), commands
 
 
 def _cardgen() -> list[str]:

@@ -583,7 +583,7 @@ def test_yaml_explicit_scalar_tag_with_no_value(project, tag):
     ids=["empty", "number", "yes", "date"],
 )
 def test_yaml_game_languages_that_is_not_a_list(project, value, shown):
-    """Found here (traceback): load._word_lists and validate.validate_game iterated `languages` unchecked."""
+    """Found here (traceback): load.word_lists and validate.validate_game iterated `languages` unchecked."""
     write(project, "game.yaml", GAME_YAML.replace("languages: [en, vi]", f"languages: {value}"))
     result, _ = validate(project)
     assert (result.exit_code, result.stderr) == (

@@ -61,3 +61,23 @@ def test_without_the_extra_the_build_names_it(mini, tmp_path, monkeypatch):
         'pip install "cardgen[world]"'
     )
     assert not (tmp_path / "out" / "mini" / "mini-cards-ja.pdf").exists()
+
+
+def test_without_the_extra_a_language_is_refused_once_and_the_others_are_built(mini, tmp_path, monkeypatch):
+    japanese(mini)
+    write(
+        mini,
+        "roles/wolf.yaml",
+        "name: {en: Wolf, vi: Sói, ja: 人狼}\nteam: wolves\ncount: 2\nability: {en: Bite., vi: Cắn., ja: 噛む。}\n",
+    )
+    monkeypatch.setattr(bundled, "world_fonts", lambda: None)
+    out = tmp_path / "out"
+    result = run("build", "--decks", str(mini / "decks"), "--out", str(out), "-q")
+    assert result.exit_code == 1
+    errors = [line for line in result.stderr.splitlines() if ": error: " in line]
+    assert errors == [
+        "decks/mini/roles/seer.yaml:1: error: name.ja: character U+5360 CJK UNIFIED IDEOGRAPH-5360 '占' is in "
+        "none of the installed fonts; Noto Sans JP, which cardgen's 'world' extra installs, is not installed: "
+        'pip install "cardgen[world]"'
+    ]
+    assert (out / "mini" / "mini-cards-en.pdf").is_file() and (out / "mini" / "mini-cards-vi.pdf").is_file()

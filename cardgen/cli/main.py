@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from cardgen import __version__
-from cardgen.cli import build, common, completions, export, listing, narrator, new, serve, site
+from cardgen.cli import build, common, completions, export, listing, narrator, new, serve, site, translate
 from cardgen.cli.options import shared
 from cardgen.core.problems import DeckError
 
@@ -115,6 +115,7 @@ for command in (
     site.site_command,
     site.preview_command,
     serve.serve_command,
+    translate.translate_group,
     completions.completions_command,
 ):
     shared(command)

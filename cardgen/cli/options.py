@@ -83,15 +83,18 @@ def _stack(*options):
     return apply
 
 
+decks_folder_option = click.option(
+    "--decks",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The project's decks folder (default: the decks/ of the project the working "
+    "folder is in; outside any project, the bundled games).",
+)
+
+
 def decks_option(command):
     """--decks and --include: where the games and a designer's extra cards are."""
     return _stack(
-        click.option(
-            "--decks",
-            type=click.Path(file_okay=False, path_type=Path),
-            help="The project's decks folder (default: the decks/ of the project the working "
-            "folder is in; outside any project, the bundled games).",
-        ),
+        decks_folder_option,
         click.option(
             "--include",
             "includes",
@@ -177,6 +180,23 @@ table_options = _stack(
 )
 
 lang_option = click.option("--lang", "langs", multiple=True, help=LANG_HELP)
+
+
+def _language_code(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    import re
+
+    from cardgen.deck.schema_defs import LANG_PATTERN
+
+    if value is not None and not re.match(LANG_PATTERN, value):
+        raise click.BadParameter(f"'{value}' is not a language code (like ja, fa or pt-BR)")
+    return value
+
+
+def translation_lang_option(required: bool, help: str):
+    """--lang of `cardgen translate`: one language code, which no game need have yet."""
+    return click.option("--lang", required=required, callback=_language_code, help=help)
+
+
 paper_option = click.option(
     "--paper", default="a4", show_default=True, help="a4, letter, or another size in templates/paper.yaml."
 )

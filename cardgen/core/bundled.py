@@ -27,6 +27,9 @@ def _root() -> Path:
 
 
 ROOT = _root()  # the folder holding decks/, templates/ and fonts/
+# Whether these are an installed cardgen's (inside the package, replaced by the next upgrade) rather than
+# a clone's, whose files are the project's own to change.
+INSTALLED = ROOT.name == "_data"
 
 
 def folder(name: str) -> Path:

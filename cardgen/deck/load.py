@@ -136,7 +136,7 @@ def load_game(
     extra: dict[str, Doc] = {}
     # A word list that is not there, or that leads out, validation reports where game.yaml names it; a
     # rulebook or script is read when its name is there, and one that cannot be read is said, never skipped.
-    for name in dict.fromkeys(_word_lists(game)):
+    for name in dict.fromkeys(word_lists(game)):
         if contained.reason(folder / name, folder) not in (contained.MISSING, contained.UNUSABLE, contained.OUTSIDE):
             if (doc := read(folder / name, folder)) is not None:
                 extra[name] = doc
@@ -224,13 +224,14 @@ def _walk_files(folder: Path, limit: int = 10_000) -> list[Path]:
     return found[:limit]
 
 
-def _word_lists(game: Doc | None) -> list[str]:
-    """The word-list files a game's groups name, one per language."""
+def word_lists(game: Doc | None, languages: list[str] | None = None) -> list[str]:
+    """The word-list files a game's groups name, one per language: of its own languages, or of those given."""
     data = game.data if game else None
     if not isinstance(data, dict) or not isinstance(data.get("groups"), dict):
         return []
     listed = data.get("languages")
-    languages = [lang for lang in listed if isinstance(lang, str)] if isinstance(listed, list) else []
+    if languages is None:
+        languages = [lang for lang in listed if isinstance(lang, str)] if isinstance(listed, list) else []
     return [
         spec["words"]["file"].replace("{lang}", lang)
         for spec in data["groups"].values()

@@ -63,6 +63,7 @@ class _Resolver:
         self.lang = lang
         self.fonts = fonts
         self.problems: list[Problem] = []
+        self.told_lacking = False
         self.fallback = fallback_language(list(files.checked_game.data["languages"]))
         self.resolved: dict[tuple[Path, str], Path] = {}  # the cards of a deck share a few symbols
 
@@ -76,8 +77,11 @@ class _Resolver:
         """The string at path, NFC, with every character checked against the fonts."""
         value = unicodedata.normalize("NFC", str(doc.get(path)))
         for char in self.fonts.missing(value, self.lang):
-            where = Where(doc.file, doc.text_line(path, value[: value.index(char)].count("\n")))
             lacking = self.fonts.lacking(self.lang)
+            if lacking and self.told_lacking:
+                break  # a language whose fonts are not installed is said once, not at every text
+            self.told_lacking = bool(lacking)
+            where = Where(doc.file, doc.text_line(path, value[: value.index(char)].count("\n")))
             self.problems.append(
                 Problem(
                     where,

@@ -1,24 +1,25 @@
 """A document's text: (font, text) runs and a paragraph style in; a platypus Flowable out that breaks
 them into lines once per width and draws those lines on the canvas itself.
 
-A CJK language's lines are broken by :func:`~cardgen.text.linebreak.break_cjk` (kinsoku); every
-other language's between words (:func:`~cardgen.text.lines.word_lines`, a word longer than a line cut
-by the character). The lines are drawn by :func:`~cardgen.text.lines.draw_lines`, as a card's are,
-where ReportLab's paragraph drew them, pixel for pixel (tests/test_document_text.py holds them to
-it): handing ReportLab lines cardgen had broken made it wrap, parse and merge them again, most of a
-document's time.
+A CJK language's lines, and Korean's, are broken by :func:`~cardgen.text.linebreak.break_cjk` under the
+language's rules (kinsoku), as a card's are; every other language's between words
+(:func:`~cardgen.text.lines.word_lines`, a word longer than a line cut by the character). The lines are
+drawn by :func:`~cardgen.text.lines.draw_lines`, as a card's are, where ReportLab's paragraph drew them,
+pixel for pixel (tests/test_document_text.py holds them to it): handing ReportLab lines cardgen had
+broken made it wrap, parse and merge them again, most of a document's time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable
 
 from cardgen.core import reportlab_private
 from cardgen.text.fonts import ICON, FontBook
-from cardgen.text.linebreak import break_cjk
+from cardgen.text.linebreak import Rules, break_cjk, line_rules
 from cardgen.text.lines import SPACES, Block, Line, Run, draw_lines, word_lines
 from cardgen.text.markup import Span
 
@@ -28,7 +29,8 @@ def document_text(
 ) -> DocumentText:
     """A rulebook's or script's paragraph of `spans`, each character in the font the book gives it."""
     pieces = [piece for span in spans for piece in book.runs(span, lang)]
-    breaker = _cjk_lines if book.is_cjk(lang) else _word_lines
+    rules = line_rules(book, [lang])
+    breaker = partial(_cjk_lines, rules=rules) if rules else _word_lines
     cache: dict[float, tuple[Line, ...]] = {}
 
     def lines_at(width: float) -> tuple[Line, ...]:
@@ -121,11 +123,13 @@ def _word_lines(pieces: list[Run], style: ParagraphStyle, bullet: str | None, wi
     return word_lines(pieces, style.fontName, style.fontSize, first, room, cut=True)
 
 
-def _cjk_lines(pieces: list[Run], style: ParagraphStyle, bullet: str | None, width: float) -> tuple[Line, ...]:
-    """Lines broken by the character under kinsoku; white space in them drawn as one space, and one
+def _cjk_lines(
+    pieces: list[Run], style: ParagraphStyle, bullet: str | None, width: float, rules: Rules
+) -> tuple[Line, ...]:
+    """Lines broken by the language's rules (kinsoku); white space in them drawn as one space, and one
     that starts a line kept, as ReportLab's CJK wrapping of those lines drew them."""
     first, room = _widths(style, bullet, width)
-    broken, _ = break_cjk(pieces, style.fontSize, room, first)
+    broken, _ = break_cjk(pieces, style.fontSize, room, first, rules)
     lines = []
     for runs in broken:
         drawn = [(font, text if font == ICON else SPACES.sub(" ", text)) for font, text in runs]

@@ -71,7 +71,8 @@ def _face_key(bold: bool, italic: bool) -> str:
 
 @dataclass(eq=False)
 class FontBook:
-    """Font families, per-language fallback orders and the CJK languages.
+    """Font families, per-language fallback orders, and the languages whose lines break other than between
+    words (CJK, keep-all) or run right to left.
 
     Compared and hashed by identity, so that layouts can be cached per book.
     """
@@ -85,6 +86,7 @@ class FontBook:
     # no fallback order; a character only they would have is reported with the extra to install.
     absent: Mapping[str, str] = field(default_factory=dict)
     wanted: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # each order's absent families
+    keep_all: frozenset[str] = frozenset()
     _fonts: dict[tuple[str, str], TTFont] = field(default_factory=dict, repr=False)
     # A deck sets the same texts again and again (every copy, every size tried): each split once.
     _runs: dict[tuple[str, bool, bool, str], tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
@@ -143,28 +145,33 @@ class FontBook:
             _languages(spec_file, spec.get("rtl") or [], "rtl"),
             absent,
             {lang: tuple(f for f in order if f in absent) for lang, order in orders.items()},
+            _languages(spec_file, spec.get("keep-all") or [], "keep-all"),
         )
 
     def is_cjk(self, lang: str) -> bool:
         """Whether lines of this language break between characters."""
-        return lang in self.cjk or _primary(lang) in self.cjk
+        return lang in self.cjk or primary(lang) in self.cjk
+
+    def is_keep_all(self, lang: str) -> bool:
+        """Whether lines of this language break only at spaces, a word's syllables kept together."""
+        return lang in self.keep_all or primary(lang) in self.keep_all
 
     def is_rtl(self, lang: str) -> bool:
         """Whether the language is written right to left."""
-        return lang in self.rtl or _primary(lang) in self.rtl
+        return lang in self.rtl or primary(lang) in self.rtl
 
     def leading(self, lang: str) -> float:
         """The least line height of the language, as a multiple of the type size."""
-        return self.leadings.get(lang) or self.leadings.get(_primary(lang)) or self.leadings.get("default", 1.2)
+        return self.leadings.get(lang) or self.leadings.get(primary(lang)) or self.leadings.get("default", 1.2)
 
     def order(self, lang: str) -> tuple[str, ...]:
         """The families asked for a character, first to last."""
-        return self.fallback.get(lang) or self.fallback.get(_primary(lang)) or self.fallback["default"]
+        return self.fallback.get(lang) or self.fallback.get(primary(lang)) or self.fallback["default"]
 
     def lacking(self, lang: str) -> str:
         """What to install for the characters of lang that no installed family has ("" when nothing is
         missing from its order): "Noto Sans JP, which cardgen's 'world' extra installs: ..." """
-        wanted = self.wanted.get(lang) or self.wanted.get(_primary(lang)) or self.wanted.get("default") or ()
+        wanted = self.wanted.get(lang) or self.wanted.get(primary(lang)) or self.wanted.get("default") or ()
         if not wanted:
             return ""
         extras = sorted({self.absent[family] for family in wanted})
@@ -256,8 +263,8 @@ class FontBook:
 
 
 @cache  # asked for every text fitted, of a handful of languages
-def _primary(lang: str) -> str:
-    """ "zh-Hans" → "zh"."""
+def primary(lang: str) -> str:
+    """A language's primary subtag: "zh-Hans" → "zh"."""
     return lang.replace("_", "-").split("-")[0]
 
 

@@ -25,7 +25,7 @@ from reportlab.lib.colors import toColor
 
 from cardgen.core import reportlab_private, units
 from cardgen.text.fonts import ICON, FontBook
-from cardgen.text.linebreak import break_cjk
+from cardgen.text.linebreak import Rules, break_cjk, line_rules
 from cardgen.text.lines import Block, Drawn, Layout, excess, kept_lines, line_width, word_lines
 from cardgen.text.markup import Span
 from cardgen.text.ruby import ruby_layout
@@ -198,7 +198,7 @@ def _fit(
 def _prepared(layer: Layer, book: FontBook, align: str, width: float) -> Callable[[float], Layout]:
     """How a layer is laid out at a size in a box `width` pt wide: by its own language's fonts and
     line breaks (a span may name another language: its characters take that one's), or as ruby."""
-    cjk = book.is_cjk(layer.lang) or any(book.is_cjk(span.lang) for span in layer.spans if span.lang)
+    rules = line_rules(book, [layer.lang, *(span.lang for span in layer.spans if span.lang)])
     pieces = [piece for span in layer.spans for piece in book.runs(span, span.lang or layer.lang)]
     readings = layer.readings
     if readings is not None:
@@ -209,7 +209,7 @@ def _prepared(layer: Layer, book: FontBook, align: str, width: float) -> Callabl
     # in it. A text without any draws nothing.
     font = next((font for font, _ in pieces if font != ICON), "Helvetica")
     color = _color(layer.color)
-    return lambda size: _layout(pieces, font, color, size, layer.leading, width, align, cjk)
+    return lambda size: _layout(pieces, font, color, size, layer.leading, width, align, rules)
 
 
 @lru_cache(maxsize=64)
@@ -257,9 +257,11 @@ def _color(name: str):
     return toColor(name)
 
 
-def _layout(pieces, font: str, color, size: float, leading: float, box_width: float, align: str, cjk: bool) -> Layout:
-    if cjk:
-        broken, too_wide = break_cjk(pieces, size, box_width)
+def _layout(
+    pieces, font: str, color, size: float, leading: float, box_width: float, align: str, rules: Rules | None
+) -> Layout:
+    if rules:
+        broken, too_wide = break_cjk(pieces, size, box_width, rules=rules)
         lines = kept_lines(broken, font, size)
         # Its lines may be rounding noise wider than the box: a centred line is centred in that much more.
         room = box_width + 2 * reportlab_private.FUZZ
