@@ -3,7 +3,8 @@
 Each game is played from its setup screen to its end screen by the driver of tests/narrator_play.py,
 with the taps a table would make over several nights and days (narrator_play.TABLES), the page's
 clock faked and speech stubbed. Asserted, in each language: the end names the expected winner; every
-line spoken is in the page's language (no line of the English page, CJK in every Chinese line);
+line spoken is in the page's language (no line of the English page, CJK in every Chinese line, Persian
+letters in every Persian one);
 the lines about the night's deaths are spoken when they apply and only then (a quiet night has no
 death line, the Hunter's shot follows his death); a reload in the middle of Werewolf's day vote
 loses nothing; Werewords runs with no narrator, the Mayor's
@@ -20,6 +21,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from cardgen.build import BuildOptions, build
 from cardgen.core.project import Project
@@ -27,8 +29,7 @@ from conftest import ROOT
 from narrator_browser import ARGS, CHROMIUM, Session, needs_browser, sync_playwright
 from narrator_play import TABLES, Played, play
 
-LANGS = ("en", "vi", "zh", "es")
-SPEECH = {"en": "en-US", "vi": "vi-VN", "zh": "zh-CN", "es": "es-ES"}
+SPEECH = {"en": "en-US", "vi": "vi-VN", "zh": "zh-CN", "es": "es-ES", "fa": "fa-IR"}
 # The table each game's pages are built for (--players, --with): the one its TABLES play.
 BUILDS = {
     "werewolf": {"players": 8, "extra_cards": ("witch", "hunter")},
@@ -37,6 +38,7 @@ BUILDS = {
     "werewords": {"players": 5},
 }
 CJK = re.compile(r"[\u3400-\u9fff]")
+PERSIAN = re.compile(r"[\u0600-\u06ff]")
 # Where a line names the deaths or the winner, as the page's lineText fills it.
 PLACEHOLDER = re.compile(r"\[[^\]]+\]|…+")
 
@@ -118,12 +120,16 @@ def chromium():
         running.close()
 
 
-CASES = list(TABLES)
+def _languages(game: str) -> list[str]:
+    return yaml.safe_load((ROOT / "decks" / game / "game.yaml").read_text(encoding="utf-8"))["languages"]
+
+
+# Each table in each language of its game.
+CASES = [(game, name, lang) for game, name in TABLES for lang in _languages(game)]
 
 
 @needs_browser
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("game,name", CASES, ids=[f"{g}-{n}" for g, n in CASES])
+@pytest.mark.parametrize("game,name,lang", CASES, ids=[f"{g}-{n}-{lang}" for g, n, lang in CASES])
 def test_a_whole_game_plays_to_its_end_in_the_pages_language(pages, english, chromium, game, name, lang):
     path = pages[game, lang]
     data = page_data(path)
@@ -156,6 +162,8 @@ def test_a_whole_game_plays_to_its_end_in_the_pages_language(pages, english, chr
         assert [line for line in spoken if line in english[game] - own] == []
     if lang == "zh":
         assert [line for line in spoken if not CJK.search(line)] == []
+    if lang == "fa":
+        assert [line for line in spoken if not PERSIAN.search(line)] == []
     CHECKS[game](played, data, table)
 
 
