@@ -35,6 +35,7 @@ import pytest
 import reportlab
 import yaml
 
+from cardgen.core import bundled
 from cardgen.core import cache as user_cache
 from conftest import FIXTURES, ROOT, game, run, write
 
@@ -59,10 +60,12 @@ _FILE_EVENTS = {
 _EXEC_EVENTS = {"os.system", "subprocess.Popen", "os.exec", "os.posix_spawn", "os.spawn", "os.startfile", "pty.spawn"}
 # What Python and the libraries may read on their own: the interpreter and site-packages, cardgen's own
 # code, built-in templates and fonts, and ReportLab's optional per-user settings files.
+_WORLD = (bundled.world_fonts(),) if bundled.world_fonts() else ()  # the world extra's fonts, where installed
 _LIBRARY_ROOTS = tuple(
     dict.fromkeys(
         os.path.realpath(p)
         for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, ROOT / "cardgen", ROOT / "templates", ROOT / "fonts")
+        + _WORLD
     )
 )
 _LIBRARY_FILES = {os.path.realpath(os.path.expanduser(f"~/.reportlab_{name}")) for name in ("mods", "settings")}

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 from cardgen.build import heap
 from cardgen.build.kinds import KINDS, Kind, Made
 from cardgen.build.options import BuildOptions
-from cardgen.core.phrases import block, in_language
+from cardgen.core.phrases import block, in_language, language_digits
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import Project
 
@@ -185,6 +185,7 @@ class Pipeline:
 
         strings = self.read("strings.yaml")
         first = language_pair(lang)[0]
+        language_digits(strings, first, "templates/strings.yaml")  # an entry that is not ten digits stops here
         return {**in_language(strings, first), "language": self.language_name(lang)}
 
     def language_name(self, lang: str) -> str:
@@ -361,7 +362,7 @@ class Pipeline:
         icons, template, book, lang = render.inline_icons(deck), f"{name}.xml.j2", prepared.book, deck.lang
         _document(pages.foresee, what, template, xml, book, lang, style, size, icons, what, files.checked_game.where())
         furniture = typeset.PageFurniture(
-            f"{deck.name.value} · {header}", lambda n, total: fill(text["page"], n=n, total=total)
+            f"{deck.name.value} · {header}", lambda n, total: fill(text["page"], text.get("digits"), n=n, total=total)
         )
         info = pdfinfo.of(deck, f"{deck.name.value}: {title} ({deck.key})", subject)
         colors = self.read("documents/styles.yaml")["colors"]
@@ -440,9 +441,11 @@ class Pipeline:
 
 
 def document_text(read: Callable[[str], dict], lang: str) -> dict:
-    """The words of the generated documents in a language, English where it has none; `read` reads a template."""
-    text = read("documents/text.yaml")
-    return in_language(text, lang)
+    """The words of the generated documents in a language, English where it has none, and the digits
+    it writes numbers in (`digits`, strings.yaml's) where it has its own; `read` reads a template."""
+    text = in_language(read("documents/text.yaml"), lang)
+    digits = language_digits(read("strings.yaml"), lang, "templates/strings.yaml")
+    return {**text, "digits": digits} if digits else text
 
 
 def table_of(deck: Deck, files: GameFiles, options: BuildOptions, text: Mapping) -> Tonight:

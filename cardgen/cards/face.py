@@ -6,7 +6,8 @@ the card's layout (role, token, words or night-order; see
 templates/card-layout.yaml), and fits each text into its box, shrinking it
 down to the layout's minimum size. Text that still does not fit is a problem
 naming the card, the language and by how much it overflows; the build stops
-before rendering, so the renderer only ever draws what fits.
+before rendering, so the renderer only ever draws what fits. A right-to-left
+language's fronts are mirrored (cardgen.cards.mirror), its backs never.
 
 On a bilingual deck (``Deck.second``) every name, team label, ability and back
 title is set in both languages in the same box, the second beneath the first
@@ -21,9 +22,10 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
-from cardgen.cards import art, bilingual
+from cardgen.cards import art, bilingual, mirror
 from cardgen.cards.faces import (
     RASTER,
     BackFace,
@@ -32,12 +34,13 @@ from cardgen.cards.faces import (
     ListFace,
     RoleFace,
     TokenFace,
-    WordRow,
     WordsFace,
     back_light,
     spec_box,
     without_picture,
+    word_row,
 )
+from cardgen.core.phrases import numeral
 from cardgen.core.problems import Problem
 from cardgen.core.units import Rect, Size
 from cardgen.deck.model import Card, Deck, Group, Text, team_color
@@ -350,9 +353,8 @@ class _Composer:
         rows = []
         for index, (level, word) in enumerate(card.words):
             box = Rect(area.x + pips, area.top - (index + 1) * row_h, area.w - pips, row_h)
-            rows.append(
-                WordRow(levels.index(level) + 1, self.fit(word, box, spec["word"], "word", card.id, "#1d1d1d"), box)
-            )
+            fitted = self.fit(word, box, spec["word"], "word", card.id, "#1d1d1d")
+            rows.append(word_row(levels.index(level) + 1, fitted, box, spec["pip"]))
         return WordsFace(
             card,
             frame,
@@ -364,9 +366,9 @@ class _Composer:
 
     def night_order(self, card: Card, other: Card | None = None) -> ListFace:
         """The card's text, whether the order is a house rule, then the game's night order made from the
-        cards, each by the name the script calls it: one role a line, or, where the layout says
-        `list: run-in` (small cards), the roles one after another on a new line, each number held to its name.
-        On a bilingual deck each role is called by both names, and the card's text is in both beneath."""
+                cards, each by the name the script calls it: one role a line, or, where the layout says
+        `list: run-in` (small cards), the roles one after another on a new line, each number held to its name
+        (in the language's digits). On a bilingual deck each role is called by both names, and the card's text is in both beneath."""
         spans = list(self.parse(card.ability.value))
         bilingual, other_deck = self.bilingual(), self.deck.second
         seconds = {c.id: c for c in other_deck.cards} if bilingual and other_deck else {}
@@ -380,7 +382,8 @@ class _Composer:
             for number, (role, name) in enumerate(steps, start=1):
                 # The break goes after the dot, never before it: a no-break space holds it to the role before.
                 before = "\u00a0· " if run_in and number > 1 else "\n"
-                spans += [markup.Span(f"{before}{number}.\u00a0", bold=True), markup.Span(name)]
+                mark = f"{before}{numeral(number, self.strings.get('digits'))}.\u00a0"
+                spans += [markup.Span(mark, bold=True), markup.Span(name)]
                 twin = seconds.get(role.id)
                 second = (twin.call_name if name == role.call_name else twin.also_wakes) if twin else None
                 if bilingual and other_deck and second and second != name:
@@ -435,8 +438,6 @@ class _Composer:
         if card.layout == "token":
             self.layout = self.layouts[card.group.size_name]
             return self.token(card, None, face.name, second, face.symbol)
-        from dataclasses import replace
-
         return self.front(
             replace(card, name=face.name, symbol=face.symbol), replace(other, name=second) if other and second else None
         )
@@ -494,4 +495,4 @@ def compose_faces(
     fronts = {card.id: composer.front(card, deck.second_card(card)) for card in deck.cards}
     backs = {group.id: composer.back(group, second_groups.get(group.id)) for group in deck.groups}
     card_backs = {card.id: composer.card_back(card, deck.second_card(card)) for card in deck.cards if card.back_face}
-    return Faces(layouts, fronts, backs, card_backs), composer.problems
+    return Faces(layouts, mirror.fronts(deck, layouts, book, fronts), backs, card_backs), composer.problems

@@ -45,6 +45,13 @@ class WordRow:
     level: int  # 1 for the first (easiest) level of the card, 2 for the next...
     word: textfit.Fitted
     box: Rect
+    dots: tuple[Rect, ...]  # the level's, before the word: one for the easiest words on the card, two for the next...
+
+
+def word_row(level: int, word: textfit.Fitted, box: Rect, pip: float) -> WordRow:
+    """A word card's row of `word` in its `box`, its level's dots (`pip` mm across) in the room before the box."""
+    centres = (box.x - pip * (1.6 * (3 - n)) - pip / 2 for n in range(level))
+    return WordRow(level, word, box, tuple(Rect(x - pip / 2, box.cy - pip / 2, pip, pip) for x in centres))
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from cardgen.cards.faces import RASTER, BackFace, Face, Faces, ListFace, RoleFac
 from cardgen.cards.icons import IconPainter, has_holes, icon_bytes
 from cardgen.cards.layout import Page, Slot, widest_bleed
 from cardgen.core import pdfinfo
+from cardgen.core.phrases import fill
 from cardgen.core.reportlab_private import Repeats, SpilledPages
 from cardgen.core.units import Rect, Size, mm, pt
 from cardgen.deck.model import Deck, Group, team_color
@@ -210,13 +211,10 @@ class _Painter:
     def words(self, face: WordsFace, paint: Rect) -> None:
         color = self.framed(face, paint)
         textfit.draw(face.title, self.c, face.title_box.x, face.title_box.top, valign_height=face.title_box.h)
-        pip = self.layout["words"]["pip"]
         self.c.setFillColor(color)
         for row in face.rows:
-            # Dots for the level: one for the easiest words on the card, two for the next...
-            for n in range(row.level):
-                x = row.box.x - pip * (1.6 * (3 - n)) - pip / 2
-                self.c.circle(pt(x), pt(row.box.cy), pt(pip / 2), stroke=0, fill=1)
+            for dot in row.dots:
+                self.c.circle(pt(dot.cx), pt(dot.cy), pt(dot.w / 2), stroke=0, fill=1)
             textfit.draw(row.word, self.c, row.box.x, row.box.top, valign_height=row.box.h)
 
     def listing(self, face: ListFace, paint: Rect) -> None:
@@ -379,7 +377,12 @@ class _Painter:
         strings, ruler = self.options.strings, self.options.sheet["ruler"]
         side = strings["fronts" if page.side == "front" else "backs" if page.side == "back" else "fold"]
         label = " · ".join(
-            [self.deck.name.value, strings["language"], side, strings["page"].format(n=number, total=total)]
+            [
+                self.deck.name.value,
+                strings["language"],
+                side,
+                fill(strings["page"], strings.get("digits"), n=number, total=total),
+            ]
         )
         size, length = ruler["text-size"], ruler["length"]
         depth = ruler["depth"]

@@ -202,7 +202,9 @@ def _table(
         dealt[card_id] = dealt.get(card_id, 0) + 1
     dealt, extra = _with_extra_cards(deck, setup, dealt)
     _check_box(deck, "--with", {**dealt, **beside})
-    label = fill(text["setup_for"], players=players, setup=setup.name.value if setup.name else setup.id)
+    label = fill(
+        text["setup_for"], text.get("digits"), players=players, setup=setup.name.value if setup.name else setup.id
+    )
     left = {key: (n, tuple(pool)) for key, (n, pool) in choose.items() if n}
     option = "--with" if extra_cards else "--players"
     return Tonight(
@@ -307,7 +309,7 @@ def _chosen(
         )
         return Tonight(
             frozenset(roles),
-            fill(text["roles_for"], players=players),
+            fill(text["roles_for"], text.get("digits"), players=players),
             players,
             None,
             dealt,
@@ -378,7 +380,7 @@ def _chosen(
     _check_box(deck, "--roles", {**dealt, **beside})
     return Tonight(
         frozenset(roles),
-        fill(text["roles_for"], players=players),
+        fill(text["roles_for"], text.get("digits"), players=players),
         players,
         setup,
         dealt,

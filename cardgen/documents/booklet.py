@@ -2,7 +2,8 @@
 sheet, in print order, which pages it carries and where out.
 
 Pages are padded with blanks to a multiple of four and placed two to a sheet side in the order that,
-printed duplex (flipped on the short edge), folded in the middle and stapled, reads 1, 2, 3 … The
+printed duplex (flipped on the short edge), folded in the middle and stapled, reads 1, 2, 3 …; a
+right-to-left language's booklet is bound at its right, each side's two pages swapped. The
 typesetter (typeset.FurnishedCanvas) draws each page there as it saves the document, clipped to the
 page's own box, so the booklet is written once: no PDF of its pages is read back and merged.
 """
@@ -27,11 +28,15 @@ def _page(index: int, pages: int) -> int | None:
     return index if index < pages else None
 
 
-def sides(pages: int, page: tuple[float, float], sheet: tuple[float, float]) -> list[list[Placed]]:
+def sides(
+    pages: int, page: tuple[float, float], sheet: tuple[float, float], bound_right: bool = False
+) -> list[list[Placed]]:
     """The pages on each sheet side, in print order: two of `page` size (w, h pt) on a sheet of `sheet`
-    size, meeting at its middle (the fold), whatever margin is left over around them."""
+    size, meeting at its middle (the fold), whatever margin is left over around them; `bound_right`: a
+    booklet that opens from the left, read from right to left."""
     middle, bottom = sheet[0] / 2, (sheet[1] - page[1]) / 2
+    order = saddle_order(pages)
     return [
         [(index, x, bottom) for index, x in ((left, middle - page[0]), (right, middle)) if index is not None]
-        for left, right in saddle_order(pages)
+        for left, right in ([pair[::-1] for pair in order] if bound_right else order)
     ]

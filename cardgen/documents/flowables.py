@@ -1,5 +1,7 @@
 """The template's XML in, ReportLab flowables out: headings, paragraphs, steps with their check box,
-lists and tables of a rulebook or script, every text set by cardgen's own paragraphs."""
+lists and tables of a rulebook or script, every text set by cardgen's own paragraphs. In a right-to-left
+language they are mirrored: a step's box at the right, a role's name at the right of its label, a
+table's columns from right to left."""
 
 from __future__ import annotations
 
@@ -33,9 +35,10 @@ class _Step(Flowable):
     across columns and pages as its text does, so a step of any length fits; the continuation of a
     split step has no box of its own."""
 
-    def __init__(self, text: Flowable, box: float, rise: float):
+    def __init__(self, text: Flowable, box: float, rise: float, rtl: bool = False):
         super().__init__()
         self.text, self.box, self.rise = text, box, rise  # the box's side, and how far its top stands up
+        self.rtl = rtl
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         self.width, self.height = self.text.wrap(available_width, available_height)
@@ -43,7 +46,7 @@ class _Step(Flowable):
 
     def split(self, available_width: float, available_height: float) -> list[Flowable]:
         parts = self.text.split(available_width, available_height)
-        return [_Step(part, self.box if i == 0 else 0.0, self.rise) for i, part in enumerate(parts)]
+        return [_Step(part, self.box if i == 0 else 0.0, self.rise, self.rtl) for i, part in enumerate(parts)]
 
     def getSpaceBefore(self) -> float:
         return self.text.getSpaceBefore()
@@ -56,7 +59,9 @@ class _Step(Flowable):
         if self.box:
             top = self.height + self.rise
             self.canv.setLineWidth(0.8)
-            self.canv.rect(0, top - self.box, self.box, self.box, stroke=1, fill=0)
+            self.canv.rect(
+                self.width - self.box if self.rtl else 0, top - self.box, self.box, self.box, stroke=1, fill=0
+            )
 
 
 class _RoleHead(Flowable):
@@ -88,6 +93,15 @@ class _RoleHead(Flowable):
         self.label.drawOn(self.canv, self.split_at, 0)
 
 
+class _MirroredRoleHead(_RoleHead):
+    """A right-to-left role's name and label: the name over the last 55 % of the width, at the right."""
+
+    def draw(self) -> None:
+        # Each cell's padding at its left, where a left-to-right cell has it at its right.
+        self.name.drawOn(self.canv, self.width - self.split_at + self.RIGHT, 0)
+        self.label.drawOn(self.canv, self.RIGHT, 0)
+
+
 # Cell padding, pt, each side: of the label column, and of the others (a setup table has up to
 # 17 narrow columns of numbers).
 TABLE_PADDING = (2.0, 1.0)
@@ -104,6 +118,7 @@ class Builder:
         self.style = style
         self.colors = colors
         self.cjk = book.is_cjk(lang)
+        self.rtl = book.is_rtl(lang)
         # The cards' line height rules hold here too: Vietnamese needs room for its stacked marks.
         sizes, leading = style["sizes"], max(style["leading"], book.leading(lang))
 
@@ -193,17 +208,25 @@ class Builder:
     def table(self, element: ET.Element, width: float) -> Table:
         cells = [[(cell.text or "", cell.tag == "th") for cell in row] for row in element.findall("tr")]
         rows = [[self.paragraph(text, "cell", bold=bold) for text, bold in row] for row in cells]
-        table = Table(rows, colWidths=self.column_widths(cells, width), hAlign="LEFT", repeatRows=1)
+        widths = self.column_widths(cells, width)
+        # The label column and the others, as ReportLab numbers columns: from the left.
+        labels, others = ((0, 0), (0, -1)), ((1, 0), (-1, -1))
+        if self.rtl:
+            # Read from the right: the label column at the right, the others leftwards from it.
+            columns = len(widths)
+            rows = [(row + [self.paragraph("", "cell")] * (columns - len(row)))[::-1] for row in rows]
+            widths, labels, others = widths[::-1], ((-1, 0), (-1, -1)), ((0, 0), (-2, -1))
+        table = Table(rows, colWidths=widths, hAlign="RIGHT" if self.rtl else "LEFT", repeatRows=1)
         table.setStyle(
             TableStyle(
                 [
                     ("BACKGROUND", (0, 0), (-1, 0), HexColor(self.colors["table-head"])),
                     ("LINEBELOW", (0, 0), (-1, -1), 0.3, HexColor(self.colors["rule"])),
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                    ("LEFTPADDING", (0, 0), (0, -1), TABLE_PADDING[0]),
-                    ("RIGHTPADDING", (0, 0), (0, -1), TABLE_PADDING[0]),
-                    ("LEFTPADDING", (1, 0), (-1, -1), TABLE_PADDING[1]),
-                    ("RIGHTPADDING", (1, 0), (-1, -1), TABLE_PADDING[1]),
+                    ("LEFTPADDING", *labels, TABLE_PADDING[0]),
+                    ("RIGHTPADDING", *labels, TABLE_PADDING[0]),
+                    ("LEFTPADDING", *others, TABLE_PADDING[1]),
+                    ("RIGHTPADDING", *others, TABLE_PADDING[1]),
                     ("TOPPADDING", (0, 0), (-1, -1), 1),
                     ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
                 ]
@@ -245,7 +268,7 @@ class Builder:
         name = self.paragraph(element.get("name", ""), "p", bold=True, color=element.get("color"))
         label = self.paragraph(element.get("label", ""), "small")
         ability = self.paragraph(element.text or "", "p")
-        return KeepTogether([_RoleHead(name, label), ability])
+        return KeepTogether([(_MirroredRoleHead if self.rtl else _RoleHead)(name, label), ability])
 
     def step(self, element: ET.Element) -> Flowable:
         kind = element.get("kind", "say")
@@ -253,7 +276,7 @@ class Builder:
         # smaller but upright, so that it stands out among the instructions.
         text = self.paragraph(element.text or "", "step-say" if kind == "say" else "step-do", italic=kind == "do")
         size = self.style["sizes"]["body"]
-        return _Step(text, size * 0.75, 3 - size * 0.2)
+        return _Step(text, size * 0.75, 3 - size * 0.2, self.rtl)
 
     def flowables(self, root: ET.Element, width: float) -> list[Flowable]:
         out: list[Flowable] = []

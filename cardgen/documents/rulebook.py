@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from cardgen.core.phrases import FALLBACK, fill
+from cardgen.core.phrases import FALLBACK, fill, numeral
 from cardgen.deck.model import Card, Deck, Marks, Part, Setup, team_color
 from cardgen.deck.tonight import Tonight
 from cardgen.documents.script_lines import deal_line, marked
@@ -155,7 +155,7 @@ def _plural(forms: Mapping | str, count: int) -> str:
 def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) -> dict:
     """`sheets`: how many sheets the card PDF prints on; `paper`: their paper's name, in the language."""
     rulebook = deck.checked_rulebook
-    mark = text["house_mark"]
+    mark, digits = text["house_mark"], text.get("digits")
     counts = Counter(card.group.id for card in deck.copies)
     components = []
     for group in deck.groups:
@@ -174,13 +174,13 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
                 "size": fill(
                     text["round_size" if group.shape == "round" else "size"],
                     name=localized_name(size, deck.lang, group.size_name),
-                    w=f"{group.size.w:g}",
-                    h=f"{group.size.h:g}",
+                    w=numeral(f"{group.size.w:g}", digits),
+                    h=numeral(f"{group.size.h:g}", digits),
                 ),
                 # Word cards are numbered, not named: their names say nothing.
                 "cards": []
                 if group.layout == "words"
-                else [f"{name} ×{n}" if n > 1 else name for name, n in copies.items()],
+                else [f"{name} ×{numeral(n, digits)}" if n > 1 else name for name, n in copies.items()],
             }
         )
     names = {card.id: card.name.value for card in deck.cards}
@@ -192,7 +192,7 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
                 )
             ),
             # The mark before a column's count, held to it: in a narrow column a mark after it reads as the next's.
-            "players": [f"{mark}{n}" if n in setup.house_players else n for n in setup.players],
+            "players": [f"{mark}{numeral(n, digits)}" if n in setup.house_players else n for n in setup.players],
             "rows": [
                 {
                     "name": f"{mark} {names[card_id]}" if card_id in setup.house_rows else names[card_id],
@@ -228,16 +228,16 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
             fill(
                 text["sleeves"],
                 size=localized_name(sizes[g.size_name], deck.lang, g.size_name),
-                w=f"{g.size.w:g}",
-                h=f"{g.size.h:g}",
-                sleeve=sizes[g.size_name].get("sleeve", "?"),
+                w=numeral(f"{g.size.w:g}", digits),
+                h=numeral(f"{g.size.h:g}", digits),
+                sleeve=numeral(sizes[g.size_name].get("sleeve", "?"), digits),
             )
             for g in used
         )
     )
-    players_line = fill(text["players"], min=rulebook.players[0], max=rulebook.players[1])
+    players_line = fill(text["players"], digits, min=rulebook.players[0], max=rulebook.players[1])
     if rulebook.minutes:
-        players_line += " · " + fill(text["minutes"], min=rulebook.minutes[0], max=rulebook.minutes[1])
+        players_line += " · " + fill(text["minutes"], digits, min=rulebook.minutes[0], max=rulebook.minutes[1])
     sections = [{"id": s.id, "title": s.title.value, "body": _body(s.parts, mark)} for s in rulebook.sections]
     night_order = _night_order(deck, text)
     setup_steps = _setup_steps(deck, text)
@@ -250,6 +250,7 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
     return {
         "game": {"name": deck.name.value},
         "t": text,
+        "digits": digits,  # the numbers the template prints are written in them
         "players_line": players_line,
         "legend": f"{mark} {text['house_legend']}" if house else "",
         "community_legend": f"{text['community_mark']} {text['community_legend']}" if community else "",
@@ -263,6 +264,8 @@ def context(deck: Deck, text: Mapping, sizes: Mapping, sheets: int, paper: str) 
         "community": community,
         "roles": roles,
         "making": fill(
-            text["making"], sleeves=sleeves, sheets=fill(_plural(text["sheets"], sheets), count=sheets, paper=paper)
+            text["making"],
+            sleeves=sleeves,
+            sheets=fill(_plural(text["sheets"], sheets), digits, count=sheets, paper=paper),
         ),
     }

@@ -17,7 +17,7 @@ def nights_mark(line: Line, text: Mapping) -> str:
     if line.since.first_only:
         return text["first_night_mark"]
     if line.since.from_night:
-        return fill(text["from_night"], n=line.since.from_night)
+        return fill(text["from_night"], text.get("digits"), n=line.since.from_night)
     return ""
 
 
@@ -49,6 +49,7 @@ def context(deck: Deck, text: Mapping, tonight: Tonight) -> dict:
     return {
         "game": {"name": deck.name.value},
         "t": text,
+        "digits": text.get("digits"),  # the numbers the template prints are in them
         "title": script.title.value if script.title else text["script"],
         "setup": tonight.label,
         "legend": f"{text['house_mark']} {text['house_legend']}" if house else "",

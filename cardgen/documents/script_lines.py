@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from cardgen.core.phrases import fill
+from cardgen.core.phrases import fill, numeral
 from cardgen.deck.model import Card, Condition, Deck, Marks, Step, met
 from cardgen.deck.tonight import Tonight
 
@@ -39,10 +39,10 @@ from cardgen.deck.tonight import Tonight
 def timer_text(seconds: int, text: Mapping) -> str:
     minutes, rest = divmod(seconds, 60)
     if not minutes:
-        return fill(text["timer_seconds"], n=seconds)
+        return fill(text["timer_seconds"], text.get("digits"), n=seconds)
     if not rest:
-        return fill(text["timer_minutes"], n=minutes)
-    return f"{minutes}:{rest:02d}"
+        return fill(text["timer_minutes"], text.get("digits"), n=minutes)
+    return numeral(f"{minutes}:{rest:02d}", text.get("digits"))
 
 
 def marked(line: str, marks: Marks, text: Mapping) -> str:
@@ -50,14 +50,14 @@ def marked(line: str, marks: Marks, text: Mapping) -> str:
     if marks.house:
         line = f"{text['house_mark']} {line}"
     if marks.timer:
-        line += " " + fill(text["timer"], time=timer_text(marks.timer, text))
+        line += " " + fill(text["timer"], text.get("digits"), time=timer_text(marks.timer, text))
     return line
 
 
 def deal_items(deck: Deck, dealt: Mapping[str, int], text: Mapping) -> str:
     names = {card.id: deck.introduced(card) for card in deck.cards}
     return text["list_separator"].join(
-        fill(text["deal_item"], n=n, name=names[card_id]) for card_id, n in dealt.items()
+        fill(text["deal_item"], text.get("digits"), n=n, name=names[card_id]) for card_id, n in dealt.items()
     )
 
 
@@ -71,7 +71,13 @@ def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
         even = setup.fill is None and not setup.extra
         # Cards that bring extra cards of their own (the Thief) say so, whether or not the table lists them.
         extras = [
-            fill(text["deal_card_extra"], card=card.name.value, n=card.extra_cards, fill=names[setup.fill])
+            fill(
+                text["deal_card_extra"],
+                text.get("digits"),
+                card=card.name.value,
+                n=card.extra_cards,
+                fill=names[setup.fill],
+            )
             for card in deck.cards
             if card.extra_cards and setup.fill
         ]
@@ -82,12 +88,21 @@ def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
     chosen = sum(n for n, _ in tonight.choose.values())
     # Chosen roles that do not fit the rule (a warning) still deal at least one card each.
     each = max(1, (total + chosen - tonight.extra) // tonight.players)
-    dealing = text["deal_one"] if each == 1 else fill(text["deal_each"], n=each)
+    dealing = text["deal_one"] if each == 1 else fill(text["deal_each"], text.get("digits"), n=each)
     return run_on(
         [
-            *([fill(text["deal_cards"], total=total, cards=deal_items(deck, tonight.dealt, text))] if total else []),
             *(
-                fill(text["deal_choose"], n=n, cards=text["list_separator"].join(names[c] for c in pool))
+                [fill(text["deal_cards"], text.get("digits"), total=total, cards=deal_items(deck, tonight.dealt, text))]
+                if total
+                else []
+            ),
+            *(
+                fill(
+                    text["deal_choose"],
+                    text.get("digits"),
+                    n=n,
+                    cards=text["list_separator"].join(names[c] for c in pool),
+                )
                 for n, pool in tonight.choose.values()
             ),
             dealing,
@@ -99,7 +114,7 @@ def deal_line(deck: Deck, tonight: Tonight, text: Mapping) -> str:
 def _extra(extra: int, text: Mapping) -> list[str]:
     if not extra:
         return []
-    return [text["deal_extra_one"] if extra == 1 else fill(text["deal_extra"], extra=extra)]
+    return [text["deal_extra_one"] if extra == 1 else fill(text["deal_extra"], text.get("digits"), extra=extra)]
 
 
 # Chinese runs on after its full-width punctuation; other languages take a space.

@@ -1,5 +1,8 @@
 """Jinja2 templates: a template name and plain values in, text out.
 
+A number a template prints is written in the digits its values name (``digits``: a language's own, such
+as Persian's), as it stands where they name none.
+
 Templates are looked up in the project's templates/ first, then the built-in
 one, like MkDocs themes. They run sandboxed: deck texts are values, escaped
 on the way in (autoescape, for the XML documents), and never templates
@@ -36,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.core import bundled, contained
+from cardgen.core.phrases import is_number, numeral
 
 BUILTIN = bundled.folder("templates")
 SECONDS = 10.0  # of processor time (of the clock where the system cannot count processor time)
@@ -180,9 +184,16 @@ def _environment(template_dirs: tuple[str, ...], autoescape: bool):
                         raise OverflowError(f"a repetition this long ({len(thing)} × {times}) is refused in templates")
             return super().call_binop(context, operator, left, right)
 
+    @jinja2.pass_context
+    def finalize(context, value):
+        """A number a template prints, in the digits its values name (`digits`, the language's own)."""
+        digits = context.get("digits")
+        return numeral(value, digits) if digits and is_number(value) else value
+
     return _Sandbox(
         loader=_ContainedLoader(list(template_dirs)),
         autoescape=autoescape,
+        finalize=finalize,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

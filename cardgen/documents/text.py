@@ -7,6 +7,9 @@ language's rules (kinsoku), as a card's are; every other language's between word
 drawn by :func:`~cardgen.text.lines.draw_lines`, as a card's are, where ReportLab's paragraph drew them,
 pixel for pixel (tests/test_document_text.py holds them to it): handing ReportLab lines cardgen had
 broken made it wrap, parse and merge them again, most of a document's time.
+
+A right-to-left language's paragraph is mirrored: its lines end at the right, its indent and its
+bullet (in the order it is read: "۳." is seen as ".۳") at the right too.
 """
 
 from __future__ import annotations
@@ -14,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from bidi import get_display
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable
 
 from cardgen.core import reportlab_private
 from cardgen.text.fonts import ICON, FontBook
 from cardgen.text.linebreak import Rules, break_cjk, line_rules
-from cardgen.text.lines import SPACES, Block, Line, Run, draw_lines, word_lines
+from cardgen.text.lines import SPACES, Block, Line, Run, draw_lines, line_width, width, word_lines
 from cardgen.text.markup import Span
 
 
@@ -39,17 +43,27 @@ def document_text(
             cache[width] = breaker(pieces, style, bullet, width)
         return cache[width]
 
-    return DocumentText(lines_at, style, bullet)
+    if not book.is_rtl(lang):
+        return DocumentText(lines_at, style, bullet)
+    marker = tuple(book.runs(Span(get_display(bullet, base_dir="R")), lang)) if bullet else ()
+    return DocumentText(lines_at, style, bullet, marker)
 
 
 class DocumentText(Flowable):
     """Lines laid out and split across columns and pages as a ReportLab paragraph of the same lines
     would be, `lines_at(width)` giving them for the width offered; the part after a split keeps its
-    lines and has no bullet."""
+    lines and has no bullet. `mirrored`: a right-to-left paragraph's, its bullet's (font, text) runs as
+    drawn (none for no bullet)."""
 
-    def __init__(self, lines_at: Callable[[float], tuple[Line, ...]], style: ParagraphStyle, bullet: str | None):
+    def __init__(
+        self,
+        lines_at: Callable[[float], tuple[Line, ...]],
+        style: ParagraphStyle,
+        bullet: str | None,
+        mirrored: tuple[Run, ...] | None = None,
+    ):
         super().__init__()
-        self.lines_at, self.style, self.bullet = lines_at, style, bullet
+        self.lines_at, self.style, self.bullet, self.mirrored = lines_at, style, bullet, mirrored
         self.lines: tuple[Line, ...] = ()
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
@@ -71,8 +85,8 @@ class DocumentText(Flowable):
         if len(lines) <= fit:
             return [self]
         return [
-            DocumentText(lambda _width: lines[:fit], self.style, self.bullet),
-            DocumentText(lambda _width: lines[fit:], self.style, None),
+            DocumentText(lambda _width: lines[:fit], self.style, self.bullet, self.mirrored),
+            DocumentText(lambda _width: lines[fit:], self.style, None, () if self.mirrored is not None else None),
         ]
 
     def getSpaceBefore(self) -> float:
@@ -89,24 +103,41 @@ class DocumentText(Flowable):
         # A paragraph's first baseline is its type size below its top (rl_config.paraFontSizeHeightOffset).
         baseline = self.height - size
         offset = style.firstLineIndent
-        if self.bullet:
+        if self.mirrored:
+            offset = self.mirrored_bullet(offset, baseline)
+        elif self.bullet:
             offset = reportlab_private.draw_bullet(canvas, offset, baseline, self.bullet, style)
         # drawOn, which calls this within a saved state of the canvas, undoes the colour afterwards.
         shifts = (offset, *[0.0] * (len(self.lines) - 1))
-        draw_lines(
-            canvas,
-            Block(self.lines, size, leading, style.textColor, style.fontName, shifts),
-            style.leftIndent,
-            baseline,
-        )
+        x = style.leftIndent
+        if self.mirrored is not None:
+            # Each line ends where a left-to-right one would start, counted from the right edge.
+            end = self.width - style.leftIndent
+            shifts = tuple(end - shift - line_width(line, size) for line, shift in zip(self.lines, shifts))
+            x = 0.0
+        draw_lines(canvas, Block(self.lines, size, leading, style.textColor, style.fontName, shifts), x, baseline)
         canvas.body_lines(
-            style.leftIndent,
+            x,
             [
                 baseline - number * leading
                 for number, line in enumerate(self.lines)
                 if any(font != ICON and run.strip() for font, run in line)
             ],
         )
+
+    def mirrored_bullet(self, offset: float, baseline: float) -> float:
+        """The bullet drawn where a left-to-right one is, counted from the right edge; returns how far the
+        first line starts past the indent, as reportlab_private.draw_bullet does."""
+        canvas, style, runs = self.canv, self.style, self.mirrored or ()
+        size = style.bulletFontSize
+        wide = sum(width(text, font, size) for font, text in runs)
+        x = self.width - style.bulletIndent - wide
+        canvas.setFillColor(getattr(style, "bulletColor", style.textColor))
+        for font, text in runs:
+            canvas.setFont(font, size)
+            canvas.drawString(x, baseline + getattr(style, "bulletOffsetY", 0), text)
+            x += width(text, font, size)
+        return max(offset, style.bulletIndent + wide + size * 0.6 - style.leftIndent)
 
 
 def _widths(style: ParagraphStyle, bullet: str | None, width: float) -> tuple[float, float]:

@@ -13,6 +13,10 @@ bullet (attribute bullet: its mark, such as ``3.``); ``table`` with
 ``tr``/``th``/``td``; ``role`` (attributes name, label, color; text: the
 ability); ``step`` (attribute kind: say, do or check) with a check box, split
 across pages when it is long.
+
+A right-to-left language's pages are mirrored: its columns are read from the right, its header and
+page number stand at the right margin, its texts, lists and tables are set from the right, and its
+booklet is bound at the right.
 """
 
 from __future__ import annotations
@@ -84,12 +88,13 @@ def render_document(
     inner_w = width - pt(margins["left"] + margins["right"])
     column_w = (inner_w - gap * (columns - 1)) / columns
     body_h = height - pt(margins["top"] + margins["bottom"])
+    rtl = book.is_rtl(lang)
 
     def frames(shorter: float = 0.0) -> list[Frame]:
         """The page's columns, the last of them `shorter` pt shorter at its foot."""
         return [
             Frame(
-                pt(margins["left"]) + i * (column_w + gap),
+                pt(margins["left"]) + (columns - 1 - i if rtl else i) * (column_w + gap),
                 pt(margins["bottom"]) + cut,
                 column_w,
                 body_h - cut,
@@ -110,9 +115,12 @@ def render_document(
             (height - pt(margins["top"]) * 0.55, furniture.header),
             (pt(margins["bottom"]) * 0.45, furniture.footer(number, total)),
         ):
+            runs = book.runs(markup.Span(text), lang)
             x = pt(margins["left"])
+            if rtl:
+                x = width - pt(margins["right"]) - sum(canvas.stringWidth(piece, font, size) for font, piece in runs)
             canvas.setFillColor(HexColor(colors["muted"]))
-            for font, piece in book.runs(markup.Span(text), lang):
+            for font, piece in runs:
                 canvas.setFont(font, size)
                 canvas.drawString(x, y, piece)
                 x += canvas.stringWidth(piece, font, size)
@@ -155,7 +163,11 @@ def render_document(
         doc.build(
             flowables,
             canvasmaker=functools.partial(
-                FurnishedCanvas, furnish=furnish, laid=laid, sheet=(pt(sheet.w), pt(sheet.h)) if sheet else None
+                FurnishedCanvas,
+                furnish=furnish,
+                laid=laid,
+                sheet=(pt(sheet.w), pt(sheet.h)) if sheet else None,
+                bound_right=rtl,
             ),
         )
         return buffer.getvalue(), laid
@@ -188,7 +200,8 @@ class FurnishedCanvas(Canvas):
     known: `furnish(canvas, page, total)` runs at save, its drawing put where furniture_here()
     was called on that page (as the page began), as though it had been drawn then. The total, and
     the lines of body text the document's text drew on the last page (body_lines), go to `laid`.
-    With a `sheet` size (w, h pt) the pages are saved imposed on its sides as a booklet.
+    With a `sheet` size (w, h pt) the pages are saved imposed on its sides as a booklet (`bound_right`:
+    a right-to-left one).
 
     ReportLab's own, reached into: a page's content so far (`_code`) and the code that starts it
     (`_preamble`), the page size, and the forms, colours and shadings a page uses (its resources)."""
@@ -206,10 +219,11 @@ class FurnishedCanvas(Canvas):
         furnish: Callable[[Canvas, int, int], None],
         laid: Laid,
         sheet: tuple[float, float] | None = None,
+        bound_right: bool = False,
         **options,
     ):
         super().__init__(*args, **options)
-        self._furnish, self._laid, self._sheet = furnish, laid, sheet
+        self._furnish, self._laid, self._sheet, self._bound_right = furnish, laid, sheet, bound_right
         self._done: list[tuple[dict, int | None]] = []
         self._furniture_at: int | None = None
         self._body_lines: list[tuple[float, float]] = []
@@ -256,7 +270,7 @@ class FurnishedCanvas(Canvas):
         place are reckoned from its size as that PDF writes it, rounded, to the same pixels."""
         box = fp_str(*self._pagesize)
         width, height = map(float, box.split())
-        for side in booklet.sides(total, (width, height), sheet):
+        for side in booklet.sides(total, (width, height), sheet, self._bound_right):
             code: list[str] = []
             forms: list[str] = []
             colors: dict = {}
