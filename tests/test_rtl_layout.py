@@ -187,11 +187,18 @@ def test_a_right_to_left_rulebook_has_its_bullets_at_the_right_of_their_items(bu
 
 
 def test_a_persian_rulebook_reads_its_setup_table_from_the_right_in_persian_digits(built):
-    for language, digits in (("en", "0123456789"), ("fa", PERSIAN)):
+    for language, word, digits in (("en", "Players", "0123456789"), ("fa", "بازیکن", PERSIAN)):
         lines = _lines(built / f"mini-rulebook-{language}.pdf")
-        head = next(line for line in lines if "".join(c["text"] for c in line).replace(" ", "").count("Players") == 1)
-        label = [c for c in head if c["text"] in "Players"]
-        counts = [c for c in head if c["text"] not in "Players"]
+        # The table's head: the column label and the player counts, nothing else (the letters counted, not
+        # read in order: the order Persian letters are read back in is the shaping's).
+        head = next(
+            line
+            for line in lines
+            if sorted(c["text"] for c in line if c["text"] in word) == sorted(word)
+            and all(c["text"] in word + digits for c in line)
+        )
+        label = [c for c in head if c["text"] in word]
+        counts = [c for c in head if c["text"] not in word]
         assert "".join(c["text"] for c in sorted(counts, key=lambda c: c["x0"])) == (
             digits[2] + digits[3] if language == "en" else digits[3] + digits[2]
         ), language
@@ -208,13 +215,13 @@ def test_persian_page_numbers_and_counts_are_in_persian_digits_at_the_right_marg
         text = page.extract_text()
         footer = [c for c in page.chars if c["top"] > page.height - pt(15)]
         width = page.width
-    assert "page ۱ of ۱" in text
-    assert "۲–۳ players" in text
-    assert "business card size, ۸۹ × ۵۱ mm" in text
+    assert "صفحهٔ ۱ از ۱" in text
+    assert "۲–۳ بازیکن" in text
+    assert "اندازهٔ کارت ویزیت، ۸۹ × ۵۱ میلی\u200cمتر" in text
     # The footer ends at the right margin (15 mm), where a left-to-right one starts at the left.
     assert mm(width - max(c["x1"] for c in footer)) == pytest.approx(15, abs=0.5)
     with pdfplumber.open(built / "mini-cards-fa.pdf") as pdf:
-        assert "page ۱ of ۲" in pdf.pages[0].extract_text()
+        assert "صفحهٔ ۱ از ۲" in pdf.pages[0].extract_text()
     with pdfplumber.open(built / "mini-rulebook-he.pdf") as pdf:
         # Hebrew writes 0 to 9: strings.yaml gives it no digits of its own.
         assert "page 1 of 1" in pdf.pages[0].extract_text()
