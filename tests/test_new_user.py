@@ -282,7 +282,8 @@ def test_text_in_a_script_that_needs_shaping_is_an_error_naming_the_language_and
         1,
         (
             f"decks/mini/roles/seer.yaml:5: error: ability.vi: the 'vi' text is in {script} script ('{char}), which needs "
-            f"shaping ({needs}) that cardgen does not do yet; see the scripts cardgen prints in docs/designing.md\n"
+            f"shaping ({needs}): cardgen has no font and shaping rules for it yet; see the scripts cardgen prints in "
+            "docs/designing.md\n"
             "1 error\n"
         ),
     )

@@ -34,6 +34,7 @@ from cardgen.core.units import Rect, Size, mm, pt
 from cardgen.deck.model import Deck, Group, team_color
 from cardgen.text import textfit
 from cardgen.text.fonts import FontBook
+from cardgen.text.lines import draw_runs, right_to_left
 from cardgen.text.markup import Span
 
 
@@ -412,11 +413,8 @@ class _Painter:
     def line(self, text: str, x: float, y: float, size: float) -> None:
         """One line of plain text with its baseline at (x, y) mm, each character in a font that has it."""
         self.c.setFillColorRGB(0.15, 0.15, 0.15)
-        x = pt(x)
-        for font, piece in self.book.runs(Span(text), self.deck.lang):
-            self.c.setFont(font, size)
-            self.c.drawString(x, pt(y), piece)
-            x += self.c.stringWidth(piece, font, size)
+        runs = self.book.runs(Span(text), self.deck.lang)
+        draw_runs(self.c, runs, pt(x), pt(y), size, right_to_left(self.book, self.deck.lang, text))
 
     def page(self, page: Page, number: int, total: int) -> None:
         c = self.c

@@ -51,6 +51,18 @@ def call_inline(canvas: Any, name: str, label: str, text: Any, x: float, y: floa
         del canvas._curr_tx_info
 
 
+def begin_actual_text(text: Any, actual: str) -> None:
+    """Opens marked content in a text object whose /ActualText is `actual`: what a PDF reader extracts
+    for the glyphs drawn until :func:`end_marked` (a text object offers no way to write an operator)."""
+    hex_text = "FEFF" + actual.encode("utf-16-be").hex().upper()
+    text._code.append(f"/Span <</ActualText <{hex_text}>>> BDC")
+
+
+def end_marked(text: Any) -> None:
+    """Closes the marked content :func:`begin_actual_text` opened."""
+    text._code.append("EMC")
+
+
 def draw_bullet(canvas: Any, offset: float, baseline: float, bullet: str, style: Any) -> float:
     """Draws a paragraph's bullet as the paragraph does, before its first line's baseline; returns
     how far that line's text starts past the indent (further, where the bullet reaches past it)."""

@@ -55,8 +55,8 @@ def check_text(
             Problem(
                 at(value.index(char)),
                 f"{dotted(path)}: {lang} is in {script} script "
-                f"('{char}' U+{ord(char):04X}), which needs shaping ({needs}) that cardgen "
-                "does not do yet; see the scripts cardgen prints in docs/designing.md",
+                f"('{char}' U+{ord(char):04X}), which needs shaping ({needs}): cardgen has no font and "
+                "shaping rules for it yet; see the scripts cardgen prints in docs/designing.md",
             )
         )
     if not markup_marks:

@@ -10,7 +10,8 @@ page's script and style from templates/narrator/, allowed by the
 Content-Security-Policy through their hashes, which forbids every request. The
 style starts with the page's fonts: subsets of the bundled fonts holding every
 character the page can draw (cardgen/text/webfonts.py), as data: URLs, so that
-Chinese and Vietnamese read on a phone that has no font for them.
+Chinese and Vietnamese read on a phone that has no font for them. A right-to-left page (Persian,
+Arabic, Hebrew) says so on its <html> and adds a style and a script of its own (RTL_STYLE, RTL_SCRIPTS).
 """
 
 from __future__ import annotations
@@ -53,6 +54,11 @@ _MARKS = {
 # The page's scripts, in the order they go into its one <script>: the game's rules, then the page (its
 # core, the seat circle, the deaths and the end, the setup screen), which starts once all are read.
 SCRIPTS = ("rules.js", "narrator.js", "circle.js", "day.js", "setup.js")
+# What a right-to-left page (FontBook.is_rtl) adds: ahead of the scripts, the one that writes its numbers in
+# the language's digits; after narrator.css, the style that restates its left sides as the side a line
+# starts on. The files every page has keep their left-to-right sides and digits, and those pages their bytes.
+RTL_SCRIPTS = ("digits.js",)
+RTL_STYLE = "rtl.css"
 
 
 class PageError(ValueError):
@@ -280,12 +286,17 @@ def _json(values: dict) -> str:
 def _fonts(book: FontBook, lang: str, values: dict, sources: tuple[str, ...]) -> str:
     """The page's fonts, as CSS to put before its style: @font-face rules carrying (as data: URLs) the
     language's families cut to every character the page can draw, the page's data and what its script
-    and style write themselves, and --cardgen-fonts, the list naming them that narrator.css puts before
-    the system's fonts. A name typed at the table or a voice's name may still need a system font."""
+    and style write themselves (on a right-to-left page, the digits of its first family too: digits.js
+    writes numbers in those the browser gives the language), and --cardgen-fonts, the list naming them
+    that narrator.css puts before the system's fonts. A name typed at the table or a voice's name may
+    still need a system font."""
     from cardgen.text import webfonts
 
+    order = list(book.order(lang))
     chars = webfonts.data_characters(values).union(*map(webfonts.source_characters, sources))
-    faces = webfonts.web_faces(book, list(book.order(lang)), chars)
+    if book.is_rtl(lang):
+        chars |= webfonts.digits(book, order[0])
+    faces = webfonts.web_faces(book, order, chars)
     families = webfonts.css_families(dict.fromkeys(face.family for face in faces))
     return webfonts.font_face_rules(faces, webfonts.data_url) + f":root {{ --cardgen-fonts: {families}; }}\n"
 
@@ -305,11 +316,13 @@ def page(
     templates/narrator/ (the script and the style); `book` the fonts the page carries subsets of."""
     from markupsafe import Markup
 
-    sources = {name: read(name) for name in SCRIPTS}
-    code, style = "\n".join(sources.values()), read("narrator.css")
+    rtl = book.is_rtl(deck.lang)
+    sources = {name: read(name) for name in (*(RTL_SCRIPTS if rtl else ()), *SCRIPTS)}
+    styles = {name: read(name) for name in ("narrator.css", *((RTL_STYLE,) if rtl else ()))}
+    code, style = "\n".join(sources.values()), "".join(styles.values())
     for name, source, end in (
         *((name, source, "</script") for name, source in sources.items()),
-        ("narrator.css", style, "</style"),
+        *((name, source, "</style") for name, source in styles.items()),
     ):
         if end in source.lower():
             raise PageError(f"templates/narrator/{name} contains '{end}', which would end it early in the page")
@@ -334,6 +347,7 @@ def page(
         "page.html.j2",
         {
             "lang": deck.lang,
+            "dir": "rtl" if rtl else None,
             "title": f"{deck.name.value} · {values['title']}",
             "csp": csp,
             "data": Markup(_json(values)),

@@ -115,7 +115,9 @@ class DocumentText(Flowable):
             end = self.width - style.leftIndent
             shifts = tuple(end - shift - line_width(line, size) for line, shift in zip(self.lines, shifts))
             x = 0.0
-        draw_lines(canvas, Block(self.lines, size, leading, style.textColor, style.fontName, shifts), x, baseline)
+        mirrored = self.mirrored is not None
+        block = Block(self.lines, size, leading, style.textColor, style.fontName, shifts, mirrored)
+        draw_lines(canvas, block, x, baseline)
         canvas.body_lines(
             x,
             [

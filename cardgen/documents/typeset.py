@@ -46,6 +46,8 @@ from cardgen.documents import booklet
 from cardgen.documents.flowables import Builder, cell_font
 from cardgen.text import markup
 from cardgen.text.fonts import FontBook
+from cardgen.text.lines import draw_runs, line_width
+from cardgen.text.shaping import starts_rtl
 
 
 @dataclass(frozen=True)
@@ -118,12 +120,11 @@ def render_document(
             runs = book.runs(markup.Span(text), lang)
             x = pt(margins["left"])
             if rtl:
-                x = width - pt(margins["right"]) - sum(canvas.stringWidth(piece, font, size) for font, piece in runs)
+                x = width - pt(margins["right"]) - line_width(tuple(runs), size)
             canvas.setFillColor(HexColor(colors["muted"]))
-            for font, piece in runs:
-                canvas.setFont(font, size)
-                canvas.drawString(x, y, piece)
-                x += canvas.stringWidth(piece, font, size)
+            # Shaped, and read right to left where the line starts with a right-to-left word (an English
+            # template's "page ۱ of ۲" stays in its order).
+            draw_runs(canvas, runs, x, y, size, rtl and starts_rtl(text))
         canvas.restoreState()
 
     def lay_out(short_page: int, shorter: float) -> tuple[bytes, Laid]:

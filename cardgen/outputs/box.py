@@ -39,6 +39,7 @@ from cardgen.core.project import Project
 from cardgen.core.units import Rect, Size, pt
 from cardgen.core.write import write_atomic
 from cardgen.deck.model import Card, Group
+from cardgen.text import lines
 from cardgen.text.markup import Span
 
 EPS = 1e-6
@@ -247,15 +248,8 @@ def _text(
     """One line centred on x (mm) with its baseline at y, shrunk to `width_mm`, each character in a font that has it."""
     fit = min(size, size * width_mm / max(units.mm(book.width(text, lang, size)), EPS))
     runs = book.runs(Span(text), lang)
-    from reportlab.pdfbase import pdfmetrics
-
-    total = sum(pdfmetrics.stringWidth(piece, font, fit) for font, piece in runs)
-    cursor = pt(x) - total / 2
     c.setFillColorRGB(*color)
-    for font, piece in runs:
-        c.setFont(font, fit)
-        c.drawString(cursor, pt(y), piece)
-        cursor += pdfmetrics.stringWidth(piece, font, fit)
+    lines.draw_runs(c, runs, pt(x) - lines.line_width(runs, fit) / 2, pt(y), fit, lines.right_to_left(book, lang, text))
 
 
 def _overlay(placed: Placed, prepared: Prepared, spec: dict, words: dict, under: bool) -> bytes:

@@ -15,6 +15,7 @@ import io
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.core.units import Size, pt
+from cardgen.text import lines
 from cardgen.text.fonts import FontBook
 from cardgen.text.markup import Span
 
@@ -23,10 +24,7 @@ STEP = 0.5  # mm between ticks
 
 
 def _text(canvas: Canvas, book: FontBook, text: str, x: float, y: float, size: float, lang: str = "en") -> None:
-    for font, piece in book.runs(Span(text), lang):
-        canvas.setFont(font, size)
-        canvas.drawString(x, y, piece)
-        x += canvas.stringWidth(piece, font, size)
+    lines.draw_runs(canvas, book.runs(Span(text), lang), x, y, size, lines.right_to_left(book, lang, text))
 
 
 def render_calibration(

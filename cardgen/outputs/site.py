@@ -30,13 +30,16 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardgen.build import BuildOptions, Pipeline, build, check, languages, targets
 from cardgen.core.phrases import fallback_language, in_language
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import Project
 from cardgen.core.write import remove_abandoned, temporary, write_atomic
+
+if TYPE_CHECKING:
+    from cardgen.text.fonts import FontBook
 
 SITE = "site"
 # A card shows SHOWN CSS pixels high (site.css); its picture has twice as many pixels and a little more,
@@ -149,6 +152,7 @@ def make_site(
                     folder / page_name(lang),
                     {
                         "lang": lang,
+                        "dir": _direction(prepared.book, deck.lang),
                         "game": files.id,
                         "name": deck.name.value,
                         "downloads": downloads,
@@ -162,14 +166,19 @@ def make_site(
         entries.append(game_entry)
     if problems:
         raise DeckError(problems)
-    put(root / "site.css", _render(project, "site.css.j2", {}).encode("utf-8"))
     languages_shown = {lang: _language(strings, lang) for entry in entries for lang in entry["langs"]}
+    # A link to a page in a right-to-left language says so, so that its name reads in its own direction.
+    directions = {lang: _direction(pipeline.book, lang) for lang in languages_shown}
+    # The side a link's gap is on: where a line ends, when a page is right to left; else the right, as
+    # site.css has always said.
+    end = "inline-end" if any(directions.values()) else "right"
+    put(root / "site.css", _render(project, "site.css.j2", {"end": end}).encode("utf-8"))
     write_atomic(options.out / PICTURES, json.dumps(pictures, indent=1, sort_keys=True).encode("utf-8"))
     report = SiteReport(index=root / "index.html", built=len(built.files), warnings=built.warnings, drawn=drawn)
     for path, context in pages:
         others = next(e for e in entries if e["id"] == context["game"])["langs"]
         context["others"] = [
-            {"lang": other, "language": languages_shown[other], "href": page_name(other)}
+            {"lang": other, "language": languages_shown[other], "href": page_name(other), "dir": directions[other]}
             for other in others
             if other != context["lang"]
         ]
@@ -179,6 +188,8 @@ def make_site(
     first = _first_language(entries)
     context = {
         "lang": first,
+        "dir": directions.get(first),
+        "directions": directions,
         "text": _text(text_all, first),
         "games": entries,
         "languages": languages_shown,
@@ -305,6 +316,11 @@ def _text(table: dict, lang: str) -> dict:
         steps.append({"lead": match[1], "rest": match[2]} if match else {"lead": "", "rest": step})
     text["guide"] = steps
     return text
+
+
+def _direction(book: FontBook, lang: str) -> str | None:
+    """A page's or a link's dir attribute: "rtl" for a language written right to left, else none."""
+    return "rtl" if book.is_rtl(lang) else None
 
 
 def _language(strings: dict, lang: str) -> str:

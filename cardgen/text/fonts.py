@@ -26,8 +26,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from cardgen.core import contained, yaml12
-from cardgen.text import fontcheck
+from cardgen.text import fontcheck, shaping
 from cardgen.text.markup import Span
+from cardgen.text.writing import JOINERS
 
 FACES = ("regular", "bold", "italic", "bold-italic")
 _FACE_OF_STYLE = {
@@ -216,8 +217,9 @@ class FontBook:
             if only is not None:
                 return [(only, span.text)]  # most texts: all in one font, found a character at a time
         pieces: list[tuple[str, str]] = []
-        for font, chars in groupby(span.text, chosen.__getitem__):
-            # "\n" and uncovered characters (missing() reports those) stay in the current run.
+        # A joiner stays with the letters it joins or parts, which are shaped together.
+        for font, chars in groupby(span.text, lambda char: None if char in JOINERS else chosen[char]):
+            # "\n", joiners and uncovered characters (missing() reports those) stay in the current run.
             font = font or (pieces[-1][0] if pieces else self._font(order[0], key).fontName)
             if pieces and pieces[-1][0] == font:
                 pieces[-1] = (font, pieces[-1][1] + "".join(chars))
@@ -242,12 +244,13 @@ class FontBook:
 
     def width(self, text: str, lang: str, size: float, bold: bool = False) -> float:
         """Advance width in points of one line of text at size pt."""
-        return sum(pdfmetrics.stringWidth(piece, font, size) for font, piece in self.runs(Span(text, bold), lang))
+        return sum(shaping.advance(piece, font, size) for font, piece in self.runs(Span(text, bold), lang))
 
     def _family_for(self, ch: str, order: Sequence[str], key: str) -> str | None:
         code = ord(ch)
         for family in order:
-            if code in self._font(family, key).face.charToGlyph:
+            face = self._font(family, key).face
+            if code in face.charToGlyph and not shaping.added(face, code):
                 return family
         return None
 

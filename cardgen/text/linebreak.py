@@ -20,9 +20,9 @@ from functools import lru_cache
 from itertools import accumulate
 
 from reportlab.lib import textsplit
-from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from cardgen.core import reportlab_private
+from cardgen.text import shaping
 from cardgen.text.fonts import ICON, FontBook, primary
 
 # Full-width and other punctuation that may not start a line, beyond ReportLab's list; and the asterisk:
@@ -136,8 +136,9 @@ class Measures(dict):
         self.font, self.size = font, size
 
     def __missing__(self, text: str) -> float:
-        # Per character, exactly as ReportLab's CJK wrapping measures, so it never breaks our lines again.
-        width = self[text] = stringWidth(text, self.font, self.size)
+        # Per character, exactly as ReportLab's CJK wrapping measures, so it never breaks our lines again; a
+        # word of a shaped script as HarfBuzz sets it.
+        width = self[text] = shaping.advance(text, self.font, self.size)
         return width
 
 

@@ -20,11 +20,10 @@ from functools import lru_cache
 from typing import Any, NamedTuple, Protocol
 from weakref import WeakKeyDictionary
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
-
 from cardgen.cards.icons import INLINE_CALLBACK
 from cardgen.core import reportlab_private
-from cardgen.text.fonts import ICON
+from cardgen.text import shaping
+from cardgen.text.fonts import ICON, FontBook
 from cardgen.text.linebreak import measures, split_newlines
 
 Run = tuple[str, str]  # (font, text); ICON's text is the card id of an inline icon
@@ -59,7 +58,8 @@ class Layout:
 @dataclass(frozen=True, eq=False)
 class Block:
     """Lines in one colour, each `shifts` pt right of the box's left edge (a centred line's share of the
-    room left), its baselines `leading` apart, the first its type size below the box's top."""
+    room left), its baselines `leading` apart, the first its type size below the box's top; `rtl`: a
+    paragraph read right to left, whose lines are put in visual order by the bidi algorithm."""
 
     lines: tuple[Line, ...]
     size: float
@@ -67,6 +67,7 @@ class Block:
     color: Any  # a ReportLab colour
     font: str  # set before the first run, for an inline icon at a line's start to find the size
     shifts: tuple[float, ...]
+    rtl: bool = False
 
     @property
     def height(self) -> float:
@@ -120,6 +121,11 @@ def draw_lines(canvas: Any, block: Block, x: float, baseline: float) -> str:
             shift = 0.0
         if shift:
             text.setXPos(shift)
+        if block.rtl or any(font != ICON and shaping.needs(run) for font, run in line):
+            font, shift = _draw_visual(canvas, text, block, line, font, shift, baseline - number * leading)
+            if shift:
+                text.setXPos(-shift)
+            continue
         for index, (run_font, run_text) in enumerate(line):
             last = index == len(line) - 1
             if run_font == ICON:
@@ -150,6 +156,89 @@ def draw_lines(canvas: Any, block: Block, x: float, baseline: float) -> str:
     return code
 
 
+def _draw_visual(
+    canvas: Any, text: Any, block: Block, line: Line, font: str, shift: float, baseline: float
+) -> tuple[str, float]:
+    """A line of shaped or right-to-left text drawn in visual order, marked with its logical text for
+    text extraction where its glyphs do not spell it (joining forms and private-use codes, marks).
+    Returns the font set last and how far the line's start has moved (an inline icon moves it)."""
+    size, leading = block.size, block.leading
+    pieces = shaping.visual(line, block.rtl, ICON)
+    shown = [
+        shaping.shaped(piece.text, line[piece.run][0], piece.rtl).glyphs
+        if line[piece.run][0] != ICON and (piece.rtl or shaping.needs(piece.text))
+        else None
+        for piece in pieces
+    ]
+    # Glyphs that spell their text in drawing order (Hebrew's) are read as any right-to-left PDF's are.
+    marked = not all(glyphs is None or shaping.spells(glyphs, piece) for glyphs, piece in zip(shown, pieces))
+    if marked:
+        reportlab_private.begin_actual_text(text, "".join(run for run_font, run in line if run_font != ICON))
+    reached = 0.0  # how far past the line's start the text has been drawn
+    for piece, glyphs in zip(pieces, shown):
+        run_font = line[piece.run][0]
+        if run_font == ICON:
+            start = text.getStartOfLine()[0]
+            reportlab_private.call_inline(canvas, INLINE_CALLBACK, piece.text, text, start + reached, baseline)
+            # Moved past it as a Td from the line's start: a shaped run leaves ReportLab's idea of x behind.
+            text.setXPos(reached + size)
+            shift += reached + size
+            reached = 0.0
+            continue
+        # Set again before shaped glyphs: ReportLab writes a raised or lowered first mark (its rise) only
+        # after the font's operator, and fails where it has none to write.
+        if run_font != font or glyphs is not None:
+            font = run_font
+            text.setFont(font, size, leading)
+        if glyphs is not None:
+            text.textOut(glyphs)
+            reached += shaping.shaped(piece.text, font, piece.rtl).advance * size / 1000
+        else:
+            text.textOut(piece.text)
+            reached += width(piece.text, font, size)
+    if marked:
+        reportlab_private.end_marked(text)
+    text.textLine("")
+    return font, shift
+
+
+def draw_runs(canvas: Any, runs: Sequence[Run], x: float, y: float, size: float, rtl: bool = False) -> None:
+    """One line of (font, text) runs with its baseline's left end at (x, y) pt, in the canvas's fill colour:
+    a run at a time with drawString, as a page's header or a label is drawn, unless it holds shaped text
+    or reads right to left (rtl), which is shaped and put in visual order as a paragraph's line is."""
+    if not rtl and not any(shaping.needs(text) for _, text in runs):
+        for font, text in runs:
+            canvas.setFont(font, size)
+            canvas.drawString(x, y, text)
+            x += canvas.stringWidth(text, font, size)
+        return
+    line = tuple(runs)
+    canvas.saveState()
+    canvas.translate(x, y)
+    # The canvas's fill colour stays: the text is drawn in it.
+    text = canvas.beginText(0, 0)
+    text.setFont(line[0][0], size, size)
+    _draw_visual(canvas, text, Block((line,), size, size, None, line[0][0], (0.0,), rtl), line, line[0][0], 0.0, 0)
+    canvas.drawText(text)
+    canvas.restoreState()
+
+
+def right_to_left(book: FontBook, lang: str | None, text: str) -> bool:
+    """Whether a paragraph reads right to left: as its language is written (fonts.yaml's `rtl:`), or,
+    with no language to go by, as its first strong character reads."""
+    return book.is_rtl(lang) if lang else shaping.starts_rtl(text)
+
+
+def aligned(widths: Sequence[float], room: float, align: str, rtl: bool, count: int) -> tuple[float, ...]:
+    """How far right of the box's left edge each of `count` lines starts, lines `widths` pt wide in a box
+    `room` pt wide: centred, or at the side its paragraph starts on (the right, read right to left)."""
+    if align == "center":
+        return tuple((room - wide) / 2 for wide in widths)
+    if rtl:
+        return tuple(room - wide for wide in widths)
+    return (0.0,) * count
+
+
 def line_width(line: Line, size: float) -> float:
     """How wide a line is drawn, in pt (an inline icon is as wide as the type is high)."""
     return sum(size if font == ICON else width(text, font, size) for font, text in line)
@@ -157,7 +246,7 @@ def line_width(line: Line, size: float) -> float:
 
 @lru_cache(maxsize=65536)
 def width(text: str, font: str, size: float) -> float:
-    return stringWidth(text, font, size)
+    return shaping.advance(text, font, size)
 
 
 # ReportLab's white space, where its paragraph breaks a line and which it draws as one space.

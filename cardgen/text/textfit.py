@@ -26,7 +26,7 @@ from reportlab.lib.colors import toColor
 from cardgen.core import reportlab_private, units
 from cardgen.text.fonts import ICON, FontBook
 from cardgen.text.linebreak import Rules, break_cjk, line_rules
-from cardgen.text.lines import Block, Drawn, Layout, excess, kept_lines, line_width, word_lines
+from cardgen.text.lines import Block, Drawn, Layout, aligned, excess, kept_lines, line_width, right_to_left, word_lines
 from cardgen.text.markup import Span
 from cardgen.text.ruby import ruby_layout
 
@@ -209,7 +209,8 @@ def _prepared(layer: Layer, book: FontBook, align: str, width: float) -> Callabl
     # in it. A text without any draws nothing.
     font = next((font for font, _ in pieces if font != ICON), "Helvetica")
     color = _color(layer.color)
-    return lambda size: _layout(pieces, font, color, size, layer.leading, width, align, rules)
+    rtl = right_to_left(book, layer.lang, "".join(span.text for span in layer.spans))
+    return lambda size: _layout(pieces, font, color, size, layer.leading, width, align, rules, rtl)
 
 
 @lru_cache(maxsize=64)
@@ -258,18 +259,25 @@ def _color(name: str):
 
 
 def _layout(
-    pieces, font: str, color, size: float, leading: float, box_width: float, align: str, rules: Rules | None
+    pieces,
+    font: str,
+    color,
+    size: float,
+    leading: float,
+    box_width: float,
+    align: str,
+    rules: Rules | None,
+    rtl: bool,
 ) -> Layout:
     if rules:
         broken, too_wide = break_cjk(pieces, size, box_width, rules=rules)
         lines = kept_lines(broken, font, size)
         # Its lines may be rounding noise wider than the box: a centred line is centred in that much more.
         room = box_width + 2 * reportlab_private.FUZZ
-        widths = [line_width(line, size) for line in lines] if align == "center" else []
+        widths = [line_width(line, size) for line in lines] if align == "center" or rtl else []
     else:
         lines = word_lines(pieces, font, size, box_width, box_width, cut=False)
         room, widths = box_width, [line_width(line, size) for line in lines]
         too_wide = max((wide - box_width for wide in widths), default=0.0)
-    shifts = tuple((room - wide) / 2 for wide in widths) if align == "center" else (0.0,) * len(lines)
-    block = Block(lines, size, size * leading, color, font, shifts)
+    block = Block(lines, size, size * leading, color, font, aligned(widths, room, align, rtl, len(lines)), rtl)
     return Layout(block, block.height, excess(too_wide, 0.0))

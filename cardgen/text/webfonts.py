@@ -145,6 +145,15 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def digits(book: FontBook, family: str) -> set[str]:
+    """Every decimal digit a family has (0-9, and Noto Sans Arabic's ٠-٩ and ۰-۹): what a page that writes
+    its numbers in the digits the browser gives its language can show."""
+    regular = book.families[family].get("regular")
+    if regular is None:
+        return set()
+    return {chr(code) for code in _cmap(regular) if unicodedata.category(chr(code)) == "Nd"}
+
+
 def web_faces(book: FontBook, families: list[str], chars: set[str]) -> list[WebFace]:
     """The subsets a page with `chars`, set in `families` (first to last), loads: for each family, its
     regular and bold faces cut to the characters it is the first family to have."""

@@ -1,12 +1,14 @@
 """Writing systems cardgen can print: a text in, the first character of a script it cannot print
 correctly (and that script) out.
 
-cardgen draws each character's glyph in a row, left to right, as the font gives it: right for
-Latin, Cyrillic, Greek, Armenian, Georgian, Ethiopic, Chinese, Japanese kana and kanji, Korean
+cardgen draws most text a character's glyph at a time, left to right, as the font gives it: right
+for Latin, Cyrillic, Greek, Armenian, Georgian, Ethiopic, Chinese, Japanese kana and kanji, Korean
 hangul syllables and the like. Scripts whose letters change shape with their neighbours, join up,
-stack or run right to left need a shaping engine, which cardgen does not have: Arabic would print
-unjoined and left to right, Devanagari without its conjuncts. Such text is refused until shaping
-exists, rather than printed wrong. docs/designing.md lists both kinds.
+stack or run right to left need shaping: cardgen shapes Hebrew, Arabic (with the Persian and Urdu
+letters) and Devanagari with HarfBuzz and lays out the right-to-left ones by the bidi algorithm
+(:mod:`cardgen.text.shaping`, :data:`SHAPED`). The others it has no font and shaping rules for yet:
+Thai would print its marks unstacked, Bengali without its conjuncts, so their text is refused rather
+than printed wrong. docs/designing.md lists the kinds.
 
 Also the invisible characters a text may hold: a text in, its first format character (Unicode
 category Cf) that has no place there out; and a text as it looks, for telling whether two are the same.

@@ -1,0 +1,225 @@
+"""Shaped and right-to-left text: a run's text and its registered TrueType font in, HarfBuzz's glyphs for
+it out (as the ReportLab string a text object draws glyph by glyph, with their advances and offsets);
+and a line's runs in logical order in, its pieces in visual order out (the Unicode bidi algorithm).
+
+Only text holding a character of a script cardgen shapes (:data:`cardgen.text.writing.SHAPED`: Hebrew,
+Arabic with its Persian letters, Devanagari) is shaped, and only a line holding one, or in a
+right-to-left paragraph, is reordered: every other text is measured and drawn as before, byte for byte.
+
+HarfBuzz is asked through ReportLab's own font (its ``hbFace``), with the run's direction and script and
+no language, so that the same text is set the same whatever the machine's locale. A glyph the font's cmap
+gives no character (a joining form, a letter's dots, a conjunct) is drawn through a private-use code of
+its own, the same for that glyph in every build (U+E000 plus its glyph id), where ReportLab would number
+them in the order a process first met them: a PDF's bytes would then depend on what was built before it.
+Text extraction reads those codes, so a shaped line carries its logical text as /ActualText (lines.py).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache, lru_cache
+from typing import NamedTuple
+
+import uharfbuzz
+from bidi import algorithm, get_base_level
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import ShapeData, ShapedStr
+
+from cardgen.text.writing import SHAPED
+
+# Any character of a script cardgen shapes: nearly every text has none.
+_SHAPED = re.compile("[" + "".join(f"{chr(first)}-{chr(last)}" for first, last in sorted(SHAPED)) + "]")
+# The Basic Multilingual Plane's private use area: ReportLab writes a character of the text layer's map
+# (ToUnicode) in four hex digits, so one beyond U+FFFF would be garbled there.
+_PRIVATE, _PRIVATE_CODES = 0xE000, 0x1900
+OBJECT = "\ufffc"  # an inline icon's place in a line, neutral to the bidi algorithm
+
+
+def needs(text: str) -> bool:
+    """Whether text holds a character that is drawn shaped."""
+    return _SHAPED.search(text) is not None
+
+
+def starts_rtl(text: str) -> bool:
+    """Whether a text with no language to go by reads right to left: its first strong character does."""
+    return get_base_level(text) == 1
+
+
+class Shaped(NamedTuple):
+    """A text as HarfBuzz sets it in one font."""
+
+    glyphs: ShapedStr  # a character a glyph, each with HarfBuzz's advance and offsets (1/1000 em)
+    advance: float  # the sum of their advances, 1/1000 em
+
+
+@lru_cache(maxsize=16384)
+def shaped(text: str, font_name: str, rtl: bool) -> Shaped:
+    """text set by HarfBuzz in the registered font, left to right or right to left, its glyphs in the
+    order they are drawn (visual)."""
+    font = pdfmetrics.getFont(font_name)
+    face = font.face
+    guess = uharfbuzz.Buffer()
+    guess.add_str(text)
+    guess.guess_segment_properties()
+    buffer = uharfbuzz.Buffer()
+    buffer.add_str(text)
+    buffer.direction = "rtl" if rtl else "ltr"
+    if guess.script:  # none for punctuation or digits alone: HarfBuzz's default shaping
+        buffer.script = guess.script
+    uharfbuzz.shape(_hb_font(font_name), buffer)
+    starts = sorted({info.cluster for info in buffer.glyph_infos})
+    ends = dict(zip(starts, [*starts[1:], len(text)]))  # where each cluster's characters end
+    chars, data = [], []
+    for info, position in zip(buffer.glyph_infos, buffer.glyph_positions):
+        # A glyph that is its cluster's one character is drawn by that character, not by another one
+        # the font draws with the same glyph (Persian ۳ and Arabic ٣ share one): its text stays its own.
+        own = ord(text[info.cluster])
+        alone = ends[info.cluster] == info.cluster + 1 and face.charToGlyph.get(own) == info.codepoint
+        code = own if alone else _code(face, info.codepoint)
+        chars.append(chr(code))
+        data.append(
+            ShapeData(
+                info.cluster,
+                face._pdfScale(position.x_advance),
+                face._pdfScale(position.y_advance),
+                face._pdfScale(position.x_offset),
+                face._pdfScale(position.y_offset),
+                face.charWidths[code],
+            )
+        )
+    return Shaped(ShapedStr("".join(chars), shapeData=data), sum(item.x_advance for item in data))
+
+
+def spells(glyphs: ShapedStr, piece: Piece) -> bool:
+    """Whether the characters glyphs are drawn by spell the piece's text in drawing order (a Hebrew word's
+    do; an Arabic one's are joining forms and private-use codes): a reader gets the text from the glyphs."""
+    if any(unicodedata.category(char).startswith("M") for char in piece.text):
+        return False  # a vowel point or a sign: readers put it on the wrong letter of a reversed word
+    drawn = unicodedata.normalize("NFKC", glyphs)
+    return drawn == unicodedata.normalize("NFKC", piece.text[::-1] if piece.rtl else piece.text) and not any(
+        _PRIVATE <= ord(char) < _PRIVATE + _PRIVATE_CODES for char in drawn
+    )
+
+
+def advance(text: str, font_name: str, size: float) -> float:
+    """How far text advances in the font at size pt: shaped where it holds a shaped script."""
+    if _SHAPED.search(text) is None:
+        return pdfmetrics.stringWidth(text, font_name, size)
+    return shaped(text, font_name, starts_rtl(text)).advance * size / 1000
+
+
+@cache
+def _hb_font(font_name: str) -> uharfbuzz.Font:
+    # At its face's units (HarfBuzz's default scale): shaped once for every size.
+    return uharfbuzz.Font(pdfmetrics.getFont(font_name).hbFace)
+
+
+def _code(face, glyph: int) -> int:
+    """The character ReportLab draws a glyph by: one the font maps to it, else its private-use code."""
+    mapped = face.glyphToChar.get(glyph)
+    if mapped:
+        return mapped[0]
+    code = _PRIVATE + glyph % _PRIVATE_CODES
+    # A font that maps private-use characters itself (few do) moves a glyph to the next free one.
+    while face.charToGlyph.get(code, glyph) != glyph:
+        code = _PRIVATE + (code - _PRIVATE + 1) % _PRIVATE_CODES
+    if code not in face.charToGlyph:
+        face.charToGlyph[code] = glyph
+        face.charWidths[code] = face._pdfScale(face.hmetrics[glyph][0])
+        _ADDED.add((face.name, code))
+    return code
+
+
+def added(face, code: int) -> bool:
+    """Whether a font maps the character only because a shaped glyph is drawn through it: a text's own
+    private-use character is not the font's to draw."""
+    return (face.name, code) in _ADDED
+
+
+_ADDED: set[tuple[bytes, int]] = set()  # (PostScript name, code) of each private-use code given a glyph
+
+
+class Piece(NamedTuple):
+    """A stretch of a line of one run and one bidi level: `run` its index in the line, `text` the run's
+    characters there in logical order, `rtl` whether it reads right to left (an odd level)."""
+
+    run: int
+    text: str
+    rtl: bool
+
+
+def visual(line: tuple[tuple[str, str], ...], rtl: bool, icon: str) -> list[Piece]:
+    """The pieces of a line of (font, text) runs in the order they are drawn, left to right, in a
+    paragraph that reads right to left or not (rtl); a run in the font `icon` is one object."""
+    owners: list[int] = []
+    logical: list[str] = []
+    for number, (font, text) in enumerate(line):
+        piece = OBJECT if font == icon else text
+        logical.append(piece)
+        owners += [number] * len(piece)
+    text = "".join(logical)
+    levels = _levels(text, rtl)
+    stretches: list[tuple[int, int, int]] = []  # (start, end, level) in the text, one run each
+    for index, (owner, level) in enumerate(zip(owners, levels)):
+        if stretches and owners[stretches[-1][0]] == owner and stretches[-1][2] == level:
+            stretches[-1] = (stretches[-1][0], index + 1, level)
+        else:
+            stretches.append((index, index + 1, level))
+    order = _reordered([level for _, _, level in stretches])
+    pieces = []
+    for number in order:
+        start, end, level = stretches[number]
+        owner = owners[start]
+        run_start = owners.index(owner)
+        font, run_text = line[owner]
+        pieces.append(
+            Piece(owner, run_text if font == icon else run_text[start - run_start : end - run_start], level % 2 == 1)
+        )
+    return pieces
+
+
+def _levels(text: str, rtl: bool) -> list[int]:
+    """Each character's embedding level in a line of a paragraph of that direction (rules P to I and L1)."""
+    # python-bidi's own algorithm, step by step: its get_display returns only the reordered characters, and
+    # a line's pieces must be known in their fonts and directions to be shaped.
+    storage = algorithm.get_empty_storage()
+    storage["base_level"], storage["base_dir"] = int(rtl), "LR"[rtl]
+    algorithm.get_embedding_levels(text, storage)
+    for index, char in enumerate(storage["chars"]):
+        char["index"] = index
+    algorithm.explicit_embed_and_overrides(storage)
+    algorithm.resolve_weak_types(storage)
+    algorithm.resolve_neutral_types(storage, False)
+    algorithm.resolve_implicit_levels(storage, False)
+    chars = storage["chars"]
+    # L1: white space ending the line takes the paragraph's level.
+    for char in reversed(chars):
+        if char["orig"] not in ("WS", "BN", "S"):
+            break
+        char["level"] = int(rtl)
+    # Rule X9 took out the characters with no direction (a zero-width non-joiner): each takes the level
+    # of the character before it, with which it is shaped.
+    levels = [int(rtl)] * len(text)
+    resolved = {char["index"]: char["level"] for char in chars}
+    for index in range(len(text)):
+        levels[index] = resolved.get(index, levels[index - 1] if index else int(rtl))
+    return levels
+
+
+def _reordered(levels: list[int]) -> list[int]:
+    """Rule L2 on stretches of the given levels: their indices in visual order."""
+    order = list(range(len(levels)))
+    odd = [level for level in levels if level % 2]
+    if not odd:
+        return order
+    for level in range(max(levels), min(odd) - 1, -1):
+        start = None
+        for index in range(len(order) + 1):
+            inside = index < len(order) and levels[order[index]] >= level
+            if inside and start is None:
+                start = index
+            elif not inside and start is not None:
+                order[start:index] = order[start:index][::-1]
+                start = None
+    return order

@@ -1,0 +1,314 @@
+"""Shaped and right-to-left text in the PDFs: Persian and Hindi cards built from the mini game and read back.
+
+The glyphs drawn are HarfBuzz's own for the same string and font: each code a text operator shows is
+looked up in the font subset the PDF embeds, and its outline compared with the outline of the glyph
+HarfBuzz chose in the font file (ReportLab renumbers a subset's glyphs, so their ids cannot be compared
+directly; an outline, with its advance, is what the page shows). A shaped line carries its logical text
+as /ActualText, which PDFium reads; an RTL paragraph's lines end at the right edge of their box.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pypdf
+import pypdfium2
+import pytest
+import uharfbuzz
+from fontTools.ttLib import TTFont
+from pypdf.generic import ContentStream
+from reportlab.lib.colors import toColor
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.core import bundled
+from cardgen.text import shaping
+from cardgen.text.fonts import FontBook
+from cardgen.text.lines import Block, draw_lines, draw_runs
+from cardgen.text.markup import Span
+from conftest import FIXTURES, ROOT, game, run, write
+
+pytestmark = pytest.mark.skipif(bundled.world_fonts() is None, reason="needs cardgen-world (pip install -e ./world)")
+
+ZWNJ = "\u200c"
+SEER_NAME = {"fa": "کارآگاه", "hi": "क्षत्रिय", "he": "מַגִּיד"}
+WOLF_NAME = {"fa": f"ذهن{ZWNJ}خوان", "hi": "मन पढ़ने वाला", "he": "קורא מחשבות"}
+SEER_FA = f"هر شب کارت یک بازیکن را می{ZWNJ}بیند. اگر او Mafia باشد، گرداننده ۲ بار سر تکان می{ZWNJ}دهد."
+SEER_EN = "Each night the کارآگاه looks at one player's card."
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """The mini game in English, Persian, Hindi and Hebrew, its cards built once for the module."""
+    project = tmp_path_factory.mktemp("shaping") / "project"
+    shutil.copytree(FIXTURES / "mini", project)
+    path = game(project) / "game.yaml"
+    text = path.read_text(encoding="utf-8").replace("[en, vi]", "[en, vi, fa, hi, he]")
+    text = text.replace("Trò Nhỏ}", "Trò Nhỏ, fa: بازی کوچک, hi: छोटा खेल, he: משחק קטן}")
+    text = text.replace("Dân làng}", "Dân làng, fa: شهروندان, hi: गाँव, he: כפר}").replace(
+        "vi: Sói}", "vi: Sói, fa: مافیا, hi: भेड़िये, he: זאבים}"
+    )
+    text = text.replace("Vai trò}", "Vai trò, fa: نقش, hi: भूमिका, he: תפקיד}")
+    path.write_text(text, encoding="utf-8")
+    write(
+        project,
+        "roles/seer.yaml",
+        f"name: {{en: Seer, vi: Tiên tri, fa: {SEER_NAME['fa']}, hi: {SEER_NAME['hi']}, he: {SEER_NAME['he']}}}\n"
+        "team: village\ncount: 1\n"
+        f'ability:\n  en: "{SEER_EN}"\n  vi: Xem một lá bài.\n  fa: "{SEER_FA}"\n  hi: हर रात एक खिलाड़ी का कार्ड देखें।\n'
+        "  he: בכל לילה הבט בקלף של שחקן אחד.\n",
+    )
+    write(
+        project,
+        "roles/wolf.yaml",
+        f"name: {{en: Wolf, vi: Sói, fa: {WOLF_NAME['fa']}, hi: {WOLF_NAME['hi']}, he: {WOLF_NAME['he']}}}\n"
+        "team: wolves\ncount: 1\n"
+        "ability:\n  en: Each night, pick a player.\n  vi: Mỗi đêm, chọn một người.\n"
+        "  fa: هر شب یک بازیکن را انتخاب کنید.\n  hi: हर रात एक खिलाड़ी चुनें।\n  he: בכל לילה בחרו שחקן.\n",
+    )
+    out = project.parent / "out"
+    for lang in ("en", "fa", "hi", "he"):
+        result = run("build", "--decks", str(project / "decks"), "--out", str(out), "--lang", lang, "-q")
+        assert result.exit_code == 0, result.output
+    return out / "mini"
+
+
+def _operations(page) -> list[tuple[list, bytes]]:
+    return ContentStream(page.get_contents(), page.pdf).operations
+
+
+def _marked_lines(page) -> dict[str, list[tuple[str, bytes]]]:
+    """Each line marked with /ActualText: its text, and the (font resource, codes) its operators show."""
+    lines: dict[str, list[tuple[str, bytes]]] = {}
+    current, font = None, ""
+    for operands, operator in _operations(page):
+        if operator == b"BDC" and "/ActualText" in operands[1]:
+            current = lines.setdefault(str(operands[1]["/ActualText"]), [])
+        elif operator == b"EMC":
+            current = None
+        elif operator == b"Tf":
+            font = str(operands[0])
+        elif current is not None and operator in (b"Tj", b"TJ"):
+            strings = operands[0] if operator == b"TJ" else [operands[0]]
+            current += [(font, bytes(s.original_bytes)) for s in strings if not isinstance(s, (int, float))]
+    return lines
+
+
+def _outline(font: TTFont, glyph: str) -> tuple:
+    """A glyph as the page shows it: its outline (components resolved) and its advance."""
+    table = font["glyf"]
+    coordinates, ends, flags = table[glyph].getCoordinates(table)
+    return tuple(coordinates), tuple(ends), tuple(flag & 1 for flag in flags), font["hmtx"][glyph][0]
+
+
+class Subsets:
+    """A page's embedded font subsets: the code a text operator shows → its glyph's outline."""
+
+    def __init__(self, page):
+        self.fonts: dict[str, tuple[str, TTFont]] = {}
+        for name, ref in page["/Resources"]["/Font"].items():
+            font = ref.get_object()
+            program = font["/FontDescriptor"]["/FontFile2"].get_data()
+            self.fonts[name] = (str(font["/BaseFont"]).split("+")[-1], TTFont(io.BytesIO(program)))
+
+    def glyphs(self, runs: list[tuple[str, bytes]]) -> list[tuple]:
+        shown = []
+        for resource, codes in runs:
+            _, font = self.fonts[resource]
+            cmap = font["cmap"].getcmap(3, 0) or font["cmap"].tables[0]
+            names = [cmap.cmap[code] for code in codes]
+            assert ".notdef" not in names, f"tofu: a code of {resource} shows .notdef"
+            shown += [_outline(font, name) for name in names]
+        return shown
+
+    def base_font(self, runs) -> str:
+        return self.fonts[runs[0][0]][0]
+
+
+def _harfbuzz(text: str, base_font: str) -> list[tuple]:
+    """HarfBuzz's glyphs for text in the world package's font file of that PostScript name, as outlines."""
+    family, face = base_font.split("-")
+    path = bundled.world_fonts() / f"{family}_{'700Bold' if face == 'Bold' else '400Regular'}.ttf"
+    data = path.read_bytes()
+    buffer = uharfbuzz.Buffer()
+    buffer.add_str(text)
+    buffer.guess_segment_properties()
+    uharfbuzz.shape(uharfbuzz.Font(uharfbuzz.Face(data)), buffer)
+    font = TTFont(io.BytesIO(data))
+    order = font.getGlyphOrder()
+    assert all(info.codepoint for info in buffer.glyph_infos), f"HarfBuzz has no glyph for part of {text!r}"
+    return [_outline(font, order[info.codepoint]) for info in buffer.glyph_infos]
+
+
+@pytest.mark.parametrize("lang", ["fa", "hi", "he"])
+def test_names_are_drawn_with_harfbuzz_s_glyphs_and_no_tofu(built, lang):
+    page = pypdf.PdfReader(built / f"mini-cards-{lang}.pdf").pages[0]
+    lines, subsets = _marked_lines(page), Subsets(page)
+    # An unpointed Hebrew name's glyphs spell it: its line is not marked (see the next test but one).
+    for name in (SEER_NAME[lang], WOLF_NAME[lang]) if lang != "he" else (SEER_NAME[lang],):
+        assert name in lines, f"{name!r} is drawn in no line of its own: {list(lines)}"
+        runs = lines[name]
+        assert subsets.glyphs(runs) == _harfbuzz(name, subsets.base_font(runs)), name
+    # Every code shown on the page, marked or not, is a glyph of its font.
+    for operands, operator in _operations(page):
+        if operator == b"Tf":
+            font = str(operands[0])
+        elif operator in (b"Tj", b"TJ"):
+            strings = operands[0] if operator == b"TJ" else [operands[0]]
+            subsets.glyphs([(font, bytes(s.original_bytes)) for s in strings if not isinstance(s, (int, float))])
+
+
+def test_the_zero_width_non_joiner_is_kept_and_parts_the_letters(built):
+    """ذهن‌خوان: the ن before the non-joiner takes its final form, where without it it joins the خ."""
+    page = pypdf.PdfReader(built / "mini-cards-fa.pdf").pages[0]
+    runs = _marked_lines(page)[WOLF_NAME["fa"]]
+    drawn = Subsets(page).glyphs(runs)
+    assert drawn == _harfbuzz(WOLF_NAME["fa"], Subsets(page).base_font(runs))
+    assert drawn != _harfbuzz(WOLF_NAME["fa"].replace(ZWNJ, ""), Subsets(page).base_font(runs))
+
+
+def _pdfium_lines(path: Path) -> list[str]:
+    text = pypdfium2.PdfDocument(path)[0].get_textpage().get_text_range()
+    return [" ".join(line.split()) for line in text.splitlines()]
+
+
+def test_hindi_and_a_persian_name_in_an_english_line_read_back_in_logical_order(built):
+    hindi = "\n".join(_pdfium_lines(built / "mini-cards-hi.pdf"))
+    for text in (SEER_NAME["hi"], WOLF_NAME["hi"], "हर रात एक खिलाड़ी चुनें।"):
+        assert text in hindi
+    english = " ".join(_pdfium_lines(built / "mini-cards-en.pdf"))
+    assert SEER_EN in english
+
+
+def test_hebrew_whose_glyphs_spell_it_is_read_as_any_right_to_left_pdf(built):
+    """Unpointed Hebrew is drawn with the letters' own glyphs, right to left, and not marked: PDFium puts
+    them back in reading order itself, and pdfplumber reads them in drawing order."""
+    page = pypdf.PdfReader(built / "mini-cards-he.pdf").pages[0]
+    assert WOLF_NAME["he"] not in _marked_lines(page)
+    read = _pdfium_lines(built / "mini-cards-he.pdf")
+    assert WOLF_NAME["he"] in read and "בכל לילה בחרו שחקן." in read
+    with pdfplumber.open(built / "mini-cards-he.pdf") as pdf:
+        assert WOLF_NAME["he"][::-1] in pdf.pages[0].extract_text()
+
+
+def test_a_persian_line_carries_its_logical_text_and_no_private_glyph_codes(built):
+    """Each Persian line is marked with its text in logical order; PDFium reads that text, not the glyphs'
+    private-use codes. (PDFium then runs its own visual-to-logical reordering over a right-to-left line,
+    as if the text were in drawing order, so its order is not asserted here: see the report.)"""
+    page = pypdf.PdfReader(built / "mini-cards-fa.pdf").pages[0]
+    marked = list(_marked_lines(page))
+    assert SEER_NAME["fa"] in marked
+    ability = [line for line in marked if line in SEER_FA]
+    assert " ".join(ability) == SEER_FA, marked
+    assert any("Mafia" in line for line in ability)  # the mixed line, Persian with a Latin word and a digit
+    read = _pdfium_lines(built / "mini-cards-fa.pdf")
+    assert not [line for line in read if re.search("[\ue000-\uf8ff]", line)]
+    assert sorted(SEER_NAME["fa"]) in [sorted(line) for line in read]
+
+
+def _lines(path: Path, font: str) -> list[tuple[float, float]]:
+    """The left and right ends (pt) of each line drawn in the font (a PostScript name) on the first card of
+    the sheet, top line first: pdfplumber reads the glyphs where they are drawn."""
+    with pdfplumber.open(path) as pdf:
+        chars = [char for char in pdf.pages[0].chars if char["fontname"].split("+")[-1] == font]
+    first = min(char["x0"] for char in chars)
+    # A poker card is 178 pt wide: the cards beside it are further. A mark (zero width) is raised or
+    # lowered off its line: only the glyphs that advance are counted.
+    chars = sorted((c for c in chars if c["x1"] < first + 170 and c["x1"] - c["x0"] > 0.1), key=lambda c: c["top"])
+    lines: list[list[dict]] = []
+    for char in chars:
+        if lines and char["top"] - lines[-1][0]["top"] < 4:
+            lines[-1].append(char)
+        else:
+            lines.append([char])
+    return [(min(c["x0"] for c in row), max(c["x1"] for c in row)) for row in lines]
+
+
+def test_a_persian_paragraph_ends_at_the_right_where_an_english_one_starts_at_the_left(built):
+    persian = _lines(built / "mini-cards-fa.pdf", "NotoSansArabic-Regular")
+    english = _lines(built / "mini-cards-en.pdf", "NotoSans-Regular")
+    assert len(persian) >= 3 and len(english) >= 2, (persian, english)
+    assert len({round(right, 1) for _, right in persian}) == 1, persian  # flush right
+    assert len({round(left, 1) for left, _ in persian}) > 1, persian  # ragged left
+    assert len({round(left, 1) for left, _ in english}) == 1, english  # flush left
+    # The card's name is centred: the Persian lines end as far right of its middle as the English ones start
+    # left of it (to a glyph's side bearing).
+    (name_left, name_right), *_ = _lines(built / "mini-cards-en.pdf", "NotoSans-Bold")
+    middle = (name_left + name_right) / 2
+    assert persian[0][1] - middle == pytest.approx(middle - english[0][0], abs=1.5)
+
+
+def test_a_mixed_line_is_in_visual_order():
+    """اگر او Mafia باشد، ۲ بار: the Latin word and the digit read left to right inside a line read right to
+    left; in an English line, a Persian name reads right to left between the English words."""
+    line = (("A", "اگر او "), ("N", "Mafia"), ("A", " باشد، ۲ بار"))
+    assert [(piece.run, piece.text, piece.rtl) for piece in shaping.visual(line, True, "icon")] == [
+        (2, " بار", True),
+        (2, "۲", False),
+        (2, " باشد، ", True),
+        (1, "Mafia", False),
+        (0, "اگر او ", True),
+    ]
+    line = (("N", "the "), ("A", "کارآگاه"), ("N", " looks"))
+    assert [(piece.run, piece.text, piece.rtl) for piece in shaping.visual(line, False, "icon")] == [
+        (0, "the ", False),
+        (1, "کارآگاه", True),
+        (2, " looks", False),
+    ]
+
+
+def test_a_persian_word_is_measured_as_harfbuzz_sets_it(book):
+    """Lines are broken and fitted by the word's shaped advance, not by its letters' isolated widths."""
+    word = "کارآگاه"
+    data = (bundled.world_fonts() / "NotoSansArabic_400Regular.ttf").read_bytes()
+    buffer = uharfbuzz.Buffer()
+    buffer.add_str(word)
+    buffer.guess_segment_properties()
+    uharfbuzz.shape(uharfbuzz.Font(uharfbuzz.Face(data)), buffer)
+    advance = sum(position.x_advance for position in buffer.glyph_positions)  # 1000 units an em
+    assert book.width(word, "fa", 10) == pytest.approx(advance / 100)
+    ((font, _),) = book.runs(Span(word), "fa")
+    assert book.width(word, "fa", 10) != pytest.approx(pdfmetrics.stringWidth(word, font, 10))
+
+
+@pytest.fixture(scope="module")
+def book() -> FontBook:
+    return FontBook.load(ROOT / "templates" / "fonts.yaml", [ROOT / "fonts", bundled.world_fonts()])
+
+
+def _canvas_code(draw) -> bytes:
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pageCompression=0)
+    draw(canvas)
+    canvas.showPage()
+    canvas.save()
+    return pypdf.PdfReader(buffer).pages[0].get_contents().get_data()
+
+
+def test_a_line_whose_first_glyph_is_a_lowered_mark_is_drawn(book):
+    """بیت drawn right to left starts with the dots of its ت, set below the line: ReportLab wrote that
+    lowering before any font operator and failed when the line's font was set already."""
+    font = book.face("NotoSansArabic", False, False)
+    block = Block(((((font, "بیت"),)), ((font, "بیت"),)), 10, 12, toColor("#000000"), font, (0.0, 0.0), True)
+    code = _canvas_code(lambda canvas: draw_lines(canvas, block, 0, 100))
+    assert code.count(b"/ActualText <FEFF062806CC062A>") == 2 and b" Ts " in code
+
+
+def test_a_plain_line_of_runs_is_drawn_as_drawstring_drew_it_and_a_persian_one_shaped(book):
+    latin, arabic = book.face("NotoSans", False, False), book.face("NotoSansArabic", False, False)
+    runs = [(latin, "Page 3 of "), (latin, "12")]
+
+    def by_hand(canvas) -> None:
+        x = 20.0
+        for font, text in runs:
+            canvas.setFont(font, 9)
+            canvas.drawString(x, 30, text)
+            x += canvas.stringWidth(text, font, 9)
+
+    assert _canvas_code(lambda canvas: draw_runs(canvas, runs, 20, 30, 9)) == _canvas_code(by_hand)
+    code = _canvas_code(lambda canvas: draw_runs(canvas, [(arabic, "بازی کوچک")], 20, 30, 9, rtl=True))
+    assert b"/ActualText <FEFF" + "بازی کوچک".encode("utf-16-be").hex().upper().encode() + b">" in code
