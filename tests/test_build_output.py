@@ -220,8 +220,8 @@ def test_progress_goes_to_stderr_one_line_per_language(build):
 def test_every_language_by_default(build):
     result, out = build()
     *paths, summary = result.stdout.splitlines()
-    assert paths == [str(_pdf(out, lang)) for lang in ("en", "vi", "zh", "es")]
-    assert summary.startswith("4 files, 32 pages, 124 cards on 16 sheets in ")
+    assert paths == [str(_pdf(out, lang)) for lang in ("en", "vi", "zh", "es", "ja")]
+    assert summary.startswith("5 files, 40 pages, 155 cards on 20 sheets in ")
     assert sorted(p.name for p in (out / "werewolf").iterdir()) == sorted(Path(p).name for p in paths)
 
 
@@ -527,7 +527,7 @@ def test_unknown_language(project, tmp_path):
     result = run("build", "werewolf", "--lang", "fr", "--decks", str(project / "decks"), "--out", str(tmp_path / "o"))
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
-        "decks/werewolf/game.yaml:2: error: game 'werewolf' has no language 'fr'; it has en, vi, zh, es\n1 error\n"
+        "decks/werewolf/game.yaml:2: error: game 'werewolf' has no language 'fr'; it has en, vi, zh, es, ja\n1 error\n"
     )
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "o").exists()
@@ -583,7 +583,7 @@ def test_list_json(project):
     (game,) = listing["games"]
     assert list(game) == ["id", "languages", "components"]
     assert game["id"] == "werewolf"
-    assert game["languages"] == ["en", "vi", "zh", "es"]
+    assert game["languages"] == ["en", "vi", "zh", "es", "ja"]
     components = game["components"]
     assert all(list(c) == ["id", "group", "count"] for c in components)
     assert sum(c["count"] for c in components) == CARDS
@@ -601,7 +601,7 @@ def test_list_human(project):
     result = run("list", "--decks", str(project / "decks"))
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == "werewolf: Werewolf [en, vi, zh, es], 31 cards"
+    assert lines[0] == "werewolf: Werewolf [en, vi, zh, es, ja], 31 cards"
     assert "  role     villager         x15" in lines
     assert "  role     werewolf         x4" in lines
     assert lines[-1] == "  title    sheriff          x1"

@@ -209,7 +209,7 @@ def _complete(words: str, cwd: Path) -> list[str]:
 def test_games_languages_setups_and_services_complete(tmp_path):
     here = tmp_path  # outside any project: the bundled games
     assert _complete("cardgen build w", here) == ["werewolf", "werewords"]
-    assert _complete("cardgen build werewolf --lang ", here) == ["en", "es", "vi", "zh"]
+    assert _complete("cardgen build werewolf --lang ", here) == ["en", "es", "ja", "vi", "zh"]
     assert _complete("cardgen setup werewolf --setup ", here) == [
         "board-12-guard",
         "board-12-idiot",

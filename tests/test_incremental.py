@@ -216,8 +216,8 @@ def test_list_targets_gives_one_target_per_game():
     targets = json.loads(result.stdout)["targets"]
     assert [t["game"] for t in targets] == ["mafia-vendetta", "salem-1692", "werewolf", "werewords"]
     werewolf = targets[2]
-    assert werewolf["languages"] == ["en", "vi", "zh", "es"]
-    assert "output/werewolf/werewolf-script-zh.pdf" in werewolf["outputs"] and len(werewolf["outputs"]) == 16
+    assert werewolf["languages"] == ["en", "vi", "zh", "es", "ja"]
+    assert "output/werewolf/werewolf-script-zh.pdf" in werewolf["outputs"] and len(werewolf["outputs"]) == 20
     assert "output/werewolf/werewolf-narrator-zh.html" in werewolf["outputs"]
 
 

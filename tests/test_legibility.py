@@ -300,17 +300,28 @@ def test_no_document_ends_on_a_page_of_one_or_two_lines(bundled, kind):
             assert len(document) == 1 or len(lines) >= 3, (game, lang, len(lines))
 
 
-@pytest.mark.parametrize("game", ["werewords", "salem-1692", "werewolf", "mafia-vendetta"])
-def test_the_vietnamese_setup_table_keeps_each_label_on_one_line(bundled, cards, game):
+@pytest.mark.parametrize(
+    ("game", "lang"),
+    [
+        ("werewords", "vi"),
+        ("salem-1692", "vi"),
+        ("werewolf", "vi"),
+        ("mafia-vendetta", "vi"),
+        # Japanese setups' names wrap between characters: the labels' column is not squeezed as if each
+        # were one word (ハンター was set as ハン/ター).
+        ("werewolf", "ja"),
+    ],
+)
+def test_the_setup_table_keeps_each_label_on_one_line(bundled, cards, game, lang):
     from cardgen.core.project import Project
     from cardgen.documents import rulebook
 
-    prepared, _ = cards(game, "vi")
+    prepared, _ = cards(game, lang)
     text = yaml.safe_load((ROOT / "templates" / "documents" / "text.yaml").read_text(encoding="utf-8"))
-    words = {**text["en"], **text["vi"]}
+    words = {**text["en"], **text[lang]}
     sizes = Project.at(ROOT / "decks").template_data("card-sizes.yaml")
     setups = rulebook.context(prepared.deck, words, sizes, 1, "A4")["setups"]
-    document = pages(bundled / game / f"{game}-rulebook-vi.pdf")
+    document = pages(bundled / game / f"{game}-rulebook-{lang}.pdf")
     lines = []
     for page in document:
         by_line: dict = {}

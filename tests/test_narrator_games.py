@@ -3,8 +3,8 @@
 Each game is played from its setup screen to its end screen by the driver of tests/narrator_play.py,
 with the taps a table would make over several nights and days (narrator_play.TABLES), the page's
 clock faked and speech stubbed. Asserted, in each language: the end names the expected winner; every
-line spoken is in the page's language (no line of the English page, CJK in every Chinese line, Persian
-letters in every Persian one);
+line spoken is in the page's language (no line of the English page, Chinese characters in every
+Chinese line, Japanese in every Japanese one, Persian letters in every Persian one);
 the lines about the night's deaths are spoken when they apply and only then (a quiet night has no
 death line, the Hunter's shot follows his death); a reload in the middle of Werewolf's day vote
 loses nothing; Werewords runs with no narrator, the Mayor's
@@ -29,7 +29,11 @@ from conftest import ROOT
 from narrator_browser import ARGS, CHROMIUM, Session, needs_browser, sync_playwright
 from narrator_play import TABLES, Played, play
 
-SPEECH = {"en": "en-US", "vi": "vi-VN", "zh": "zh-CN", "es": "es-ES", "fa": "fa-IR"}
+# The voice each language asks the browser for, as the page's own words say it.
+SPEECH = {
+    lang: words["speech"]
+    for lang, words in yaml.safe_load((ROOT / "templates/narrator/text.yaml").read_text(encoding="utf-8")).items()
+}
 # The table each game's pages are built for (--players, --with): the one its TABLES play.
 BUILDS = {
     "werewolf": {"players": 8, "extra_cards": ("witch", "hunter")},
@@ -37,8 +41,12 @@ BUILDS = {
     "salem-1692": {"players": 5},
     "werewords": {"players": 5},
 }
-CJK = re.compile(r"[\u3400-\u9fff]")
-PERSIAN = re.compile(r"[\u0600-\u06ff]")
+# A line of the page's language, where its script tells: Chinese characters, or Japanese kana and kanji.
+SCRIPT = {
+    "zh": re.compile(r"[\u3400-\u9fff]"),
+    "ja": re.compile(r"[\u3040-\u30ff\u3400-\u9fff]"),
+    "fa": re.compile(r"[\u0600-\u06ff]"),
+}
 # Where a line names the deaths or the winner, as the page's lineText fills it.
 PLACEHOLDER = re.compile(r"\[[^\]]+\]|…+")
 
@@ -120,12 +128,12 @@ def chromium():
         running.close()
 
 
-def _languages(game: str) -> list[str]:
+def languages(game: str) -> list[str]:
     return yaml.safe_load((ROOT / "decks" / game / "game.yaml").read_text(encoding="utf-8"))["languages"]
 
 
-# Each table in each language of its game.
-CASES = [(game, name, lang) for game, name in TABLES for lang in _languages(game)]
+# Each table of each game, in every language the game has.
+CASES = [(game, name, lang) for game, name in TABLES for lang in languages(game)]
 
 
 @needs_browser
@@ -160,10 +168,8 @@ def test_a_whole_game_plays_to_its_end_in_the_pages_language(pages, english, chr
     if lang != "en":
         own = lines(data) | set(t.values())
         assert [line for line in spoken if line in english[game] - own] == []
-    if lang == "zh":
-        assert [line for line in spoken if not CJK.search(line)] == []
-    if lang == "fa":
-        assert [line for line in spoken if not PERSIAN.search(line)] == []
+    if lang in SCRIPT:
+        assert [line for line in spoken if not SCRIPT[lang].search(line)] == []
     CHECKS[game](played, data, table)
 
 

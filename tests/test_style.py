@@ -1,9 +1,10 @@
-"""The style sheets (docs/style/vi.md, zh.md, es.md, fa.md) held against every text of the bundled games and
-of cardgen's own templates, as far as a machine can tell: one tone-mark placement in Vietnamese and a
-question that asks, full-width punctuation in Chinese, ¿…? and ¡…! in pairs in Spanish, Persian letters,
-punctuation, digits and non-joiners in Persian, each card
-named as the style sheet names it and in no other spelling, one name each for the script, the
-narrator page, the rulebook and the player aid. Then the same read back from the built PDFs."""
+"""The style sheets (docs/style/vi.md, zh.md, es.md, ja.md, fa.md) held against every text of the bundled
+games and of cardgen's own templates, as far as a machine can tell: one tone-mark placement in Vietnamese
+and a question that asks, full-width punctuation in Chinese and Japanese, ¿…? and ¡…! in pairs in
+Spanish, polite spoken lines and plain cards and instructions in Japanese, Persian letters, punctuation,
+digits and non-joiners in Persian, each card named as the style sheet names it and in no other spelling,
+one name each for the script, the narrator page, the rulebook and the player aid. Then the same read
+back from the built PDFs."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from cardgen.text.pinyin import readings
 from conftest import ROOT, run
 
 GAMES = ("werewolf", "werewords", "mafia-vendetta", "salem-1692")
-LANGS = ("vi", "zh", "es", "fa")
+LANGS = ("vi", "zh", "es", "ja", "fa")
 # cardgen's own words, one block per language.
 TEMPLATE_TEXTS = ("strings.yaml", "documents/text.yaml", "narrator/text.yaml", "site/text.yaml")
 
@@ -39,6 +40,14 @@ ASCII_BY_CJK = re.compile(rf"{CJK}[ *]*[,.:;?!()\"]|(?<!\d)[,.:;?!()\"][ *]*{CJK
 # A space after full-width punctuation, before the next Chinese character: where cardgen joins
 # sentences of its own (the setup's deal), Chinese runs on.
 SPACE_AFTER_STOP = re.compile(r"[。；：！？，、）] +(?=[\u3400-\u9fff])")
+# Japanese adds its kana to the Chinese characters and full-width signs.
+JAPANESE = r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]"
+ASCII_BY_JAPANESE = re.compile(rf"{JAPANESE}[ *]*[,.:;?!()\"]|(?<!\d)[,.:;?!()\"][ *]*{JAPANESE}")
+SPACE_BY_JAPANESE_STOP = re.compile(rf"[。、：！？）」] +(?={JAPANESE})|{JAPANESE} +(?=[。、：！？（「])")
+# How a Japanese sentence ends: politely (です・ます) in what the moderator says aloud; never so on a card
+# or in an instruction to the moderator, which are in the plain form. A call (「3、2、1、投票！」) is
+# neither.
+POLITE_END = re.compile(r"(?:ください|ます|ません|です|でした|ました|ましょう|でしょうか|ですか|ますか)[）」]*$")
 # What Persian must not hold: the Arabic yeh and kaf (ي ك for ی ک) and Arabic-Indic digits, ASCII digits
 # outside a {placeholder}, ASCII , ; ? or quotes where Persian has ، ؛ ؟ « », and the prefix می written
 # apart with a space where the non-joiner (U+200C) belongs.
@@ -97,8 +106,32 @@ def template_texts(lang: str) -> list[tuple[str, str]]:
     return [(where, unicodedata.normalize("NFC", text)) for where, text in found]
 
 
+def games(lang: str) -> list[str]:
+    """The bundled games that have the language."""
+    return [game for game in GAMES if lang in _read(ROOT / "decks" / game / "game.yaml")["languages"]]
+
+
 def all_texts(lang: str) -> list[tuple[str, str]]:
-    return [item for game in GAMES for item in game_texts(game, lang)] + template_texts(lang)
+    return [item for game in games(lang) for item in game_texts(game, lang)] + template_texts(lang)
+
+
+def sentences(text: str) -> list[str]:
+    """A Japanese text's sentences, each with its closing brackets, without its final 。, ！ or ？."""
+    found = (part.strip() for part in re.findall(r"[^。！？\n]+(?=[。！？\n]|$)", text))
+    return [part for part in found if part.strip("）」")]
+
+
+def spoken_and_written(lang: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The deck texts the moderator says aloud (`say`), and those a card or the moderator reads (an
+    ability, a player aid, a `do`), each as (where, text)."""
+    spoken, written = [], []
+    for where, text in (item for game in games(lang) for item in game_texts(game, lang)):
+        key = where.rsplit("/", 1)[-1]
+        if key == "say":
+            spoken.append((where, text))
+        elif key in ("do", "ability", "short-ability"):
+            written.append((where, text))
+    return spoken, written
 
 
 def not_persian(text: str) -> list[tuple[str, str]]:
@@ -160,11 +193,6 @@ def interface_terms(lang: str) -> dict[str, tuple[str, list[str]]]:
     }
 
 
-def games(lang: str) -> list[str]:
-    """The bundled games that have texts in lang."""
-    return [game for game in GAMES if lang in _read(ROOT / "decks" / game / "game.yaml")["languages"]]
-
-
 def cards(game: str) -> dict[str, dict]:
     return {path.stem: _read(path)["name"] for path in sorted((ROOT / "decks" / game / "roles").glob("*.yaml"))}
 
@@ -199,6 +227,34 @@ def test_spanish_opens_every_question_and_exclamation():
     wrong = [(where, text[:80]) for where, text in all_texts("es") if unpaired(text)]
     assert wrong == []
     assert unpaired("Listos? ¡Ya!") == ["?"] and unpaired("¿Listos? ¡Ya") == ["¡"]
+
+
+def test_japanese_running_text_uses_full_width_punctuation():
+    wrong = [(where, m.group()) for where, text in all_texts("ja") for m in ASCII_BY_JAPANESE.finditer(text)]
+    assert wrong == []
+    assert ASCII_BY_JAPANESE.search("目を閉じる, それから") and ASCII_BY_JAPANESE.search("(自分も可)")
+    assert not ASCII_BY_JAPANESE.search("目を閉じる。 --backs fold で作る")
+
+
+def test_what_the_japanese_moderator_says_is_polite_and_what_is_read_is_plain():
+    spoken, written = spoken_and_written("ja")
+    assert len(spoken) > 30 and len(written) > 60
+    rude = [(where, end) for where, text in spoken for end in sentences(text) if not POLITE_END.search(end)]
+    calls = [end for _where, end in rude if re.fullmatch(r"[\d、]+(?:、投票)?", end)]
+    assert [(where, end) for where, end in rude if end not in calls] == []
+    polite = [(where, end) for where, text in written for end in sentences(text) if POLITE_END.search(end)]
+    assert polite == []
+    ends = sentences("目を閉じてください。1人を選ぶ。（なし）です！")
+    assert [POLITE_END.search(end) is not None for end in ends] == [True, False, True]
+
+
+def test_japanese_says_each_thing_by_the_one_name_the_style_sheet_chose():
+    """The other names the community has for a card (騎士 for the Guard, 保安官 for the Sheriff) and the
+    words the style sheet puts aside (追放する for voting out) occur in no Japanese text."""
+    others = [word for *_, heard in rows("ja", "Game") for word in heard.split(", ") if word]
+    others += [word.split(" (")[0] for _en, _ours, avoid in rows("ja", "English") for word in avoid.split(", ") if word]
+    assert {"騎士", "保安官", "怪盗", "追放する", "司会"} <= set(others)
+    assert [(where, word) for where, text in all_texts("ja") for word in others if word in text] == []
 
 
 def test_persian_writes_persian_letters_punctuation_digits_and_non_joiners():
@@ -328,6 +384,9 @@ def test_the_printed_rulebooks_and_scripts_follow_the_style_sheet(bundled, lang)
         elif lang == "zh":
             assert [m.group() for m in ASCII_BY_CJK.finditer(printed)] == [], game
             assert [printed[m.start() - 6 : m.end() + 6] for m in SPACE_AFTER_STOP.finditer(printed)] == [], game
+        elif lang == "ja":
+            assert [m.group() for m in ASCII_BY_JAPANESE.finditer(printed)] == [], game
+            assert [printed[m.start() - 6 : m.end() + 6] for m in SPACE_BY_JAPANESE_STOP.finditer(printed)] == [], game
         elif lang == "fa":
             assert re.findall(r"[يك]", printed) == [], game
             assert printed.count("«") == printed.count("»") > 0, game

@@ -71,7 +71,7 @@ def test_the_po_file_holds_each_text_with_its_english_translation_place_and_card
     say = _entry(catalog, "roles/seer.yaml:night.script.say")
     assert (say.msgid, say.occurrences) == (
         "Point at the player whose card you want to see.",
-        [("decks/werewolf/roles/seer.yaml", "16")],
+        [("decks/werewolf/roles/seer.yaml", "17")],
     )
     goal = _entry(catalog, "rulebook.yaml:sections.goal.title")
     assert (goal.msgid, goal.msgstr, goal.comment) == ("Goal", "Mục tiêu", "rulebook section Goal")
@@ -92,8 +92,8 @@ def test_the_po_file_holds_each_text_with_its_english_translation_place_and_card
 
 def test_a_language_no_game_has_exports_every_text_untranslated(tmp_path):
     root = _project(tmp_path, "werewolf")
-    catalog = _export(root, "werewolf", "ja", tmp_path / "ja.po")
-    assert catalog.metadata["Language"] == "ja" and len(catalog) > 300
+    catalog = _export(root, "werewolf", "ko", tmp_path / "ko.po")
+    assert catalog.metadata["Language"] == "ko" and len(catalog) > 300
     assert all(entry.msgstr == "" and set(entry.msgstr_plural.values()) <= {""} for entry in catalog)
     assert catalog.percent_translated() == 0
 
@@ -121,20 +121,20 @@ def test_export_and_import_unchanged_change_no_byte(tmp_path, lang):
 
 def test_a_filled_translation_changes_that_value_alone_keeping_the_file_around_it(tmp_path):
     root = _project(tmp_path, "werewolf")
-    catalog = _export(root, "werewolf", "ja", tmp_path / "ja.po")
-    _entry(catalog, "roles/witch.yaml:night.script.say").msgstr = "犠牲者はこの人です。"
-    _entry(catalog, "roles/witch.yaml:name").msgstr = "魔女"
-    _entry(catalog, "templates/strings.yaml:fronts").msgstr = "表面"
-    _entry(catalog, "templates/documents/text.yaml:sheets").msgstr_plural = {0: "{paper} {count} 枚"}
+    catalog = _export(root, "werewolf", "ko", tmp_path / "ko.po")
+    _entry(catalog, "roles/witch.yaml:night.script.say").msgstr = "희생자는 이 사람입니다."
+    _entry(catalog, "roles/witch.yaml:name").msgstr = "마녀"
+    _entry(catalog, "templates/strings.yaml:fronts").msgstr = "앞면"
+    _entry(catalog, "templates/documents/text.yaml:sheets").msgstr_plural = {0: "{paper} {count}장"}
     catalog.save()
     before = _files(root)
-    result = _import(root, tmp_path / "ja.po")
+    result = _import(root, tmp_path / "ko.po")
     assert result.exit_code == 0, result.stderr
     assert result.stdout == (
         "decks/werewolf/game.yaml\ndecks/werewolf/roles/witch.yaml\ntemplates/documents/text.yaml\n"
         "templates/strings.yaml\n4 written, 0 unchanged, 0 stale\n"
     )
-    assert result.stderr == "'ja' added to the languages of decks/werewolf/game.yaml\n"
+    assert result.stderr == "'ko' added to the languages of decks/werewolf/game.yaml\n"
     after = _files(root)
     changed = {name for name in after if after[name] != before[name]}
     assert changed == {
@@ -144,22 +144,20 @@ def test_a_filled_translation_changes_that_value_alone_keeping_the_file_around_i
         "templates/documents/text.yaml",
     }
     witch = before["decks/werewolf/roles/witch.yaml"].decode()
-    expected = witch.replace('es: "Bruja"}', 'es: "Bruja", ja: "魔女"}').replace(
-        '      es: "Esta es la víctima de los lobos. Pulgar arriba: tu poción de vida la salva. Pulgar abajo y señala '
-        'a un jugador: tu veneno lo mata. O no hagas nada."\n',
-        '      es: "Esta es la víctima de los lobos. Pulgar arriba: tu poción de vida la salva. Pulgar abajo y señala '
-        'a un jugador: tu veneno lo mata. O no hagas nada."\n      ja: "犠牲者はこの人です。"\n',
+    # Each new text goes after the file's last language, Japanese here.
+    expected = witch.replace('ja: "魔女"}', 'ja: "魔女", ko: "마녀"}').replace(
+        '何もしなくてもかまいません。"\n', '何もしなくてもかまいません。"\n      ko: "희생자는 이 사람입니다."\n'
     )
     assert after["decks/werewolf/roles/witch.yaml"].decode() == expected
     assert "# The narrator page: each potion once a game" in expected
     game = before["decks/werewolf/game.yaml"].decode()
     assert after["decks/werewolf/game.yaml"].decode() == game.replace(
-        "languages: [en, vi, zh, es]\n", "languages: [en, vi, zh, es, ja]\n"
+        "languages: [en, vi, zh, es, ja]\n", "languages: [en, vi, zh, es, ja, ko]\n"
     )
     strings = before["templates/strings.yaml"].decode()
-    assert after["templates/strings.yaml"].decode() == strings + 'ja:\n  fronts: "表面"\n'
+    assert after["templates/strings.yaml"].decode() == strings + 'ko:\n  fronts: "앞면"\n'
     text = before["templates/documents/text.yaml"].decode()
-    assert after["templates/documents/text.yaml"].decode() == text + 'ja:\n  sheets:\n    other: "{paper} {count} 枚"\n'
+    assert after["templates/documents/text.yaml"].decode() == text + 'ko:\n  sheets:\n    other: "{paper} {count}장"\n'
 
 
 def test_an_import_replaces_a_translation_in_the_style_it_is_written(tmp_path):
@@ -194,17 +192,17 @@ def test_the_imported_value_reaches_the_cards(tmp_path):
 
 def test_a_translation_of_english_that_changed_since_the_export_is_stale(tmp_path):
     root = _project(tmp_path, "mini")
-    catalog = _export(root, "mini", "ja", tmp_path / "ja.po")
-    _entry(catalog, "roles/seer.yaml:ability").msgstr = "毎晩、一人のカードを見る。"
+    catalog = _export(root, "mini", "ko", tmp_path / "ko.po")
+    _entry(catalog, "roles/seer.yaml:ability").msgstr = "매일 밤 한 사람의 카드를 본다."
     catalog.save()
     seer = root / "decks/mini/roles/seer.yaml"
     seer.write_text(seer.read_text(encoding="utf-8").replace("look at one", "look at any"), encoding="utf-8")
     before = _files(root)
-    result = _import(root, tmp_path / "ja.po")
-    line = _entry(polib.pofile(str(tmp_path / "ja.po")), "roles/seer.yaml:ability").linenum
+    result = _import(root, tmp_path / "ko.po")
+    line = _entry(polib.pofile(str(tmp_path / "ko.po")), "roles/seer.yaml:ability").linenum
     assert (result.exit_code, result.stdout) == (0, "0 written, 0 unchanged, 1 stale\n")
     assert result.stderr == (
-        f"ja.po:{line}: warning: roles/seer.yaml:ability: the English at "
+        f"ko.po:{line}: warning: roles/seer.yaml:ability: the English at "
         "decks/mini/roles/seer.yaml:5 changed since the export; not written (export again and translate the new text)\n"
     )
     assert _files(root) == before
@@ -212,16 +210,16 @@ def test_a_translation_of_english_that_changed_since_the_export_is_stale(tmp_pat
 
 def test_fuzzy_entries_and_a_partly_translated_list_are_left_out(tmp_path):
     root = _project(tmp_path, "mini")
-    catalog = _export(root, "mini", "ja", tmp_path / "ja.po")
+    catalog = _export(root, "mini", "ko", tmp_path / "ko.po")
     fuzzy = _entry(catalog, "roles/seer.yaml:name")
-    fuzzy.msgstr, fuzzy.flags = "占い師", ["fuzzy"]
-    _entry(catalog, "templates/site/text.yaml:guide.0").msgstr = "100 % で印刷する。"
+    fuzzy.msgstr, fuzzy.flags = "예언자", ["fuzzy"]
+    _entry(catalog, "templates/site/text.yaml:guide.0").msgstr = "100 %로 인쇄한다."
     catalog.save()
     before = _files(root)
-    result = _import(root, tmp_path / "ja.po")
-    po = "ja.po"
+    result = _import(root, tmp_path / "ko.po")
+    po = "ko.po"
     assert (result.exit_code, result.stdout) == (0, "0 written, 0 unchanged, 0 stale, 2 left out\n")
-    guide = _entry(polib.pofile("ja.po"), "templates/site/text.yaml:guide.0").linenum
+    guide = _entry(polib.pofile("ko.po"), "templates/site/text.yaml:guide.0").linenum
     assert result.stderr == (
         f"{po}:{fuzzy.linenum}: warning: roles/seer.yaml:name: marked fuzzy (needs review), not written\n"
         f"{po}:{guide}: warning: templates/site/text.yaml:guide: a list is written whole, and 4 items of its 5 "
@@ -291,15 +289,15 @@ def test_status_counts_each_language_and_lists_what_one_lacks(tmp_path):
 
 def test_a_list_translated_whole_is_written_as_a_list(tmp_path):
     root = _project(tmp_path, "mini")
-    catalog = _export(root, "mini", "ja", tmp_path / "ja.po")
+    catalog = _export(root, "mini", "ko", tmp_path / "ko.po")
     for index in range(5):
-        _entry(catalog, f"templates/site/text.yaml:guide.{index}").msgstr = f"手順 {index + 1}"
+        _entry(catalog, f"templates/site/text.yaml:guide.{index}").msgstr = f"단계 {index + 1}"
     catalog.save()
     before = (root / "templates/site/text.yaml").read_text(encoding="utf-8")
-    result = _import(root, tmp_path / "ja.po")
+    result = _import(root, tmp_path / "ko.po")
     assert (result.exit_code, result.stdout) == (0, "templates/site/text.yaml\n5 written, 0 unchanged, 0 stale\n")
-    steps = "".join(f'    - "手順 {index}"\n' for index in range(1, 6))
-    assert (root / "templates/site/text.yaml").read_text(encoding="utf-8") == before + f"ja:\n  guide:\n{steps}"
+    steps = "".join(f'    - "단계 {index}"\n' for index in range(1, 6))
+    assert (root / "templates/site/text.yaml").read_text(encoding="utf-8") == before + f"ko:\n  guide:\n{steps}"
 
 
 def test_a_word_game_gets_the_language_once_it_has_its_word_list(tmp_path):
@@ -356,20 +354,20 @@ def test_an_edit_the_file_has_no_place_for_is_refused():
 
 def test_a_text_twice_in_the_po_file_stops_the_import_and_obsolete_entries_are_ignored(tmp_path):
     root = _project(tmp_path, "mini")
-    catalog = _export(root, "mini", "ja", tmp_path / "ja.po")
-    gone = polib.POEntry(msgctxt="roles/fox.yaml:name", msgid="Fox", msgstr="狐", obsolete=True)
+    catalog = _export(root, "mini", "ko", tmp_path / "ko.po")
+    gone = polib.POEntry(msgctxt="roles/fox.yaml:name", msgid="Fox", msgstr="여우", obsolete=True)
     catalog.append(gone)
     catalog.save()
-    result = _import(root, tmp_path / "ja.po")
+    result = _import(root, tmp_path / "ko.po")
     assert (result.exit_code, result.stdout) == (0, "0 written, 0 unchanged, 0 stale\n")
     seer = _entry(catalog, "roles/seer.yaml:name")
-    catalog.append(polib.POEntry(msgctxt=seer.msgctxt, msgid=seer.msgid, msgstr="占い師"))
+    catalog.append(polib.POEntry(msgctxt=seer.msgctxt, msgid=seer.msgid, msgstr="예언자"))
     catalog.save()
-    second = [entry for entry in polib.pofile("ja.po") if entry.msgctxt == seer.msgctxt][1].linenum
-    result = _import(root, tmp_path / "ja.po")
+    second = [entry for entry in polib.pofile("ko.po") if entry.msgctxt == seer.msgctxt][1].linenum
+    result = _import(root, tmp_path / "ko.po")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
-        f"ja.po:{second}: error: roles/seer.yaml:name: a second entry of this text (the first at line "
+        f"ko.po:{second}: error: roles/seer.yaml:name: a second entry of this text (the first at line "
         f"{seer.linenum})\n1 error\n"
     )
 
@@ -414,14 +412,14 @@ def test_an_installed_cardgens_words_are_translated_in_a_copy_of_the_project(tmp
 
     root = tmp_path / "project"
     shutil.copytree(FIXTURES / "mini" / "decks", root / "decks")
-    catalog = _export(root, "mini", "ja", tmp_path / "ja.po")
-    _entry(catalog, "templates/strings.yaml:fronts").msgstr = "表面"
+    catalog = _export(root, "mini", "ko", tmp_path / "ko.po")
+    _entry(catalog, "templates/strings.yaml:fronts").msgstr = "앞면"
     catalog.save()
     installed = ROOT / "templates" / "strings.yaml"
     kept = installed.read_bytes()
     monkeypatch.setattr(bundled, "INSTALLED", True)
     try:
-        result = _import(root, tmp_path / "ja.po")
+        result = _import(root, tmp_path / "ko.po")
     finally:
         changed = installed.read_bytes() != kept
         if changed:  # put back, should the import have written there
@@ -433,4 +431,4 @@ def test_an_installed_cardgens_words_are_translated_in_a_copy_of_the_project(tmp
         "replaces cardgen's, upgrades included; send the PO file to cardgen to have them in every project)\n"
     )
     copy = (root / "templates" / "strings.yaml").read_bytes()
-    assert copy == kept + 'ja:\n  fronts: "表面"\n'.encode()
+    assert copy == kept + 'ko:\n  fronts: "앞면"\n'.encode()

@@ -16,7 +16,7 @@ import yaml
 from conftest import ROOT, run, table
 
 DECK = ROOT / "decks" / "werewolf"
-LANGS = ("en", "vi", "zh", "es")
+LANGS = ("en", "vi", "zh", "es", "ja")
 STRIPPED_BY_THE_ELDER = ("hunter", "guard", "witch", "seer")
 TEXT = yaml.safe_load((ROOT / "templates" / "documents" / "text.yaml").read_text(encoding="utf-8"))
 
@@ -35,11 +35,14 @@ def squeezed(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
+def joined_lines(path) -> list[str]:
+    """The lines of the text without each page's header and footer (its first two lines)."""
+    return [line for page in pypdf.PdfReader(path).pages for line in page.extract_text().splitlines()[2:]]
+
+
 def joined(path) -> str:
-    """The text without each page's header and footer (its first two lines), squeezed."""
-    return squeezed(
-        "".join("".join(page.extract_text().splitlines(keepends=True)[2:]) for page in pypdf.PdfReader(path).pages)
-    )
+    """The text without each page's header and footer, squeezed."""
+    return squeezed("".join(joined_lines(path)))
 
 
 def plain(text: str) -> str:
@@ -120,9 +123,12 @@ def test_the_werewolves_are_called_in_the_plural_in_spanish_and_the_zh_script_is
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_ten_players_with_hunter_and_cupid_run_from_setup_to_the_end_with_a_win_check_after_each_death(tonight, lang):
-    script = joined(tonight / f"werewolf-script-{lang}-{table(10, ('hunter', 'cupid'))}.pdf")
+    path = tonight / f"werewolf-script-{lang}-{table(10, ('hunter', 'cupid'))}.pdf"
+    script = joined(path)
     titles = [phase["title"][lang] for phase in load("script.yaml")["versions"]["moderator"]["phases"]]
-    positions = [script.index(squeezed(title)) for title in [TEXT[lang]["setup_title"], *titles]]
+    # Each heading is a line of its own: a title of one character (昼, the Day) also stands in sentences.
+    lines = [squeezed(line) for line in joined_lines(path)]
+    positions = [lines.index(squeezed(title)) for title in [TEXT[lang]["setup_title"], *titles]]
     assert positions == sorted(positions)
     # The deal gives the Hunter and Cupid the seats of two Villagers: 2 werewolves, the Seer, 5 Villagers.
     for card, copies in (("werewolf", 2), ("seer", 1), ("villager", 5), ("hunter", 1), ("cupid", 1)):

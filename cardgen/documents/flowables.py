@@ -28,6 +28,8 @@ from cardgen.documents import pages
 from cardgen.documents.text import document_text
 from cardgen.text import markup
 from cardgen.text.fonts import FontBook
+from cardgen.text.linebreak import break_cjk, line_rules
+from cardgen.text.lines import line_width
 
 
 class _Step(Flowable):
@@ -240,19 +242,23 @@ class Builder:
         columns = max(map(len, cells))
         size = self.styles["cell"].fontSize
 
+        rules = line_rules(self.book, (self.lang,))
+
+        def widest(text: str, bold: bool, words: bool) -> float:
+            """A cell's width, or with `words` that of its widest piece that no line break may split: a word,
+            or, in a language broken between characters (Japanese, Chinese), the few its rules keep together."""
+            if not words:
+                return self.book.width(text, self.lang, size, bold)
+            if rules is None or rules.keep_all:
+                return max((self.book.width(word, self.lang, size, bold) for word in text.split()), default=0.0)
+            pieces, _ = break_cjk(self.book.runs(markup.Span(text, bold), self.lang), size, 0.0, rules=rules)
+            return max((line_width(tuple(piece), size) for piece in pieces), default=0.0)
+
         def natural(column: int, words: bool = False) -> float:
-            """The widest cell of a column, or with `words` its widest word (where a cell may wrap)."""
+            """The widest cell of a column, or with `words` its widest unbreakable piece (where a cell may wrap)."""
             padding = TABLE_PADDING[min(column, 1)]
             return (
-                max(
-                    (
-                        self.book.width(part, self.lang, size, row[column][1])
-                        for row in cells
-                        if column < len(row)
-                        for part in (row[column][0].split() if words else [row[column][0]])
-                    ),
-                    default=0.0,
-                )
+                max((widest(*row[column], words) for row in cells if column < len(row)), default=0.0)
                 + 2 * padding
                 + 0.5
             )
