@@ -1,5 +1,5 @@
-"""The four bundled games: complete, in four languages (Werewolf in Japanese too), with the components and setups
-the rules give."""
+"""The four bundled games: complete, in four languages (Werewolf in Japanese and Mafia: Vendetta in
+Persian too), with the components and setups the rules give."""
 
 from __future__ import annotations
 
@@ -28,10 +28,10 @@ def by_group(game: dict) -> Counter:
     return counts
 
 
-def test_every_game_is_bundled_in_four_languages_and_werewolf_in_japanese_without_a_warning(listing):
+def test_every_game_is_bundled_in_its_languages_without_a_warning(listing):
     assert sorted(listing) == GAMES
     assert {game: tuple(listing[game]["languages"]) for game in GAMES} == {
-        "mafia-vendetta": ("en", "vi", "zh", "es"),
+        "mafia-vendetta": ("en", "vi", "zh", "es", "fa"),
         "salem-1692": ("en", "vi", "zh", "es"),
         "werewolf": ("en", "vi", "zh", "es", "ja"),
         "werewords": ("en", "vi", "zh", "es"),

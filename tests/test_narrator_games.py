@@ -4,7 +4,7 @@ Each game is played from its setup screen to its end screen by the driver of tes
 with the taps a table would make over several nights and days (narrator_play.TABLES), the page's
 clock faked and speech stubbed. Asserted, in each language: the end names the expected winner; every
 line spoken is in the page's language (no line of the English page, Chinese characters in every
-Chinese line, Japanese in every Japanese one);
+Chinese line, Japanese in every Japanese one, Persian letters in every Persian one);
 the lines about the night's deaths are spoken when they apply and only then (a quiet night has no
 death line, the Hunter's shot follows his death); a reload in the middle of Werewolf's day vote
 loses nothing; Werewords runs with no narrator, the Mayor's
@@ -42,7 +42,11 @@ BUILDS = {
     "werewords": {"players": 5},
 }
 # A line of the page's language, where its script tells: Chinese characters, or Japanese kana and kanji.
-SCRIPT = {"zh": re.compile(r"[\u3400-\u9fff]"), "ja": re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")}
+SCRIPT = {
+    "zh": re.compile(r"[\u3400-\u9fff]"),
+    "ja": re.compile(r"[\u3040-\u30ff\u3400-\u9fff]"),
+    "fa": re.compile(r"[\u0600-\u06ff]"),
+}
 # Where a line names the deaths or the winner, as the page's lineText fills it.
 PLACEHOLDER = re.compile(r"\[[^\]]+\]|…+")
 

@@ -1,7 +1,9 @@
 """A light site (issue 28): sizes measured from the written folder, pictures and fonts checked in chromium.
 
-A one-game, one-language site is at most 3 MB and every bundled game in every language at most 17 MB
-(15 MB until the narrator pages, 16 of them in the site, each carried their own font subsets: issue 27);
+A one-game, one-language site is at most 3 MB and every bundled game in every language at most 19 MB
+(15 MB until the narrator pages, 16 of them in the site, each carried their own font subsets: issue 27;
+17 MB until Werewolf in Japanese and Mafia: Vendetta in Persian made 18 games and languages, of about
+1 MB each like the others: 18.4 MB measured);
 each page loads subsets of the bundled fonts whose cmaps hold every character the browser shows, the
 index no Chinese face beyond its "中文" link's characters, and every card picture has at least two
 device pixels to a CSS pixel on a 390 px wide phone screen. The same site built twice is the same bytes.
@@ -48,9 +50,9 @@ def test_one_game_in_one_language_weighs_at_most_3_mb(one):
     assert not list(one.rglob("*.ttf")) and not list(one.rglob("*.png"))
 
 
-def test_every_game_in_every_language_weighs_at_most_17_mb(everything):
-    assert len(list(everything.glob("*/*.html"))) >= 16
-    assert _size(everything) <= 17 * MB, {kind: _size_of(everything, kind) for kind in ("webp", "woff2", "pdf", "html")}
+def test_every_game_in_every_language_weighs_at_most_19_mb(everything):
+    assert len(list(everything.glob("*/*.html"))) >= 18
+    assert _size(everything) <= 19 * MB, {kind: _size_of(everything, kind) for kind in ("webp", "woff2", "pdf", "html")}
 
 
 def _size_of(folder: Path, ext: str) -> int:
