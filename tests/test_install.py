@@ -251,6 +251,13 @@ def _run_chain(line: str, cwd: Path, dist: Path, venv: Path | None) -> Path | No
     return venv
 
 
+def python_says(venv: Path, code: str, cwd: Path) -> str:
+    """What the venv's Python prints running code."""
+    return subprocess.run(
+        [str(venv / "bin" / "python"), "-c", code], cwd=cwd, capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
 def test_every_install_command_in_the_readme_works_as_written(dist, tmp_path):
     tool = readme_commands("Install it as a tool")
     assert tool == [
@@ -293,21 +300,9 @@ def test_every_install_command_in_the_readme_works_as_written(dist, tmp_path):
         done = cardgen(venv / "bin" / "cardgen", "--version", cwd=empty)
         assert done.stdout == f"cardgen, version {__version__}\n", way
         # The cardgen that answered is the one this way installed, in its venv or (editable) in the clone.
-        where_from = subprocess.run(
-            [str(venv / "bin" / "python"), "-c", "import cardgen; print(cardgen.__file__)"],
-            cwd=empty,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
+        where_from = python_says(venv, "import cardgen; print(cardgen.__file__)", empty)
         assert Path(where_from).is_relative_to(venv) or Path(where_from).is_relative_to(above / "cardgen"), way
         # The world fonts are found where those ways installed them, and only there.
-        world = subprocess.run(
-            [str(venv / "bin" / "python"), "-c", "from cardgen.core import bundled; print(bundled.world_fonts())"],
-            cwd=empty,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
+        world = python_says(venv, "from cardgen.core import bundled; print(bundled.world_fonts())", empty)
         with_world = "world" in way or way == "the clone's own venv"
         assert (Path(world) / "NotoSansJP_400Regular.ttf").is_file() if with_world else world == "None", way
