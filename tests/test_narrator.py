@@ -132,6 +132,7 @@ def test_every_game_and_language_gets_a_small_page_and_a_rebuild_is_byte_identic
     listed = run("build", "--list-targets", "--json")
     outputs = {o for target in json.loads(listed.stdout)["targets"] for o in target["outputs"]}
     pages = {f"output/{g}/{g}-narrator-{lang}.html" for g in GAMES for lang in LANGS}
+    pages |= {"output/werewolf/werewolf-narrator-ja.html", "output/mafia-vendetta/mafia-vendetta-narrator-fa.html"}
     assert pages <= outputs
 
     def narrator(force: bool):
@@ -139,13 +140,13 @@ def test_every_game_and_language_gets_a_small_page_and_a_rebuild_is_byte_identic
             Project.at(ROOT / "decks"), [], BuildOptions(out=tmp_path, kinds=("narrator",), jobs=2, force=force)
         )
 
-    assert len(narrator(False).files) == 16
+    assert len(narrator(False).files) == len(pages) == 18
     built = {p: p.read_bytes() for p in tmp_path.glob("*/*-narrator-*.html")}
     assert {p.relative_to(tmp_path).as_posix() for p in built} == {p.removeprefix("output/") for p in pages}
     assert max(len(data) for data in built.values()) < 1_000_000
     again = narrator(False)
-    assert again.files == [] and again.up_to_date == 16
-    assert len(narrator(True).files) == 16
+    assert again.files == [] and again.up_to_date == 18
+    assert len(narrator(True).files) == 18
     assert all(p.read_bytes() == data for p, data in built.items())
 
 
@@ -169,7 +170,7 @@ def test_a_narrator_template_change_rebuilds_only_the_narrator_pages(tmp_path):
 def test_the_policy_forbids_requests_and_allows_exactly_the_pages_own_script_and_style(tmp_path):
     result = run("narrator", "werewords", "--lang", "vi", "--out", str(tmp_path), "--no-open")
     assert result.exit_code == 0, result.output
-    path = Path(result.output.strip())
+    path = Path(result.stdout.strip())
     assert path == tmp_path / "werewords" / "werewords-narrator-vi.html"
     html = path.read_text(encoding="utf-8")
     policy = unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1))
@@ -234,7 +235,7 @@ def test_role_names_are_escaped_into_the_page(tmp_path):
         "--no-open",
     )
     assert result.exit_code == 0, result.output
-    html = Path(result.output.strip()).read_text(encoding="utf-8")
+    html = Path(result.stdout.strip()).read_text(encoding="utf-8")
     assert html.count("</script>") == 2 and "<img" not in html and "<b>x" not in html
     assert "\\u003c/script\\u003e\\u003cb\\u003ex" in html
 
@@ -447,7 +448,7 @@ def test_a_werewolf_first_night_for_ten_in_chinese_calls_exactly_the_roles_in_pl
     first = next(phase for phase in version.phases if phase.kind in ("first-night", None))
     said = [line.text for line in first.lines if line.applies(table.in_play, tailored=True) and line.kind == "say"]
     with browser(tmp_path / "profile") as session:
-        page = session.open(Path(result.output.strip()), voices=[{"name": "Stub 中文", "lang": "zh-CN"}], clock=True)
+        page = session.open(Path(result.stdout.strip()), voices=[{"name": "Stub 中文", "lang": "zh-CN"}], clock=True)
         # The page starts at the build's table.
         assert page.input_value("#players") == "10"
         assert page.is_checked('input[data-card="guard"]') and not page.is_checked('input[data-card="hunter"]')
@@ -492,7 +493,7 @@ def test_the_dawn_comes_from_the_nights_choices_and_each_death_brings_the_win_ch
     )
     assert result.exit_code == 0, result.output
     with browser(tmp_path / "profile") as session:
-        page = session.open(Path(result.output.strip()), voices=[{"name": "Stub", "lang": "en-US"}], clock=True)
+        page = session.open(Path(result.stdout.strip()), voices=[{"name": "Stub", "lang": "en-US"}], clock=True)
         page.fill(".names .name >> nth=2", "Ana")
         page.dispatch_event(".names .name >> nth=2", "input")
         page.click("#start")
@@ -552,7 +553,7 @@ def test_a_custom_role_is_called_at_its_night_order_and_hostile_names_stay_text(
     )
     assert result.exit_code == 0, result.output
     with browser(tmp_path / "profile") as session:
-        page = session.open(Path(result.output.strip()), voices=[{"name": "Stub", "lang": "en-US"}])
+        page = session.open(Path(result.stdout.strip()), voices=[{"name": "Stub", "lang": "en-US"}])
         names = page.eval_on_selector_all("#cards li span:first-of-type", "spans => spans.map(s => s.textContent)")
         assert "<img src=x onerror=alert(1)>" in names and "</script><b>x</b>" in names
         assert page.query_selector("img") is None and page.query_selector("#cards b") is None
@@ -633,7 +634,7 @@ def test_a_day_without_a_timer_step_gets_the_day_timer_of_the_setup_screen(tmp_p
     )
     assert result.exit_code == 0, result.output
     with browser(tmp_path / "profile") as session:
-        page = session.open(Path(result.output.strip()), voices=[], clock=True)
+        page = session.open(Path(result.stdout.strip()), voices=[], clock=True)
         page.fill("#day-timer", "2")
         page.dispatch_event("#day-timer", "change")
         page.click("#start")

@@ -207,10 +207,10 @@ def test_one_warning_per_text_names_every_language_it_lacks(tmp_path, monkeypatc
     result = run("validate", "werewolf")
     assert result.exit_code == 0
     assert result.stderr == (
-        "decks/werewolf/roles/seer.yaml:1: warning: card 'seer': no 'vi', 'es' text for name; the card falls back to "
-        "English\n"
-        "decks/werewolf/roles/seer.yaml:7: warning: card 'seer': no 'vi', 'zh', 'es' text for ability; the card falls "
+        "decks/werewolf/roles/seer.yaml:1: warning: card 'seer': no 'vi', 'es', 'ja' text for name; the card falls "
         "back to English\n"
+        "decks/werewolf/roles/seer.yaml:7: warning: card 'seer': no 'vi', 'zh', 'es', 'ja' text for ability; the card "
+        "falls back to English\n"
     )
 
 

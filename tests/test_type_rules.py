@@ -38,8 +38,9 @@ def test_no_pdf_of_any_kind_names_a_font_it_does_not_embed(bundled, tmp_path):
     assert run("build", "werewords", "--lang", "vi", "--booklet", "--out", str(tmp_path)).exit_code == 0
     assert run("calibrate", "--out", str(tmp_path)).exit_code == 0
     outputs = sorted(bundled.glob("*/*.pdf")) + sorted(tmp_path.glob("**/*.pdf"))
-    # Four games in four languages and Werewolf in Japanese, three PDFs each; the booklet and calibrate's four.
-    assert len(outputs) == (4 * 4 + 1) * 3 + 4
+    # Four games in four languages, Werewolf in Japanese and Mafia in Persian, three PDFs each; the booklet
+    # and calibrate's four.
+    assert len(outputs) == (4 * 4 + 2) * 3 + 4
     for path in outputs:
         assert unembedded(path) == set(), path.name
 
