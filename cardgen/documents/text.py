@@ -110,13 +110,13 @@ class DocumentText(Flowable):
         # drawOn, which calls this within a saved state of the canvas, undoes the colour afterwards.
         shifts = (offset, *[0.0] * (len(self.lines) - 1))
         x = style.leftIndent
-        if self.mirrored is not None:
+        rtl = self.mirrored is not None
+        if rtl:
             # Each line ends where a left-to-right one would start, counted from the right edge.
             end = self.width - style.leftIndent
             shifts = tuple(end - shift - line_width(line, size) for line, shift in zip(self.lines, shifts))
             x = 0.0
-        mirrored = self.mirrored is not None
-        block = Block(self.lines, size, leading, style.textColor, style.fontName, shifts, mirrored)
+        block = Block(self.lines, size, leading, style.textColor, style.fontName, shifts, rtl)
         draw_lines(canvas, block, x, baseline)
         canvas.body_lines(
             x,

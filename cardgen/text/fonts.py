@@ -151,15 +151,15 @@ class FontBook:
 
     def is_cjk(self, lang: str) -> bool:
         """Whether lines of this language break between characters."""
-        return lang in self.cjk or primary(lang) in self.cjk
+        return _among(lang, self.cjk)
 
     def is_keep_all(self, lang: str) -> bool:
         """Whether lines of this language break only at spaces, a word's syllables kept together."""
-        return lang in self.keep_all or primary(lang) in self.keep_all
+        return _among(lang, self.keep_all)
 
     def is_rtl(self, lang: str) -> bool:
         """Whether the language is written right to left."""
-        return lang in self.rtl or primary(lang) in self.rtl
+        return _among(lang, self.rtl)
 
     def leading(self, lang: str) -> float:
         """The least line height of the language, as a multiple of the type size."""
@@ -263,6 +263,11 @@ class FontBook:
             stand_in = next(k for k in _STAND_INS[key] if k in faces)
             font = self._fonts[family, key] = _register(f"{family}-{_NAME_SUFFIX[stand_in]}", faces[stand_in])
         return font
+
+
+def _among(lang: str, languages: frozenset[str]) -> bool:
+    """Whether a language, or its primary language ("zh" for "zh-Hans"), is one of `languages`."""
+    return lang in languages or primary(lang) in languages
 
 
 @cache  # asked for every text fitted, of a handful of languages

@@ -165,17 +165,17 @@ def _draw_visual(
     size, leading = block.size, block.leading
     pieces = shaping.visual(line, block.rtl, ICON)
     shown = [
-        shaping.shaped(piece.text, line[piece.run][0], piece.rtl).glyphs
+        shaping.shaped(piece.text, line[piece.run][0], piece.rtl)
         if line[piece.run][0] != ICON and (piece.rtl or shaping.needs(piece.text))
         else None
         for piece in pieces
     ]
     # Glyphs that spell their text in drawing order (Hebrew's) are read as any right-to-left PDF's are.
-    marked = not all(glyphs is None or shaping.spells(glyphs, piece) for glyphs, piece in zip(shown, pieces))
+    marked = not all(shaped is None or shaping.spells(shaped.glyphs, piece) for shaped, piece in zip(shown, pieces))
     if marked:
         reportlab_private.begin_actual_text(text, "".join(run for run_font, run in line if run_font != ICON))
     reached = 0.0  # how far past the line's start the text has been drawn
-    for piece, glyphs in zip(pieces, shown):
+    for piece, shaped in zip(pieces, shown):
         run_font = line[piece.run][0]
         if run_font == ICON:
             start = text.getStartOfLine()[0]
@@ -187,12 +187,12 @@ def _draw_visual(
             continue
         # Set again before shaped glyphs: ReportLab writes a raised or lowered first mark (its rise) only
         # after the font's operator, and fails where it has none to write.
-        if run_font != font or glyphs is not None:
+        if run_font != font or shaped is not None:
             font = run_font
             text.setFont(font, size, leading)
-        if glyphs is not None:
-            text.textOut(glyphs)
-            reached += shaping.shaped(piece.text, font, piece.rtl).advance * size / 1000
+        if shaped is not None:
+            text.textOut(shaped.glyphs)
+            reached += shaped.advance * size / 1000
         else:
             text.textOut(piece.text)
             reached += width(piece.text, font, size)
