@@ -175,9 +175,9 @@ def test_the_first_step_starts_on_the_side_the_language_is_read_from(session, pa
 def test_persian_letters_are_joined_by_the_pages_arabic_subset(session, pages):
     page = started(session, pages["fa"])
     assert "ببندند" in page.inner_text("#step-text")
-    assert set(fonts_drawing(page, "#step-text")) == {("NotoSansArabic-Regular", True)}
+    assert set(fonts_drawing(page, "#step-text")) == {("Vazirmatn-Regular", True)}
     loaded = page.evaluate("[...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family)")
-    assert "cardgen NotoSansArabic" in loaded
+    assert "cardgen Vazirmatn" in loaded
     # Joined, a word is much narrower than its letters apart (a ZWNJ between each pair keeps them apart);
     # ل then ا are one lam-alef ligature, narrower than the two letters.
     joined, apart, ligature, unligated = page.evaluate(WIDTHS, ["ببندند", ZWNJ.join("ببندند"), "بالا", f"بال{ZWNJ}ا"])
@@ -240,7 +240,7 @@ def test_the_persian_site_page_is_right_to_left_and_the_index_links_it_so(sessio
     assert page.evaluate("getComputedStyle(document.body).direction") == "rtl"
     gaps = page.evaluate(TEXT_GAPS, "h1")
     assert gaps["right"] < 2 and gaps["left"] > 100, gaps
-    assert set(fonts_drawing(page, "h1")) == {("NotoSansArabic-Bold", True)}
+    assert set(fonts_drawing(page, "h1")) == {("Vazirmatn-Bold", True)}
     # The cards in the deck's order from the right; each card's front to the right of its back.
     cards = page.evaluate("""[...document.querySelectorAll('.cards figure')].map((figure) =>
         [figure.querySelector('figcaption').textContent, ...[...figure.querySelectorAll('img')].map((img) =>
@@ -273,8 +273,8 @@ def shaped(font: bytes, text: str) -> list[tuple[int, int, int, int]]:
     "name, text",
     [
         # Joining forms, a ZWNJ, lam-alef and Persian digits.
-        ("NotoSansArabic_400Regular.ttf", "همه چشم‌هایشان را ببندند؛ بالا، ۱۲"),
-        ("NotoSansArabic_700Bold.ttf", "لا إله، مافیا"),
+        ("Vazirmatn_400Regular.ttf", "همه چشم‌هایشان را ببندند؛ بالا، ۱۲"),
+        ("Vazirmatn_700Bold.ttf", "لا إله، مافیا"),
         # Conjuncts (क्ष, त्र, प्र, द्व) and matras before and after their consonants.
         ("NotoSansDevanagari_400Regular.ttf", "क्षत्रिय प्रश्न द्वार हिन्दी"),
     ],

@@ -14,13 +14,13 @@ made on one canvas made into the same form on another (``record_form``, ``replay
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase import pdfdoc, ttfonts
 from reportlab.platypus import paragraph as _paragraph
 from reportlab.rl_config import _FUZZ
 
@@ -319,3 +319,20 @@ class _Spilled(pdfdoc.PDFObject):
 
     def format(self, document: Any) -> bytes:
         return self.pages.read(document, self.offset, self.length)
+
+
+def write_text_of_codes(texts: Mapping[int, str]) -> None:
+    """Makes the text layer (ToUnicode map) of every TrueType subset ReportLab writes give a code found in
+    `texts` that text, in place of the code itself: a shaped glyph is drawn through a code of its own."""
+    make = ttfonts.makeToUnicodeCMap
+
+    def with_texts(fontname: str, subset: list[int]) -> str:
+        lines = make(fontname, subset).split("\n")
+        first = lines.index(f"{len(subset)} beginbfchar") + 1
+        for index, code in enumerate(subset):
+            text = texts.get(code)
+            if text is not None:
+                lines[first + index] = f"<{index:02X}> <{text.encode('utf-16-be').hex().upper()}>"
+        return "\n".join(lines)
+
+    ttfonts.makeToUnicodeCMap = with_texts

@@ -159,9 +159,12 @@ def draw_lines(canvas: Any, block: Block, x: float, baseline: float) -> str:
 def _draw_visual(
     canvas: Any, text: Any, block: Block, line: Line, font: str, shift: float, baseline: float
 ) -> tuple[str, float]:
-    """A line of shaped or right-to-left text drawn in visual order, marked with its logical text for
-    text extraction where its glyphs do not spell it (joining forms and private-use codes, marks).
-    Returns the font set last and how far the line's start has moved (an inline icon moves it)."""
+    """A line of shaped or right-to-left text drawn in visual order, each glyph standing in the text layer
+    for its characters. Where a cluster is drawn in more than one glyph (a conjunct, a letter and its
+    vowel mark), a line read left to right carries its logical text as /ActualText, and in one read right
+    to left the cluster carries its own, in drawing order as every glyph's text is: readers reverse a
+    right-to-left line. Returns the font set last and how far the line's start has moved (an inline
+    icon moves it)."""
     size, leading = block.size, block.leading
     pieces = shaping.visual(line, block.rtl, ICON)
     shown = [
@@ -170,9 +173,9 @@ def _draw_visual(
         else None
         for piece in pieces
     ]
-    # Glyphs that spell their text in drawing order (Hebrew's) are read as any right-to-left PDF's are.
-    marked = not all(shaped is None or shaping.spells(shaped.glyphs, piece) for shaped, piece in zip(shown, pieces))
-    if marked:
+    clustered = any(actual for shaped in shown if shaped for _, actual in shaped.parts)
+    whole = clustered and not any(piece.rtl for piece in pieces)
+    if whole:
         reportlab_private.begin_actual_text(text, "".join(run for run_font, run in line if run_font != ICON))
     reached = 0.0  # how far past the line's start the text has been drawn
     for piece, shaped in zip(pieces, shown):
@@ -185,18 +188,26 @@ def _draw_visual(
             shift += reached + size
             reached = 0.0
             continue
-        # Set again before shaped glyphs: ReportLab writes a raised or lowered first mark (its rise) only
-        # after the font's operator, and fails where it has none to write.
-        if run_font != font or shaped is not None:
-            font = run_font
-            text.setFont(font, size, leading)
-        if shaped is not None:
-            text.textOut(shaped.glyphs)
-            reached += shaped.advance * size / 1000
-        else:
+        if shaped is None:
+            if run_font != font:
+                font = run_font
+                text.setFont(font, size, leading)
             text.textOut(piece.text)
             reached += width(piece.text, font, size)
-    if marked:
+            continue
+        font = run_font
+        for glyphs, actual in shaped.parts:
+            marked = actual is not None and not whole
+            if actual is not None and not whole:
+                reportlab_private.begin_actual_text(text, actual)
+            # Set again before shaped glyphs: ReportLab writes a raised or lowered first mark (its rise)
+            # only after the font's operator, and fails where it has none to write.
+            text.setFont(font, size, leading)
+            text.textOut(glyphs)
+            if marked:
+                reportlab_private.end_marked(text)
+        reached += shaped.advance * size / 1000
+    if whole:
         reportlab_private.end_marked(text)
     text.textLine("")
     return font, shift

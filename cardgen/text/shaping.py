@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -26,13 +27,14 @@ from bidi import algorithm, get_base_level
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import ShapeData, ShapedStr
 
+from cardgen.core import reportlab_private
 from cardgen.text.writing import SHAPED
 
 # Any character of a script cardgen shapes: nearly every text has none.
 _SHAPED = re.compile("[" + "".join(f"{chr(first)}-{chr(last)}" for first, last in sorted(SHAPED)) + "]")
-# The Basic Multilingual Plane's private use area: ReportLab writes a character of the text layer's map
-# (ToUnicode) in four hex digits, so one beyond U+FFFF would be garbled there.
-_PRIVATE, _PRIVATE_CODES = 0xE000, 0x1900
+# Plane 15's private use area, which fonts leave alone: no text layer shows these codes (reportlab_private
+# writes each one's text in their place), so the order a process meets glyphs in changes no byte.
+_PRIVATE = 0xF0000
 OBJECT = "\ufffc"  # an inline icon's place in a line, neutral to the bidi algorithm
 
 
@@ -51,6 +53,9 @@ class Shaped(NamedTuple):
 
     glyphs: ShapedStr  # a character a glyph, each with HarfBuzz's advance and offsets (1/1000 em)
     advance: float  # the sum of their advances, 1/1000 em
+    # The glyphs again, in the stretches they are drawn in: a cluster drawn in more than one glyph (a
+    # letter and its dots, a conjunct) is a stretch of its own, with its text for /ActualText.
+    parts: tuple[tuple[ShapedStr, str | None], ...]
 
 
 @lru_cache(maxsize=16384)
@@ -68,15 +73,29 @@ def shaped(text: str, font_name: str, rtl: bool) -> Shaped:
     if guess.script:  # none for punctuation or digits alone: HarfBuzz's default shaping
         buffer.script = guess.script
     uharfbuzz.shape(_hb_font(font_name), buffer)
-    starts = sorted({info.cluster for info in buffer.glyph_infos})
+    infos = buffer.glyph_infos
+    starts = sorted({info.cluster for info in infos})
     ends = dict(zip(starts, [*starts[1:], len(text)]))  # where each cluster's characters end
+    sizes = Counter(info.cluster for info in infos)
     chars, data = [], []
-    for info, position in zip(buffer.glyph_infos, buffer.glyph_positions):
+    stretches: list[list] = []  # [start, end, text for /ActualText or None] in glyph indices
+    for index, (info, position) in enumerate(zip(infos, buffer.glyph_positions)):
+        cluster = text[info.cluster : ends[info.cluster]]
+        # Readers put a right-to-left line's characters in reading order by reversing them: each glyph's
+        # text is written in drawing order too.
+        read = cluster[::-1] if rtl else cluster
+        if rtl and len(cluster) == 1 and unicodedata.mirrored(cluster):
+            # Drawn as its mirror image's glyph (« as »), which readers mirror back, as they do a mirror's own
+            read = chr(face.glyphToChar.get(info.codepoint, [ord(cluster)])[0])
+        first = index == 0 or infos[index - 1].cluster != info.cluster
+        several = sizes[info.cluster] > 1
         # A glyph that is its cluster's one character is drawn by that character, not by another one
         # the font draws with the same glyph (Persian ۳ and Arabic ٣ share one): its text stays its own.
-        own = ord(text[info.cluster])
-        alone = ends[info.cluster] == info.cluster + 1 and face.charToGlyph.get(own) == info.codepoint
-        code = own if alone else _code(face, info.codepoint)
+        if len(cluster) == 1 and not several and face.charToGlyph.get(ord(cluster)) == info.codepoint:
+            code = ord(cluster)
+        else:
+            # A cluster's first glyph stands for its characters, any other (a letter's dots) for none.
+            code = _code(face, info.codepoint, read if first else "")
         chars.append(chr(code))
         data.append(
             ShapeData(
@@ -88,18 +107,14 @@ def shaped(text: str, font_name: str, rtl: bool) -> Shaped:
                 face.charWidths[code],
             )
         )
-    return Shaped(ShapedStr("".join(chars), shapeData=data), sum(item.x_advance for item in data))
-
-
-def spells(glyphs: ShapedStr, piece: Piece) -> bool:
-    """Whether the characters glyphs are drawn by spell the piece's text in drawing order (a Hebrew word's
-    do; an Arabic one's are joining forms and private-use codes): a reader gets the text from the glyphs."""
-    if any(unicodedata.category(char).startswith("M") for char in piece.text):
-        return False  # a vowel point or a sign: readers put it on the wrong letter of a reversed word
-    drawn = unicodedata.normalize("NFKC", glyphs)
-    return drawn == unicodedata.normalize("NFKC", piece.text[::-1] if piece.rtl else piece.text) and not any(
-        _PRIVATE <= ord(char) < _PRIVATE + _PRIVATE_CODES for char in drawn
+        if first and (several or not stretches or stretches[-1][2] is not None):
+            stretches.append([index, index + 1, read if several else None])
+        else:
+            stretches[-1][1] = index + 1
+    parts = tuple(
+        (ShapedStr("".join(chars[start:end]), shapeData=data[start:end]), actual) for start, end, actual in stretches
     )
+    return Shaped(ShapedStr("".join(chars), shapeData=data), sum(item.x_advance for item in data), parts)
 
 
 def advance(text: str, font_name: str, size: float) -> float:
@@ -115,18 +130,19 @@ def _hb_font(font_name: str) -> uharfbuzz.Font:
     return uharfbuzz.Font(pdfmetrics.getFont(font_name).hbFace)
 
 
-def _code(face, glyph: int) -> int:
-    """The character ReportLab draws a glyph by: one the font maps to it, else its private-use code."""
-    mapped = face.glyphToChar.get(glyph)
-    if mapped:
-        return mapped[0]
-    code = _PRIVATE + glyph % _PRIVATE_CODES
-    # A font that maps private-use characters itself (few do) moves a glyph to the next free one.
-    while face.charToGlyph.get(code, glyph) != glyph:
-        code = _PRIVATE + (code - _PRIVATE + 1) % _PRIVATE_CODES
-    if code not in face.charToGlyph:
+def _code(face, glyph: int, stands: str) -> int:
+    """The character ReportLab draws a glyph by where it stands for the characters `stands`: a private-use
+    code of its own for each glyph and text, which the PDF's text layer (ToUnicode) maps to that text."""
+    key = (face.name, glyph, stands)
+    code = _CODES.get(key)
+    if code is None:
+        code = _PRIVATE + len(_CODES)
+        while code in face.charToGlyph or code in _STANDS:  # a font may map private-use characters itself
+            code += 1
+        _CODES[key] = code
         face.charToGlyph[code] = glyph
         face.charWidths[code] = face._pdfScale(face.hmetrics[glyph][0])
+        _STANDS[code] = stands
         _ADDED.add((face.name, code))
     return code
 
@@ -137,7 +153,11 @@ def added(face, code: int) -> bool:
     return (face.name, code) in _ADDED
 
 
+_CODES: dict[tuple[bytes, int, str], int] = {}  # (PostScript name, glyph, text) → its private-use code
 _ADDED: set[tuple[bytes, int]] = set()  # (PostScript name, code) of each private-use code given a glyph
+# Each private-use code → the text it stands for, which the text layer of every PDF gives for it.
+_STANDS: dict[int, str] = {}
+reportlab_private.write_text_of_codes(_STANDS)
 
 
 class Piece(NamedTuple):

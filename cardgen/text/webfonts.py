@@ -146,7 +146,7 @@ def _digest(path: Path) -> str:
 
 
 def digits(book: FontBook, family: str) -> set[str]:
-    """Every decimal digit a family has (0-9, and Noto Sans Arabic's ٠-٩ and ۰-۹): what a page that writes
+    """Every decimal digit a family has (0-9, and Vazirmatn's ٠-٩ and ۰-۹): what a page that writes
     its numbers in the digits the browser gives its language can show."""
     regular = book.families[family].get("regular")
     if regular is None:
