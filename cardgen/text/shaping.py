@@ -35,6 +35,9 @@ _SHAPED = re.compile("[" + "".join(f"{chr(first)}-{chr(last)}" for first, last i
 # Plane 15's private use area, which fonts leave alone: no text layer shows these codes (reportlab_private
 # writes each one's text in their place), so the order a process meets glyphs in changes no byte.
 _PRIVATE = 0xF0000
+# The /ActualText of a glyph that stands for no text (a vowel mark, whose letter stands for both): a
+# noncharacter, which PDFium skips with the glyph, where an empty text would have it read the glyph's code.
+NO_TEXT = "\ufffe"
 OBJECT = "\ufffc"  # an inline icon's place in a line, neutral to the bidi algorithm
 
 
@@ -77,9 +80,17 @@ def shaped(text: str, font_name: str, rtl: bool) -> Shaped:
     starts = sorted({info.cluster for info in infos})
     ends = dict(zip(starts, [*starts[1:], len(text)]))  # where each cluster's characters end
     sizes = Counter(info.cluster for info in infos)
+    positions = buffer.glyph_positions
+    # The glyph that stands for its cluster's characters: the first that advances on the baseline (a
+    # letter, not the vowel mark set above or below it), else the cluster's first.
+    carriers: dict[int, int] = {}
+    for index, (info, position) in enumerate(zip(infos, positions)):
+        current = carriers.get(info.cluster)
+        if current is None or (not _on_baseline(positions[current]) and _on_baseline(position)):
+            carriers[info.cluster] = index
     chars, data = [], []
     stretches: list[list] = []  # [start, end, text for /ActualText or None] in glyph indices
-    for index, (info, position) in enumerate(zip(infos, buffer.glyph_positions)):
+    for index, (info, position) in enumerate(zip(infos, positions)):
         cluster = text[info.cluster : ends[info.cluster]]
         # Readers put a right-to-left line's characters in reading order by reversing them: each glyph's
         # text is written in drawing order too.
@@ -87,15 +98,14 @@ def shaped(text: str, font_name: str, rtl: bool) -> Shaped:
         if rtl and len(cluster) == 1 and unicodedata.mirrored(cluster):
             # Drawn as its mirror image's glyph (« as »), which readers mirror back, as they do a mirror's own
             read = chr(face.glyphToChar.get(info.codepoint, [ord(cluster)])[0])
-        first = index == 0 or infos[index - 1].cluster != info.cluster
         several = sizes[info.cluster] > 1
+        carrier = carriers[info.cluster] == index
         # A glyph that is its cluster's one character is drawn by that character, not by another one
         # the font draws with the same glyph (Persian ۳ and Arabic ٣ share one): its text stays its own.
         if len(cluster) == 1 and not several and face.charToGlyph.get(ord(cluster)) == info.codepoint:
             code = ord(cluster)
         else:
-            # A cluster's first glyph stands for its characters, any other (a letter's dots) for none.
-            code = _code(face, info.codepoint, read if first else "")
+            code = _code(face, info.codepoint, read if carrier else "")
         chars.append(chr(code))
         data.append(
             ShapeData(
@@ -107,14 +117,28 @@ def shaped(text: str, font_name: str, rtl: bool) -> Shaped:
                 face.charWidths[code],
             )
         )
-        if first and (several or not stretches or stretches[-1][2] is not None):
-            stretches.append([index, index + 1, read if several else None])
+        if rtl:
+            # A glyph standing for nothing is drawn on its own, marked as no text: PDFium would read its
+            # code instead, and a raised or lowered one as a line of its own.
+            actual = None if carrier else NO_TEXT
         else:
+            # A left-to-right cluster's glyphs may be drawn out of its characters' order (a vowel sign
+            # before its consonant): the cluster carries its text.
+            actual = read if several else None
+        first = index == 0 or infos[index - 1].cluster != info.cluster
+        joins = stretches and actual is None and stretches[-1][2] is None
+        if joins or (not rtl and not first):
             stretches[-1][1] = index + 1
+        else:
+            stretches.append([index, index + 1, actual])
     parts = tuple(
         (ShapedStr("".join(chars[start:end]), shapeData=data[start:end]), actual) for start, end, actual in stretches
     )
     return Shaped(ShapedStr("".join(chars), shapeData=data), sum(item.x_advance for item in data), parts)
+
+
+def _on_baseline(position) -> bool:
+    return position.y_offset == 0 and position.x_advance > 0
 
 
 def advance(text: str, font_name: str, size: float) -> float:
