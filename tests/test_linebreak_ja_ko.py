@@ -14,10 +14,11 @@ import pdfplumber
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from cardgen.core import bundled
+from cardgen.core import bundled, units
 from cardgen.text.fonts import FontBook
 from cardgen.text.linebreak import CHINESE, JAPANESE, KOREAN, Rules, break_cjk, line_rules
 from cardgen.text.markup import Span
+from cardgen.text.textfit import fit
 from conftest import FIXTURES, ROOT, game, run, write
 
 SIZE = 9.0
@@ -125,6 +126,27 @@ def test_a_korean_word_wider_than_a_line_is_cut_between_syllables_under_kinsoku(
         assert not [line for line in lines[2:] if line[0] in KOREAN_NO_START + '"'], (width, lines)
         assert not [line for line in lines[:-1] if line[-1] in "(["], (width, lines)
         assert too_wide < 1e-9 < width_of(book, long_word, "ko") - width, width
+
+
+def test_a_korean_word_too_wide_for_its_box_shrinks_the_type_before_it_is_cut(book):
+    """On a card, a Korean word wider than the box at the largest size makes the text smaller, as a Latin
+    word does, until it fits whole; only a word too wide at the least size is cut between syllables."""
+    word = "늑대인간사냥꾼협회장"
+    text = f"마을 {word} 입니다"
+    width_mm = 30.0
+    whole = units.pt(width_mm) / width_of(book, word, "ko") * SIZE  # the size at which the word just fits
+    fitted = fit([Span(text)], book, "ko", width_mm, 40.0, max_size=12.0, min_size=4.0)
+    assert fitted.fits and fitted.size <= whole < fitted.size + 0.25, (fitted.size, whole)
+    assert any(line.split() == [word] or word in line.split() for line in _fitted_lines(fitted)), _fitted_lines(fitted)
+    # At a least size the word is still too wide at, it is cut, and nothing runs off the box.
+    cut = fit([Span(text)], book, "ko", width_mm, 40.0, max_size=12.0, min_size=whole + 1)
+    assert cut.size == whole + 1 and cut.fits
+    assert not any(word in line for line in _fitted_lines(cut)), _fitted_lines(cut)
+    assert "".join(_fitted_lines(cut)).replace(" ", "") == text.replace(" ", "")
+
+
+def _fitted_lines(fitted) -> list[str]:
+    return ["".join(part for _, part in line) for line in fitted.drawn.lines]
 
 
 GAME = """\

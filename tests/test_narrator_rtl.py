@@ -1,5 +1,5 @@
-"""The narrator page and the site in Persian (right to left, joined letters, Persian digits) and in
-Japanese: a small game with Persian and Japanese texts, built in a temporary project, its pages drawn
+"""The narrator page and the site in Persian (right to left, joined letters, Persian digits), in
+Japanese (kinsoku) and in Korean (lines broken between words): a small game with Persian and Japanese texts, built in a temporary project, its pages drawn
 in Debian's chromium and measured there (the side text starts on, the order of the seats and buttons,
 widths of joined and unjoined words, the fonts DevTools says drew them); and the pages' font subsets
 shaped with HarfBuzz, which must give what the whole fonts give.
@@ -8,6 +8,7 @@ shaped with HarfBuzz, which must give what the whole fonts give.
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -23,56 +24,56 @@ from narrator_play import TICK_MS, tap
 pytestmark = pytest.mark.skipif(bundled.world_fonts() is None, reason="needs cardgen-world (pip install -e ./world)")
 
 GAME = {
-    "game.yaml": """name: {en: "City Night", fa: "شب شهر", ja: "人狼の夜"}
-languages: [en, fa, ja]
+    "game.yaml": """name: {en: "City Night", fa: "شب شهر", ja: "人狼の夜", ko: "도시의 밤"}
+languages: [en, fa, ja, ko]
 teams:
-  town: {name: {en: "Town", fa: "شهروندان", ja: "村人陣営"}, color: "#2f6b3a"}
-  mafia: {name: {en: "Mafia", fa: "مافیا", ja: "人狼陣営"}, color: "#8c1c13"}
+  town: {name: {en: "Town", fa: "شهروندان", ja: "村人陣営", ko: "시민 팀"}, color: "#2f6b3a"}
+  mafia: {name: {en: "Mafia", fa: "مافیا", ja: "人狼陣営", ko: "마피아 팀"}, color: "#8c1c13"}
 groups:
-  role: {en: "Role", fa: "نقش", ja: "役職"}
+  role: {en: "Role", fa: "نقش", ja: "役職", ko: "역할"}
 setups:
   standard:
-    name: {en: "Standard", fa: "معمولی", ja: "標準"}
+    name: {en: "Standard", fa: "معمولی", ja: "標準", ko: "기본"}
     players: [4, 5, 6]
     cards: {mafia: 1, detective: 1}
     fill: citizen
 """,
-    "roles/citizen.yaml": """name: {en: "Citizen", fa: "شهروند", ja: "村人"}
+    "roles/citizen.yaml": """name: {en: "Citizen", fa: "شهروند", ja: "村人", ko: "시민"}
 team: town
 count: 4
-ability: {en: "Vote by day.", fa: "روزها رأی بدهید.", ja: "昼に投票する。"}
+ability: {en: "Vote by day.", fa: "روزها رأی بدهید.", ja: "昼に投票する。", ko: "낮에 투표합니다."}
 """,
-    "roles/mafia.yaml": """name: {en: "Mafia", fa: "مافیا", ja: "人狼"}
+    "roles/mafia.yaml": """name: {en: "Mafia", fa: "مافیا", ja: "人狼", ko: "마피아"}
 team: mafia
-ability: {en: "Each night, remove a player.", fa: "هر شب یک نفر را حذف می‌کنید.", ja: "毎晩、一人を襲う。"}
+ability: {en: "Each night, remove a player.", fa: "هر شب یک نفر را حذف می‌کنید.", ja: "毎晩、一人を襲う。", ko: "밤마다 한 명을 제거합니다."}
 night:
   order: 20
   script:
-    say: {en: "Mafia, choose.", fa: "مافیا بیدار شوید و یک نفر را انتخاب کنید.", ja: "人狼は一人を選んでください。"}
+    say: {en: "Mafia, choose.", fa: "مافیا بیدار شوید و یک نفر را انتخاب کنید.", ja: "人狼は一人を選んでください。", ko: "마피아는 한 명을 고르세요."}
 """,
-    "roles/detective.yaml": """name: {en: "Detective", fa: "کارآگاه", ja: "占い師"}
+    "roles/detective.yaml": """name: {en: "Detective", fa: "کارآگاه", ja: "占い師", ko: "탐정"}
 team: town
-ability: {en: "Each night, ask about a player.", fa: "هر شب درباره‌ی یک نفر بپرسید.", ja: "毎晩、一人を占う。"}
+ability: {en: "Each night, ask about a player.", fa: "هر شب درباره‌ی یک نفر بپرسید.", ja: "毎晩、一人を占う。", ko: "밤마다 한 명에 대해 묻습니다."}
 night:
   order: 10
   script:
-    say: {en: "Detective, ask.", fa: "کارآگاه بیدار شو و بپرسید.", ja: "占い師は目を開けてください。"}
+    say: {en: "Detective, ask.", fa: "کارآگاه بیدار شو و بپرسید.", ja: "占い師は目を開けてください。", ko: "탐정은 눈을 뜨세요."}
 """,
-    "script.yaml": """title: {en: "Narrator script", fa: "متن راوی", ja: "進行台本"}
+    "script.yaml": """title: {en: "Narrator script", fa: "متن راوی", ja: "進行台本", ko: "진행 대본"}
 setup:
-  - say: {en: "Everyone, close your eyes.", fa: "همه چشم‌هایشان را ببندند.", ja: "全員、目を閉じてください。"}
+  - say: {en: "Everyone, close your eyes.", fa: "همه چشم‌هایشان را ببندند.", ja: "全員、目を閉じてください。", ko: "모두 눈을 감으세요."}
 versions:
   plain:
-    name: {en: "Plain", fa: "ساده", ja: "基本"}
+    name: {en: "Plain", fa: "ساده", ja: "基本", ko: "기본"}
     phases:
-      - title: {en: "First night", fa: "شب اول", ja: "初日の夜"}
+      - title: {en: "First night", fa: "شب اول", ja: "初日の夜", ko: "첫째 밤"}
         kind: first-night
         steps:
           - roles: first-night
-      - title: {en: "Day", fa: "روز", ja: "昼"}
+      - title: {en: "Day", fa: "روز", ja: "昼", ko: "낮"}
         kind: day
         steps:
-          - say: {en: "Vote now.", fa: "اکنون رأی بدهید.", ja: "投票してください。"}
+          - say: {en: "Vote now.", fa: "اکنون رأی بدهید.", ja: "投票してください。", ko: "투표하세요."}
             timer: 90
 """,
 }
@@ -127,7 +128,7 @@ def decks(tmp_path_factory) -> Path:
 def pages(decks) -> dict[str, Path]:
     out = decks.parent / "out"
     found = {}
-    for lang in ("fa", "ja"):
+    for lang in ("fa", "ja", "ko"):
         result = run("narrator", "city", "--decks", str(decks), "--lang", lang, "--out", str(out), "--no-open")
         assert result.exit_code == 0, result.output
         found[lang] = Path(result.output.strip())
@@ -233,6 +234,74 @@ def test_the_japanese_page_is_drawn_in_noto_sans_jp(session, pages):
     page.close()
 
 
+# The lines a text is broken into in a box `width` CSS pixels wide, in a copy of the step's text box (its
+# font, size and the page's line breaking): the characters whose boxes share a top are one line.
+LINES = """([text, width]) => {
+  const step = document.getElementById("step-text");
+  const probe = step.cloneNode(false);
+  probe.removeAttribute("id");
+  probe.style.width = `${width}px`;
+  probe.style.fontStyle = "normal";
+  probe.textContent = text;
+  step.after(probe);
+  const node = probe.firstChild;
+  const lines = [];
+  let top = null;
+  for (let index = 0; index < text.length; index++) {
+    const range = document.createRange();
+    range.setStart(node, index);
+    range.setEnd(node, index + 1);
+    const rect = range.getClientRects()[0];
+    if (!rect) continue;  // a space at a break
+    if (top === null || rect.top > top + 2) { lines.push(""); top = rect.top; }
+    lines[lines.length - 1] += text[index];
+  }
+  probe.remove();
+  return lines;
+}"""
+
+
+def _em(page) -> float:
+    return page.evaluate("parseFloat(getComputedStyle(document.getElementById('step-text')).fontSize)")
+
+
+@needs_browser
+def test_the_japanese_page_keeps_a_small_kana_off_the_start_of_a_line(session, pages):
+    """Kinsoku, as the PDFs break Japanese: in a box five characters wide, っ would start the second line;
+    the page moves the character before it down with it. Its instructions are upright, not slanted."""
+    page = started(session, pages["ja"])
+    lines = page.evaluate(LINES, ["あいうえおっかきくけ", 5.2 * _em(page)])
+    assert lines[0] == "あいうえ" and lines[1].startswith("おっ"), lines
+    styles = page.evaluate(
+        """[...document.querySelectorAll('.step .text, .script li')].map((e) => getComputedStyle(e).fontStyle)"""
+    )
+    assert styles and "italic" not in styles, styles
+    page.close()
+
+
+@needs_browser
+def test_the_korean_page_breaks_lines_between_words_only(session, pages):
+    """Korean words are kept whole, as in the PDFs; a box too narrow for a word still cuts it."""
+    page = started(session, pages["ko"])
+    words = "마피아는 밤마다 한 명을 조용히 제거합니다"
+    lines = page.evaluate(LINES, [words, 6.5 * _em(page)])
+    assert len(lines) > 2 and all(set(line.split()) <= set(words.split()) for line in lines), lines
+    assert page.evaluate(LINES, ["제거합니다제거합니다", 3.2 * _em(page)])[0] == "제거합"
+    page.close()
+
+
+@needs_browser
+def test_a_japanese_site_page_breaks_lines_as_its_narrator_page(session, site):
+    page = session.context.new_page()
+    page.goto((site / "city" / "ja.html").as_uri())
+    assert page.evaluate("getComputedStyle(document.body).lineBreak") == "strict"
+    page.goto((site / "city" / "ko.html").as_uri())
+    assert page.evaluate("getComputedStyle(document.body).wordBreak") == "keep-all"
+    page.goto((site / "city" / "en.html").as_uri())
+    assert page.evaluate("getComputedStyle(document.body).lineBreak") == "auto"
+    page.close()
+
+
 @needs_browser
 def test_the_persian_site_page_is_right_to_left_and_the_index_links_it_so(session, site):
     page = session.context.new_page()
@@ -245,7 +314,10 @@ def test_the_persian_site_page_is_right_to_left_and_the_index_links_it_so(sessio
     cards = page.evaluate("""[...document.querySelectorAll('.cards figure')].map((figure) =>
         [figure.querySelector('figcaption').textContent, ...[...figure.querySelectorAll('img')].map((img) =>
             img.getBoundingClientRect().left)])""")
-    assert [name for name, _, _ in cards] == ["شهروند × 4", "کارآگاه", "مافیا"]
+    assert [name for name, _, _ in cards] == ["شهروند × ۴", "کارآگاه", "مافیا"]
+    # The files' sizes, as every number the page writes, in Persian digits.
+    sizes = page.evaluate("[...document.querySelectorAll('.downloads .size')].map((size) => size.textContent)")
+    assert sizes and all(re.search("[۰-۹]", size) and not re.search("[0-9]", size) for size in sizes), sizes
     lefts = [left for _, front, back in cards for left in (front, back)]
     assert lefts == sorted(lefts, reverse=True)
     page.goto((site / "index.html").as_uri())
@@ -253,7 +325,7 @@ def test_the_persian_site_page_is_right_to_left_and_the_index_links_it_so(sessio
     directions = page.evaluate(
         "[...document.querySelectorAll('a[hreflang]')].map((a) => [a.lang, getComputedStyle(a).direction])"
     )
-    assert directions == [["en", "ltr"], ["fa", "rtl"], ["ja", "ltr"]]
+    assert directions == [["en", "ltr"], ["fa", "rtl"], ["ja", "ltr"], ["ko", "ltr"]]
     page.close()
 
 

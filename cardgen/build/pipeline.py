@@ -392,6 +392,7 @@ class Pipeline:
                 lambda name: project.template(f"narrator/{name}").read_text(encoding="utf-8"),
                 [folder / "narrator" for folder in project.templates],
                 prepared.book,
+                project.language_style(deck.lang),
             )
         except narrator.PageError as exc:
             raise TemplateError("templates/narrator", None, str(exc)) from None

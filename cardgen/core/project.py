@@ -88,7 +88,31 @@ class Project:
         :mod:`cardgen.core.contained` (a link out, a pipe) is an error, not a reason to look further."""
         return self._template(name)[0]
 
+    def language_style(self, lang: str) -> str:
+        """The CSS a web page in that language (a narrator page, a site page) adds after its own:
+        templates/languages/<lang>.css, else its primary subtag's, else none."""
+        for code in dict.fromkeys((lang, lang.split("-")[0])):
+            found = self._find(f"languages/{code}.css")
+            if found is not None:
+                return found[0].read_text(encoding="utf-8")
+        return ""
+
     def _template(self, name: str) -> tuple[Path, Path]:
+        found = self._find(name)
+        if found is None:
+            raise DeckError(
+                [
+                    Problem(
+                        None,
+                        f"template '{name}' not found in "
+                        f"{', '.join(self.display(t) for t in self.templates) or 'no templates folder'}",
+                    )
+                ]
+            )
+        return found
+
+    def _find(self, name: str) -> tuple[Path, Path] | None:
+        """The first templates folder's file of that name and that folder, or None where none has it."""
         for folder in self.templates:
             path = folder / name
             for inner in list(path.relative_to(folder).parents)[-2::-1]:  # documents/ of documents/x.yaml
@@ -104,15 +128,7 @@ class Project:
                 raise DeckError([Problem(Where(self.display(path)), why)])
             if why is None:
                 return path, folder
-        raise DeckError(
-            [
-                Problem(
-                    None,
-                    f"template '{name}' not found in "
-                    f"{', '.join(self.display(t) for t in self.templates) or 'no templates folder'}",
-                )
-            ]
-        )
+        return None
 
     def template_data(self, name: str):
         """A template data file, parsed; a copy, so that no caller changes what the next one reads."""

@@ -310,22 +310,26 @@ def page(
     read: Callable[[str], str],
     template_dirs,
     book: FontBook,
+    language_style: str = "",
 ) -> bytes:
     """The page's HTML. `page_text` is templates/narrator/text.yaml in the deck's language (and the
     language's name), `settings` templates/narrator/narrator.yaml; `read` gives the text of a file in
-    templates/narrator/ (the script and the style); `book` the fonts the page carries subsets of."""
+    templates/narrator/ (the script and the style); `book` the fonts the page carries subsets of;
+    `language_style` the CSS its language adds (templates/languages/)."""
     from markupsafe import Markup
 
     rtl = book.is_rtl(deck.lang)
-    sources = {name: read(name) for name in (*(RTL_SCRIPTS if rtl else ()), *SCRIPTS)}
-    styles = {name: read(name) for name in ("narrator.css", *((RTL_STYLE,) if rtl else ()))}
+    sources = {f"narrator/{name}": read(name) for name in (*(RTL_SCRIPTS if rtl else ()), *SCRIPTS)}
+    styles = {f"narrator/{name}": read(name) for name in ("narrator.css", *((RTL_STYLE,) if rtl else ()))}
+    if language_style:
+        styles[f"languages/{deck.lang}.css"] = language_style
     code, style = "\n".join(sources.values()), "".join(styles.values())
     for name, source, end in (
         *((name, source, "</script") for name, source in sources.items()),
         *((name, source, "</style") for name, source in styles.items()),
     ):
         if end in source.lower():
-            raise PageError(f"templates/narrator/{name} contains '{end}', which would end it early in the page")
+            raise PageError(f"templates/{name} contains '{end}', which would end it early in the page")
     values = data(deck, text, page_text, settings, tonight)
     encoded = json.dumps(values, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     values["id"] = hashlib.sha256(encoded.encode()).hexdigest()[:16]

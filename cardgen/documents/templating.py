@@ -190,7 +190,13 @@ def _environment(template_dirs: tuple[str, ...], autoescape: bool):
         digits = context.get("digits")
         return numeral(value, digits) if digits and is_number(value) else value
 
-    return _Sandbox(
+    @jinja2.pass_context
+    def in_digits(context, value):
+        """A text a template makes with numbers in it (a file's size, "5.2"), its digits the language's own."""
+        digits = context.get("digits")
+        return numeral(value, digits) if digits else value
+
+    environment = _Sandbox(
         loader=_ContainedLoader(list(template_dirs)),
         autoescape=autoescape,
         finalize=finalize,
@@ -199,6 +205,8 @@ def _environment(template_dirs: tuple[str, ...], autoescape: bool):
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    environment.filters["digits"] = in_digits
+    return environment
 
 
 def _stamp(path: str) -> tuple | None:

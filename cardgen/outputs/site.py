@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardgen.build import BuildOptions, Pipeline, build, check, languages, targets
-from cardgen.core.phrases import fallback_language, in_language
+from cardgen.core.phrases import fallback_language, in_language, language_digits
 from cardgen.core.problems import DeckError, Problem, Where
 from cardgen.core.project import Project
 from cardgen.core.write import remove_abandoned, temporary, write_atomic
@@ -152,6 +152,7 @@ def make_site(
                     folder / page_name(lang),
                     {
                         "lang": lang,
+                        **_digits(strings, lang),
                         "dir": _direction(prepared.book, deck.lang),
                         "game": files.id,
                         "name": deck.name.value,
@@ -188,6 +189,7 @@ def make_site(
     first = _first_language(entries)
     context = {
         "lang": first,
+        **_digits(strings, first),
         "dir": directions.get(first),
         "directions": directions,
         "text": _text(text_all, first),
@@ -213,7 +215,8 @@ def _page(
     put: Callable[[Path, bytes], None],
     root: Path,
 ) -> bytes:
-    """A page, its @font-face rules naming subsets of the bundled fonts that hold the characters it shows.
+    """A page, its @font-face rules naming subsets of the bundled fonts that hold the characters it shows,
+    and the style its language adds (templates/languages/).
 
     Its fonts are its language's families, then those the other languages it names need (the index's
     "中文" link); the page is drawn once without fonts to learn its characters."""
@@ -224,7 +227,9 @@ def _page(
     families = list(context["families"])
     for lang in langs:
         families += [family for family in pipeline.book.order(lang) if family not in families]
-    chars = page_characters(_render(project, template, {**context, "font_faces": "", "fonts": ""}))
+    chars = page_characters(
+        _render(project, template, {**context, "font_faces": "", "fonts": "", "language_style": ""})
+    )
     faces = web_faces(pipeline.book, families, chars)
     for face in faces:
         put(root / "fonts" / face.name, face.data)
@@ -232,6 +237,7 @@ def _page(
     fonts = {
         "font_faces": Markup(font_face_rules(faces, lambda face: f"{up}fonts/{face.name}")),
         "fonts": css_families(families),
+        "language_style": Markup(project.language_style(context["lang"])),
     }
     return _render(project, template, {**context, **fonts}).encode("utf-8")
 
@@ -321,6 +327,12 @@ def _text(table: dict, lang: str) -> dict:
 def _direction(book: FontBook, lang: str) -> str | None:
     """A page's or a link's dir attribute: "rtl" for a language written right to left, else none."""
     return "rtl" if book.is_rtl(lang) else None
+
+
+def _digits(strings: dict, lang: str) -> dict:
+    """The `digits` a page's numbers are written in (strings.yaml's), for a language with its own."""
+    digits = language_digits(strings, lang, "templates/strings.yaml")
+    return {"digits": digits} if digits else {}
 
 
 def _language(strings: dict, lang: str) -> str:

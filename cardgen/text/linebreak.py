@@ -112,6 +112,23 @@ def break_cjk(
     return [_line_runs(spans, start, end) for start, end in ranges], too_wide
 
 
+def widest_word(pieces, size: float) -> float:
+    """The width (pt) of the widest run of characters between spaces in (font, text) pieces: what a
+    keep-all language (Korean) would rather shrink than cut between syllables."""
+    widest = word = 0.0
+    for font, piece in pieces:
+        if font == ICON:
+            word += size
+            continue
+        sizes = measures(font, size)
+        for char in piece:
+            if char.isspace():
+                widest, word = max(widest, word), 0.0
+            else:
+                word += sizes[char]
+    return max(widest, word)
+
+
 def _line_runs(spans: list[tuple[int, int, str, str]], start: int, end: int) -> list[tuple[str, str]]:
     """The runs of the text from start to end: the pieces there, cut to it, one run a font."""
     runs: list[tuple[str, str]] = []

@@ -53,6 +53,9 @@ class Layout:
     drawn: Drawn
     height: float
     too_wide: float
+    # How far a word cut between its syllables (Korean keeps them together) is wider than the box: the
+    # text shrinks before it cuts one, and at its least size is cut rather than run off the box.
+    cut: float = 0.0
 
 
 @dataclass(frozen=True, eq=False)

@@ -25,7 +25,7 @@ from reportlab.lib.colors import toColor
 
 from cardgen.core import reportlab_private, units
 from cardgen.text.fonts import ICON, FontBook
-from cardgen.text.linebreak import Rules, break_cjk, line_rules
+from cardgen.text.linebreak import Rules, break_cjk, line_rules, widest_word
 from cardgen.text.lines import Block, Drawn, Layout, aligned, excess, kept_lines, line_width, right_to_left, word_lines
 from cardgen.text.markup import Span
 from cardgen.text.ruby import ruby_layout
@@ -167,7 +167,7 @@ def _fit(
             layout = make(layer_size)
             placed.append((top, layout))
             top += layout.height
-        known = laid[size] = placed, top, max(layout.too_wide for _, layout in placed)
+        known = laid[size] = placed, top, max(max(layout.too_wide, layout.cut) for _, layout in placed)
         return known
 
     def fits(size: float) -> bool:
@@ -183,7 +183,8 @@ def _fit(
         return size * (box_height / total) ** 0.5 if total > 0 else size
 
     size = _largest(_sizes(max_size, min_size, step), fits, estimate)
-    placed, total, too_wide = layout_at(size)
+    placed, total, _ = layout_at(size)
+    too_wide = max(layout.too_wide for _, layout in placed)  # a word cut between syllables is not
     return Fitted(
         size=size,
         height=units.mm(total),
@@ -269,8 +270,11 @@ def _layout(
     rules: Rules | None,
     rtl: bool,
 ) -> Layout:
+    cut = 0.0
     if rules:
         broken, too_wide = break_cjk(pieces, size, box_width, rules=rules)
+        if rules.keep_all:
+            cut = excess(widest_word(pieces, size), box_width)
         lines = kept_lines(broken, font, size)
         # Its lines may be rounding noise wider than the box: a centred line is centred in that much more.
         room = box_width + 2 * reportlab_private.FUZZ
@@ -280,4 +284,4 @@ def _layout(
         room, widths = box_width, [line_width(line, size) for line in lines]
         too_wide = max((wide - box_width for wide in widths), default=0.0)
     block = Block(lines, size, size * leading, color, font, aligned(widths, room, align, rtl, len(lines)), rtl)
-    return Layout(block, block.height, excess(too_wide, 0.0))
+    return Layout(block, block.height, excess(too_wide, 0.0), cut)
