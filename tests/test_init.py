@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -191,7 +192,7 @@ def test_init_records_where_its_cardgen_came_from(tmp_path, monkeypatch):
         ({"url": wheel.as_uri(), "archive_info": {}}, f"./.cardgen/cardgen-{__version__}-py3-none-any.whl"),
     ):
         origin.origin.cache_clear()
-        monkeypatch.setattr(origin, "_direct_url", lambda direct_url=direct_url: direct_url)
+        monkeypatch.setattr(origin, "_direct_url", lambda name="cardgen", direct_url=direct_url: direct_url)
         project = tmp_path / str(len(list(tmp_path.iterdir())))
         assert run("init", str(project)).exit_code == 0
         toml = (project / "cardgen.toml").read_text(encoding="utf-8")
@@ -202,7 +203,7 @@ def test_init_records_where_its_cardgen_came_from(tmp_path, monkeypatch):
             assert kept.read_bytes() == b"a wheel"
     # A folder that is no clone (nothing to make a wheel of): the version, and a warning saying what to do.
     origin.origin.cache_clear()
-    monkeypatch.setattr(origin, "_direct_url", lambda: {"url": tmp_path.as_uri(), "dir_info": {}})
+    monkeypatch.setattr(origin, "_direct_url", lambda name="cardgen": {"url": tmp_path.as_uri(), "dir_info": {}})
     result = run("init", str(tmp_path / "nowheel"))
     assert result.exit_code == 0, result.output
     note = (
@@ -233,7 +234,7 @@ def test_the_cardgen_table_is_checked_where_cardgen_toml_is_read(tmp_path, monke
     assert result.stderr.splitlines()[:2] == [
         f'cardgen.toml:{at}: error: [cardgen] requirement: expected a pip requirement, like "cardgen==0.1.0" or a '
         "wheel's path, got 3",
-        f"cardgen.toml:{at + 1}: warning: unknown key 'requirment' in [cardgen]; known: requirement",
+        f"cardgen.toml:{at + 1}: warning: unknown key 'requirment' in [cardgen]; known: requirement, world",
     ]
 
 
@@ -253,3 +254,67 @@ def test_files_init_and_new_write_point_at_the_documentation_not_at_a_clone(tmp_
         encoding="utf-8"
     )
     assert urls()["Documentation"] in (tmp_path / "README.md").read_text(encoding="utf-8")
+
+
+def _install_step(project: Path) -> str:
+    workflow = yaml.safe_load((project / ".github" / "workflows" / "cards.yml").read_text(encoding="utf-8"))
+    return next(step["run"] for step in workflow["jobs"]["build"]["steps"] if "pip install" in step.get("run", ""))
+
+
+def _what_the_workflow_installs(project: Path) -> list[str]:
+    """The install step's shell lines up to its pip command, run here with pip's command echoed instead."""
+    step = _install_step(project).replace("python -m pip install", "printf '%s\\n'")
+    lines = [line for line in step.splitlines() if not line.startswith("cardgen")]
+    done = subprocess.run(["bash", "-c", "\n".join(lines)], cwd=project, capture_output=True, text=True, check=True)
+    return done.stdout.splitlines()[1:]  # after the "installing ..." line
+
+
+def test_a_game_in_persian_or_japanese_has_its_workflow_install_the_world_fonts(tmp_path, monkeypatch):
+    """init names cardgen-world beside cardgen in cardgen.toml for a game whose languages need its fonts
+    (a starter game in Persian, a copy of Werewolf with its Japanese), from where the running one came;
+    the workflow installs both. A game in English names none, and its workflow installs cardgen alone."""
+    from cardgen.core import origin
+
+    world_wheel = tmp_path / f"cardgen_world-{__version__}-py3-none-any.whl"
+    world_wheel.write_bytes(b"the fonts")
+    places = {"cardgen": None, "cardgen-world": {"url": world_wheel.as_uri(), "archive_info": {}}}
+    origin.origin.cache_clear()
+    monkeypatch.setattr(origin, "_direct_url", lambda name="cardgen": places[name])
+    monkeypatch.chdir(tmp_path)
+    for args, world in (
+        (["fa", "--lang", "fa"], f"./.cardgen/{world_wheel.name}"),
+        (["wolf", "--from", "werewolf"], f"./.cardgen/{world_wheel.name}"),
+        (["plain", "--lang", "en", "--lang", "vi"], None),
+    ):
+        result = run("init", *args)
+        assert result.exit_code == 0, result.output
+        project = tmp_path / args[0]
+        toml = (project / "cardgen.toml").read_text(encoding="utf-8")
+        installed = _what_the_workflow_installs(project)
+        if world is None:
+            assert "\nworld = " not in toml and installed == [f"cardgen=={__version__}"]
+            assert not (project / ".cardgen").exists()
+            continue
+        assert toml.endswith(f'requirement = "cardgen=={__version__}"\nworld = "{world}"\n'), toml
+        assert installed == [f"cardgen=={__version__}", world]
+        assert (project / ".cardgen" / world_wheel.name).read_bytes() == b"the fonts"
+        assert "`[cardgen] world`" in (project / "README.md").read_text(encoding="utf-8")
+    # The fonts not installed here: the version, and a warning saying what to check.
+    origin.origin.cache_clear()
+    monkeypatch.setattr(origin, "_distribution", lambda name="cardgen": None)
+    result = run("init", "bare", "--lang", "ja")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        'warning: cardgen-world is not installed here (pip install "cardgen[world]"): check [cardgen] world in '
+        "cardgen.toml names where the workflow finds it before pushing\n"
+    )
+    assert _what_the_workflow_installs(tmp_path / "bare")[1] == f"cardgen-world=={__version__}"
+    origin.origin.cache_clear()
+    # A cardgen named on the command line: the fonts at this version, and a warning to check them.
+    result = run("init", "given", "--lang", "fa", "--requirement", "cardgen==9.9")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        "warning: the game's languages (fa) need cardgen-world: check that [cardgen] world in cardgen.toml names "
+        "the one that goes with [cardgen] requirement\n"
+    )
+    assert _what_the_workflow_installs(tmp_path / "given") == ["cardgen==9.9", f"cardgen-world=={__version__}"]

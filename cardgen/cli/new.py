@@ -184,7 +184,8 @@ def init_command(directory, from_game, game_id, langs, requirement) -> None:
             }
         except (templating.TemplateError, yaml.YAMLError) as exc:
             raise click.ClickException(f"cardgen's templates/new/ cannot make a game: {exc}") from None
-    from cardgen.core.origin import Origin, clone, origin
+    from cardgen import __version__
+    from cardgen.core.origin import WORLD, Origin, clone, origin
 
     try:  # before a wheel is made: a file in the way stops init at once
         newfiles.check_free(directory, newfiles.project_files(game_id, game, from_game))
@@ -196,8 +197,26 @@ def init_command(directory, from_game, game_id, langs, requirement) -> None:
     made = Origin(requirement) if requirement else origin()
     if made.note:
         click.echo(f"warning: {made.note}", err=True)
+    world = None
+    needing = newfiles.world_languages(game)
+    if needing:
+        # The fonts the game's languages need go with the cardgen: the same version, from the same place.
+        world_source = None if requirement else clone(WORLD)
+        if world_source is not None:
+            click.echo(f"making a wheel of the fonts in {world_source} for the project's workflow", err=True)
+        world = (
+            Origin(
+                f"{WORLD}=={__version__}",
+                note=f"the game's languages ({', '.join(needing)}) need {WORLD}: check that [cardgen] world in "
+                "cardgen.toml names the one that goes with [cardgen] requirement",
+            )
+            if requirement
+            else origin(WORLD)
+        )
+        if world.note:
+            click.echo(f"warning: {world.note}", err=True)
     try:
-        written = newfiles.write_all(directory, newfiles.project_files(game_id, game, from_game, made))
+        written = newfiles.write_all(directory, newfiles.project_files(game_id, game, from_game, made, world))
     except newfiles.Exists as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:

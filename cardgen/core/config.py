@@ -90,8 +90,12 @@ def build_settings(root: Path) -> list[tuple[str, object, Where]]:
     return _table(root, "build")
 
 
-# The [cardgen] table: which cardgen the project's workflow installs (`cardgen init` writes it).
-CARDGEN_KEYS = {"requirement": 'a pip requirement, like "cardgen==0.1.0" or a wheel\'s path'}
+# The [cardgen] table: which cardgen the project's workflow installs, and with it the fonts of its world
+# extra where the project's languages need them (`cardgen init` writes both).
+CARDGEN_KEYS = {
+    "requirement": 'a pip requirement, like "cardgen==0.1.0" or a wheel\'s path',
+    "world": 'a pip requirement, like "cardgen-world==0.1.0" or a wheel\'s path',
+}
 
 
 def cardgen_problems(root: Path) -> list[Problem]:

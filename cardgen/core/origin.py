@@ -22,9 +22,16 @@ from urllib.parse import unquote, urlparse
 
 from cardgen import __version__
 
-# Where a project made by init keeps the wheel of the cardgen that made it.
+# Where a project made by init keeps the wheel of the cardgen that made it (and of cardgen-world).
 WHEEL_FOLDER = ".cardgen"
-WHEEL = f"cardgen-{__version__}-py3-none-any.whl"
+# The distribution of the fonts for more writing systems (cardgen's `world` extra), released with cardgen
+# at its version.
+WORLD = "cardgen-world"
+
+
+def wheel_name(name: str) -> str:
+    """The file name of a distribution's wheel at cardgen's version (a dash in its name is an underscore)."""
+    return f"{name.replace('-', '_')}-{__version__}-py3-none-any.whl"
 
 
 @dataclass(frozen=True)
@@ -36,15 +43,17 @@ class Origin:
     note: str = ""
 
 
-def _distribution() -> importlib.metadata.Distribution | None:
-    """The installed cardgen: one an installer wrote (a clone's own cardgen.egg-info, found first when
-    the clone is the current folder, is only a build's by-product)."""
-    found = list(importlib.metadata.distributions(name="cardgen"))
+def _distribution(name: str = "cardgen") -> importlib.metadata.Distribution | None:
+    """The installed distribution: one an installer wrote (a clone's own cardgen.egg-info, found first
+    when the clone is the current folder, is only a build's by-product)."""
+    found = list(importlib.metadata.distributions(name=name))
     return next((d for d in found if d.read_text("INSTALLER") is not None), found[0] if found else None)
 
 
-def _direct_url() -> dict | None:
-    distribution = _distribution()
+def _direct_url(name: str = "cardgen") -> dict | None:
+    """How pip installed the distribution (direct_url.json): None from the package index, {} when it
+    is not installed or its record cannot be read."""
+    distribution = _distribution(name)
     if distribution is None:
         return {}
     text = distribution.read_text("direct_url.json")
@@ -69,7 +78,7 @@ def _skip(source: Path, folder: str, names: list[str]) -> set[str]:
     return {name for name in names if name in top or name == "__pycache__" or name.endswith(".egg-info")}
 
 
-def _build_wheel(source: Path) -> bytes | None:
+def _build_wheel(source: Path, name: str = "cardgen") -> bytes | None:
     """A wheel built from a source folder with pip (which every venv and pipx has; `build` may be
     missing), without build isolation when setuptools is here, so that it needs no network."""
     import importlib.util
@@ -87,39 +96,48 @@ def _build_wheel(source: Path) -> bytes | None:
                 done = subprocess.run(command, capture_output=True, timeout=600)
             except (OSError, subprocess.TimeoutExpired):
                 return None
-        wheel = Path(out) / WHEEL
+        wheel = Path(out) / wheel_name(name)
         return wheel.read_bytes() if done.returncode == 0 and wheel.is_file() else None
 
 
-def clone() -> Path | None:
-    """The source folder the running cardgen was installed from (a clone), of which origin() makes a wheel."""
-    url = _direct_url()
+def clone(name: str = "cardgen") -> Path | None:
+    """The source folder the running cardgen (or cardgen-world, `name`) was installed from (a clone, its
+    world/), of which origin() makes a wheel."""
+    url = _direct_url(name)
     where = _local(str(url.get("url", ""))) if url else None
     return where if where is not None and where.is_dir() and (where / "pyproject.toml").is_file() else None
 
 
 @functools.cache
-def origin() -> Origin:
-    """The requirement that installs the running cardgen again, on another machine (worked out once
-    a process: from a clone, it builds a wheel)."""
-    url = _direct_url()
+def origin(name: str = "cardgen") -> Origin:
+    """The requirement that installs the running cardgen (or the installed cardgen-world, `name`) again,
+    on another machine (worked out once a process: from a clone, it builds a wheel)."""
+    key = "requirement" if name == "cardgen" else "world"
+    if name != "cardgen" and _distribution(name) is None:
+        return Origin(
+            f"{name}=={__version__}",
+            note=f'{name} is not installed here (pip install "cardgen[world]"): check [cardgen] {key} in '
+            "cardgen.toml names where the workflow finds it before pushing",
+        )
+    url = _direct_url(name)
     if url is None:  # from the package index
-        return Origin(f"cardgen=={__version__}")
+        return Origin(f"{name}=={__version__}")
     vcs = url.get("vcs_info")
     if isinstance(vcs, dict) and vcs.get("vcs") == "git" and str(url.get("url", "")).startswith("https://"):
         revision = vcs.get("requested_revision") or vcs.get("commit_id")
-        return Origin(f"cardgen @ git+{url['url']}@{revision}")
+        inside = url.get("subdirectory")
+        return Origin(f"{name} @ git+{url['url']}@{revision}" + (f"#subdirectory={inside}" if inside else ""))
     where = _local(str(url.get("url", "")))
-    if where is not None and where.is_file() and where.name == WHEEL:
-        return Origin(f"./{WHEEL_FOLDER}/{WHEEL}", where.read_bytes())
+    if where is not None and where.is_file() and where.name == wheel_name(name):
+        return Origin(f"./{WHEEL_FOLDER}/{where.name}", where.read_bytes())
     if where is not None and where.is_dir() and (where / "pyproject.toml").is_file():
-        wheel = _build_wheel(where)
+        wheel = _build_wheel(where, name)
         if wheel is not None:
-            return Origin(f"./{WHEEL_FOLDER}/{WHEEL}", wheel)
+            return Origin(f"./{WHEEL_FOLDER}/{wheel_name(name)}", wheel)
     return Origin(
-        f"cardgen=={__version__}",
-        note=f"cardgen {__version__} is not on the package index yet and no wheel of it could be made here: "
-        "set [cardgen] requirement in cardgen.toml to a wheel or git URL before pushing",
+        f"{name}=={__version__}",
+        note=f"{name} {__version__} is not on the package index yet and no wheel of it could be made here: "
+        f"set [cardgen] {key} in cardgen.toml to a wheel or git URL before pushing",
     )
 
 

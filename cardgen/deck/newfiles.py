@@ -18,7 +18,7 @@ from pathlib import Path
 from cardgen import __version__
 from cardgen.core import yaml12
 from cardgen.core.bundled import folder as bundled_folder
-from cardgen.core.origin import WHEEL_FOLDER, Origin, docs_url
+from cardgen.core.origin import WHEEL_FOLDER, WORLD, Origin, docs_url
 from cardgen.core.phrases import fallback_language
 from cardgen.deck import schema
 from cardgen.documents import templating
@@ -118,13 +118,22 @@ def _pointed(game: dict[str, bytes]) -> dict[str, bytes]:
 
 
 def project_files(
-    game_id: str, game: dict[str, bytes], copied_from: str | None, origin: Origin | None = None
+    game_id: str,
+    game: dict[str, bytes],
+    copied_from: str | None,
+    origin: Origin | None = None,
+    world: Origin | None = None,
 ) -> dict[str, bytes]:
     """Everything init writes, as paths inside the project folder: bytes. `origin`: the cardgen the
-    project's workflow installs (default: this version from the package index), with its wheel."""
+    project's workflow installs (default: this version from the package index), with its wheel;
+    `world`: the cardgen-world it installs too, where the game's languages need its fonts."""
     origin = origin or Origin(f"cardgen=={__version__}")
     init = [bundled_folder("templates") / "init"]
-    wheel = origin.requirement.removeprefix("./") if origin.wheel is not None else None
+    kept = {
+        made.requirement.removeprefix("./"): made.wheel
+        for made in (origin, world)
+        if made is not None and made.wheel is not None
+    }
     context = {
         "game": game_id,
         "copied_from": copied_from,
@@ -132,7 +141,10 @@ def project_files(
         "docs": docs_url(),
         "requirement": origin.requirement,
         "origin_note": origin.note,
-        "wheel": wheel,
+        "world": world.requirement if world else None,
+        "world_note": world.note if world else "",
+        "world_hint": f"{WORLD}=={__version__}",
+        "wheels": list(kept),
     }
 
     def render(name: str) -> bytes:
@@ -155,10 +167,27 @@ def project_files(
             ".github/workflows/cards.yml": render("cards.yml.j2"),
         }
     )
-    if wheel is not None and origin.wheel is not None:
+    for wheel, data in kept.items():
         assert wheel.startswith(f"{WHEEL_FOLDER}/"), wheel
-        files[wheel] = origin.wheel
+        files[wheel] = data
     return files
+
+
+def world_languages(game: dict[str, bytes]) -> list[str]:
+    """The languages of a game's files (its game.yaml's `languages:`) drawn in a family of cardgen's world
+    extra (Persian, Japanese...): a project in them installs cardgen-world with cardgen."""
+    from cardgen.core import bundled
+    from cardgen.text.fonts import FontBook
+
+    data = yaml12.safe_load(game.get("game.yaml", b"").decode("utf-8")) or {}
+    langs = data.get("languages") if isinstance(data, dict) else None
+    if not isinstance(langs, list):
+        return []
+    world = bundled.world_fonts()
+    book = FontBook.load(
+        bundled_folder("templates") / "fonts.yaml", [bundled_folder("fonts"), *([world] if world else [])]
+    )
+    return [lang for lang in langs if isinstance(lang, str) and book.extra(lang) == "world"]
 
 
 def check_free(root: Path, names: Iterable[str]) -> None:

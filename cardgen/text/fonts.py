@@ -88,6 +88,8 @@ class FontBook:
     absent: Mapping[str, str] = field(default_factory=dict)
     wanted: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # each order's absent families
     keep_all: frozenset[str] = frozenset()
+    # The extra that installs a language's own family (the first of its order), by language: Persian's.
+    extras: Mapping[str, str] = field(default_factory=dict)
     _fonts: dict[tuple[str, str], TTFont] = field(default_factory=dict, repr=False)
     # A deck sets the same texts again and again (every copy, every size tried): each split once.
     _runs: dict[tuple[str, bool, bool, str], tuple[tuple[str, str], ...]] = field(default_factory=dict, repr=False)
@@ -120,8 +122,11 @@ class FontBook:
             raise ValueError(f"{spec_file}: expected a mapping with families and fallback")
         families: dict[str, Mapping[str, Path]] = {}
         absent: dict[str, str] = {}
+        installers: dict[str, str] = {}
         for name, faces in _mapping(spec_file, spec, "families").items():
             installer = _extra(spec_file, name, faces)
+            if installer:
+                installers[name] = installer
             if installer and not _found(str(faces["regular"]), font_dirs):
                 absent[name] = installer
             else:
@@ -147,6 +152,7 @@ class FontBook:
             absent,
             {lang: tuple(f for f in order if f in absent) for lang, order in orders.items()},
             _languages(spec_file, spec.get("keep-all") or [], "keep-all"),
+            {lang: installers[order[0]] for lang, order in orders.items() if order and order[0] in installers},
         )
 
     def is_cjk(self, lang: str) -> bool:
@@ -168,6 +174,11 @@ class FontBook:
     def order(self, lang: str) -> tuple[str, ...]:
         """The families asked for a character, first to last."""
         return self.fallback.get(lang) or self.fallback.get(primary(lang)) or self.fallback["default"]
+
+    def extra(self, lang: str) -> str | None:
+        """The extra of cardgen that installs the language's own family (Persian's, Japanese's), or None
+        for one drawn by cardgen's own fonts; whether or not it is installed here."""
+        return self.extras.get(lang) or self.extras.get(primary(lang))
 
     def lacking(self, lang: str) -> str:
         """What to install for the characters of lang that no installed family has ("" when nothing is
