@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -149,14 +151,33 @@ def cards():
     return get
 
 
+def made_once(tmp_path_factory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder `make` fills, made once for the whole run: the first of pytest-xdist's workers to ask makes
+    it, under a lock, and the others, waiting on the lock, read the same one."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's own temporary folder, which holds each worker's
+    folder, done = base / f"once-{name}", base / f"once-{name}.done"
+    with open(base / f"once-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def bundled(tmp_path_factory) -> Path:
-    """Every bundled game built in every language with the default options, once per session:
-    the output folder (output/<game>/...)."""
-    out = tmp_path_factory.mktemp("bundled")
-    result = run("build", "--decks", str(ROOT / "decks"), "--out", str(out))
-    assert result.exit_code == 0, result.output + result.stderr
-    return out
+    """Every bundled game built in every language with the default options, once for the run: the output
+    folder (output/<game>/...), which tests read and never change."""
+
+    def build(out: Path) -> None:
+        result = run("build", "--decks", str(ROOT / "decks"), "--out", str(out))
+        assert result.exit_code == 0, result.output + result.stderr
+
+    return made_once(tmp_path_factory, "bundled", build)
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ import tomllib
 from pathlib import Path
 
 import pypdf
+import pytest
 import yaml
 
 from cardgen import __version__
@@ -36,16 +37,25 @@ def _venv(folder: Path) -> Path:
     return folder / "bin"
 
 
-def test_the_init_workflow_passes_on_its_first_push(tmp_path):
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_the_init_workflow_passes_on_its_first_push(tmp_path, lang):
+    """A starter game in English, and one in Persian, whose workflow installs the world fonts too."""
     made = subprocess.run(
-        [sys.executable, "-m", "cardgen", "init", "party"], cwd=tmp_path, capture_output=True, text=True, timeout=600
+        [sys.executable, "-m", "cardgen", "init", "party", "--lang", lang],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert made.returncode == 0, made.stderr
     project = tmp_path / "party"
-    requirement = tomllib.loads((project / "cardgen.toml").read_text(encoding="utf-8"))["cardgen"]["requirement"]
-    # This cardgen runs from a clone: the project keeps a wheel of it.
-    assert requirement == f"./.cardgen/cardgen-{__version__}-py3-none-any.whl"
-    assert (project / requirement).is_file()
+    named = tomllib.loads((project / "cardgen.toml").read_text(encoding="utf-8"))["cardgen"]
+    # This cardgen runs from a clone: the project keeps a wheel of it, and of its world/ for Persian.
+    wheels = {"requirement": f"./.cardgen/cardgen-{__version__}-py3-none-any.whl"}
+    if lang == "fa":
+        wheels["world"] = f"./.cardgen/cardgen_world-{__version__}-py3-none-any.whl"
+    assert named == wheels
+    assert all((project / wheel).is_file() for wheel in wheels.values())
 
     workflow = yaml.safe_load((project / ".github" / "workflows" / "cards.yml").read_text(encoding="utf-8"))
     steps = [step for step in workflow["jobs"]["build"]["steps"] if "run" in step]
@@ -79,17 +89,24 @@ def test_the_init_workflow_passes_on_its_first_push(tmp_path):
         assert done.returncode == 0, (step["name"], done.stdout[-3000:], done.stderr[-3000:])
         assert "Traceback" not in done.stderr
         if step is steps[0]:
-            assert done.stdout.splitlines()[0] == f"installing {requirement}"
+            assert done.stdout.splitlines()[0] == f"installing {' and '.join(wheels.values())}"
             assert done.stdout.splitlines()[-1] == f"cardgen, version {__version__}"
     assert [step["name"] for step in steps] == [
-        "Install cardgen (the requirement in cardgen.toml)",
+        "Install cardgen (the requirement in cardgen.toml, and its world fonts where it names them)",
         "Check the decks",
         "Build the PDFs",
         "Build the site",
     ]
-    # The cardgen that ran is the wheel's, in the runner's venv.
+    # The cardgen that ran is the wheel's, in the runner's venv, and so are the fonts it drew Persian with.
     assert (bin_ / "cardgen").is_file()
-    assert (
-        "Villager" in pypdf.PdfReader(project / "output" / "my-game" / "my-game-cards-en.pdf").pages[0].extract_text()
+    fonts = subprocess.run(
+        [str(bin_ / "python"), "-c", "import cardgen_world; print(cardgen_world.FONTS)"], capture_output=True, text=True
     )
+    assert (fonts.returncode == 0 and fonts.stdout.startswith(str(tmp_path / "runner-python"))) is (lang == "fa")
+    sheet = pypdf.PdfReader(project / "output" / "my-game" / f"my-game-cards-{lang}.pdf").pages[0]
+    if lang == "en":
+        assert "Villager" in sheet.extract_text()
+    else:
+        fonts = {str(font.get_object()["/BaseFont"]).split("+")[-1] for font in sheet["/Resources"]["/Font"].values()}
+        assert "Vazirmatn-Bold" in fonts, fonts
     assert (project / "output" / "site" / "index.html").is_file()

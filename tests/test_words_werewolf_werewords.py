@@ -6,6 +6,7 @@ the Fortune Teller's letters, and the native speakers' corrections."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 import yaml
@@ -17,14 +18,27 @@ from test_werewords_rules import flat, text_of
 LANGS = ("en", "vi", "zh", "es")
 
 
+class Texts(dict):
+    """The text of each PDF in the folders, by its name without .pdf, read the first time it is asked for."""
+
+    def __init__(self, *folders: Path):
+        super().__init__()
+        self.folders = folders
+
+    def __missing__(self, name: str) -> str:
+        path = next(path for folder in self.folders for path in folder.glob(f"*/{name}.pdf"))
+        text = self[name] = flat(text_of(path)).replace("\u00a0", " ")
+        return text
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """Both games for the whole box, and Werewolf for 6 players, in every language: the text of each PDF."""
+def built(bundled, tmp_path_factory):
+    """Both games for the whole box in every language (the session's bundled build), and Werewolf's script
+    for 6 players: the text of each PDF."""
     out = tmp_path_factory.mktemp("words")
-    for args in (("werewolf",), ("werewords",), ("werewolf", "--players", "6", "--lang", "en")):
-        result = run("build", *args, "--out", str(out))
-        assert result.exit_code == 0, result.output
-    return {(path.name.partition(".")[0]): flat(text_of(path)).replace("\u00a0", " ") for path in out.glob("*/*.pdf")}
+    result = run("build", "werewolf", "--players", "6", "--lang", "en", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return Texts(out, bundled)
 
 
 def first_night_mark(lang: str) -> str:

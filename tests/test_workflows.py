@@ -116,8 +116,10 @@ def test_every_workflow_uses_the_current_pins(name):
 def test_the_project_workflow_installs_the_requirement_its_cardgen_toml_names():
     workflow = yaml.safe_load(WORKFLOWS["init: cards.yml"])
     install = workflow["jobs"]["build"]["steps"][3]
-    assert install["name"] == "Install cardgen (the requirement in cardgen.toml)"
-    assert 'python -m pip install "$requirement"' in install["run"]
+    assert (
+        install["name"] == "Install cardgen (the requirement in cardgen.toml, and its world fonts where it names them)"
+    )
+    assert 'python -m pip install "$requirement" ${world:+"$world"}' in install["run"]
     assert all("timeout-minutes" in job for job in workflow["jobs"].values())
     toml = project_files("my-game", {}, None)["cardgen.toml"].decode("utf-8")
     assert toml.endswith(f'[cardgen]\nrequirement = "cardgen=={__version__}"\n')

@@ -163,11 +163,10 @@ def _draw_visual(
     canvas: Any, text: Any, block: Block, line: Line, font: str, shift: float, baseline: float
 ) -> tuple[str, float]:
     """A line of shaped or right-to-left text drawn in visual order, each glyph standing in the text layer
-    for its characters. Where a cluster is drawn in more than one glyph (a conjunct, a letter and its
-    vowel mark), a line read left to right carries its logical text as /ActualText, and in one read right
-    to left the cluster carries its own, in drawing order as every glyph's text is: readers reverse a
-    right-to-left line. Returns the font set last and how far the line's start has moved (an inline
-    icon moves it)."""
+    for its characters (shaping.py). A line read left to right whose clusters are drawn in more than one
+    glyph (a conjunct, a vowel sign before its consonant) carries its logical text as /ActualText; in a
+    shaped right-to-left run, a glyph that stands for no text (a vowel mark) is drawn marked as such.
+    Returns the font set last and how far the line's start has moved (an inline icon moves it)."""
     size, leading = block.size, block.leading
     pieces = shaping.visual(line, block.rtl, ICON)
     shown = [
@@ -200,14 +199,14 @@ def _draw_visual(
             continue
         font = run_font
         for glyphs, actual in shaped.parts:
-            marked = actual is not None and not whole
-            if actual is not None and not whole:
-                reportlab_private.begin_actual_text(text, actual)
+            own = None if whole else actual  # inside the line's /ActualText, a part's own would be nested
+            if own is not None:
+                reportlab_private.begin_actual_text(text, own)
             # Set again before shaped glyphs: ReportLab writes a raised or lowered first mark (its rise)
             # only after the font's operator, and fails where it has none to write.
             text.setFont(font, size, leading)
             text.textOut(glyphs)
-            if marked:
+            if own is not None:
                 reportlab_private.end_marked(text)
         reached += shaped.advance * size / 1000
     if whole:

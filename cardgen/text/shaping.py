@@ -7,11 +7,12 @@ Arabic with its Persian letters, Devanagari) is shaped, and only a line holding 
 right-to-left paragraph, is reordered: every other text is measured and drawn as before, byte for byte.
 
 HarfBuzz is asked through ReportLab's own font (its ``hbFace``), with the run's direction and script and
-no language, so that the same text is set the same whatever the machine's locale. A glyph the font's cmap
-gives no character (a joining form, a letter's dots, a conjunct) is drawn through a private-use code of
-its own, the same for that glyph in every build (U+E000 plus its glyph id), where ReportLab would number
-them in the order a process first met them: a PDF's bytes would then depend on what was built before it.
-Text extraction reads those codes, so a shaped line carries its logical text as /ActualText (lines.py).
+no language, so that the same text is set the same whatever the machine's locale. A glyph that is not
+its cluster's one character's own (a joining form, a ligature, a conjunct, a mark) is drawn through a
+private-use code of its own for that glyph and the text it stands for, which the PDF's text layer
+(ToUnicode) gives in the code's place: the characters of its cluster for the cluster's glyph on the
+baseline, none for the rest. A right-to-left line's glyphs stand for their text in drawing order, as
+readers (PDFium, pdf.js) expect: they reverse such a line into reading order themselves.
 """
 
 from __future__ import annotations
@@ -56,8 +57,9 @@ class Shaped(NamedTuple):
 
     glyphs: ShapedStr  # a character a glyph, each with HarfBuzz's advance and offsets (1/1000 em)
     advance: float  # the sum of their advances, 1/1000 em
-    # The glyphs again, in the stretches they are drawn in: a cluster drawn in more than one glyph (a
-    # letter and its dots, a conjunct) is a stretch of its own, with its text for /ActualText.
+    # The glyphs again, in the stretches they are drawn in, each with its /ActualText or None: left to
+    # right, a cluster of several glyphs (a conjunct) is a stretch with its text; right to left, a glyph
+    # standing for no text (a vowel mark) is a stretch of its own, marked NO_TEXT.
     parts: tuple[tuple[ShapedStr, str | None], ...]
 
 
