@@ -94,7 +94,11 @@ class Project:
         for code in dict.fromkeys((lang, lang.split("-")[0])):
             found = self._find(f"languages/{code}.css")
             if found is not None:
-                return found[0].read_text(encoding="utf-8")
+                style = found[0].read_text(encoding="utf-8")
+                if "</style" in style.lower():  # it goes inside a page's <style>
+                    why = "contains '</style', which would end the page's style early"
+                    raise DeckError([Problem(Where(self.display(found[0])), why)])
+                return style
         return ""
 
     def _template(self, name: str) -> tuple[Path, Path]:
