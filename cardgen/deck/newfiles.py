@@ -176,17 +176,14 @@ def project_files(
 def world_languages(game: dict[str, bytes]) -> list[str]:
     """The languages of a game's files (its game.yaml's `languages:`) drawn in a family of cardgen's world
     extra (Persian, Japanese...): a project in them installs cardgen-world with cardgen."""
-    from cardgen.core import bundled
     from cardgen.text.fonts import FontBook
 
     data = yaml12.safe_load(game.get("game.yaml", b"").decode("utf-8")) or {}
     langs = data.get("languages") if isinstance(data, dict) else None
     if not isinstance(langs, list):
         return []
-    world = bundled.world_fonts()
-    book = FontBook.load(
-        bundled_folder("templates") / "fonts.yaml", [bundled_folder("fonts"), *([world] if world else [])]
-    )
+    # Which extra installs a family is fonts.yaml's to say, whether or not it is installed here.
+    book = FontBook.load(bundled_folder("templates") / "fonts.yaml", [bundled_folder("fonts")])
     return [lang for lang in langs if isinstance(lang, str) and book.extra(lang) == "world"]
 
 
